@@ -1,0 +1,1 @@
+"""evo: evolve breaker trees for Mastermind-family games."""

@@ -1,0 +1,334 @@
+"""Mastermind-family games: codes, feedbacks and the feedback table (DESIGN §1).
+
+A code is an integer ``0 .. M-1``. For Mastermind it is the base-``C`` number of its
+pegs (first peg most significant); for Bulls and Cows it is the rank of its digit
+tuple among all tuples without repetition, in lexicographic order. Feedbacks
+``<b, w>`` are integers ``0 .. F-1`` grouped by ``b`` from ``N`` down and by ``w``
+upward inside a group, so ``0`` is always the win ``<N, 0>``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Literal
+
+import numpy as np
+
+Variant = Literal["mastermind", "bulls-cows"]
+VARIANTS: tuple[str, ...] = ("mastermind", "bulls-cows")
+
+#: Symbols used to print pegs: Mastermind colors read 1..C, Bulls and Cows digits 0..C-1.
+_SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+#: Above this many bytes the full feedback table is not built (rows are computed on the fly).
+TABLE_LIMIT_BYTES = 2 * 1024**3
+
+#: Rough bytes of working memory per code: digit and count arrays, one tree's arrays,
+#: and the temporaries of a level of growth.
+_WORKING_BYTES_PER_CODE = 160
+
+
+class GameTooLargeError(ValueError):
+    """The game's table or working set would not fit in memory."""
+
+
+def feedback_index(b: int, w: int, pegs: int) -> int:
+    """The integer of feedback ``<b, w>`` in an ``pegs``-peg game (DESIGN §1 order)."""
+    if not (0 <= b <= pegs and 0 <= w <= pegs - b):
+        raise ValueError(f"<{b},{w}> is not a feedback of a {pegs}-peg game")
+    k = pegs - b
+    return k * (k + 1) // 2 + w
+
+
+def feedback_pair(index: int, pegs: int) -> tuple[int, int]:
+    """The ``(b, w)`` pair of feedback integer ``index`` (inverse of :func:`feedback_index`)."""
+    if not 0 <= index < (pegs + 1) * (pegs + 2) // 2:
+        raise ValueError(f"{index} is not a feedback of a {pegs}-peg game")
+    k = 0
+    while (k + 1) * (k + 2) // 2 <= index:
+        k += 1
+    return pegs - k, index - k * (k + 1) // 2
+
+
+def available_memory_bytes() -> int:
+    """Memory available to this process now (MemAvailable on Linux, else 8 GiB)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 8 * 1024**3
+
+
+def _gib(n: float) -> str:
+    return f"{n / 1024**3:.2f} GiB" if n >= 1024**3 / 100 else f"{n / 1024**2:.1f} MiB"
+
+
+@dataclass(frozen=True, eq=False)
+class Game:
+    """An ``(N, C)`` game of a variant, with its codes and feedback function.
+
+    Build it with :func:`make_game`, which checks that it fits in memory.
+    """
+
+    pegs: int
+    colors: int
+    variant: Variant = "mastermind"
+    use_table: bool = field(default=True, repr=False)
+
+    # ---------------------------------------------------------------- sizes
+    @cached_property
+    def num_codes(self) -> int:
+        """``M``: the number of codes."""
+        return count_codes(self.pegs, self.colors, self.variant)
+
+    @property
+    def num_feedbacks(self) -> int:
+        """``F = (N+1)(N+2)/2``."""
+        return (self.pegs + 1) * (self.pegs + 2) // 2
+
+    @property
+    def name(self) -> str:
+        """A short name such as ``mastermind-4-6``, used for caches and run directories."""
+        return f"{self.variant}-{self.pegs}-{self.colors}"
+
+    def __repr__(self) -> str:
+        return f"Game(pegs={self.pegs}, colors={self.colors}, variant={self.variant!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Game) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    @property
+    def key(self) -> tuple[int, int, str]:
+        return (self.pegs, self.colors, self.variant)
+
+    def __reduce__(self):
+        # Pickle as its defining parameters; worker processes rebuild tables themselves.
+        return (Game, (self.pegs, self.colors, self.variant, self.use_table))
+
+    # ---------------------------------------------------------------- codes
+    @cached_property
+    def digits(self) -> np.ndarray:
+        """``(M, N)`` uint8 array: the pegs of every code (0-based colors)."""
+        n, c = self.pegs, self.colors
+        if self.variant == "mastermind":
+            codes = np.arange(c**n, dtype=np.int64)
+            powers = c ** np.arange(n - 1, -1, -1, dtype=np.int64)
+            return ((codes[:, None] // powers[None, :]) % c).astype(np.uint8)
+        rows = list(itertools.permutations(range(c), n))
+        return np.array(rows, dtype=np.uint8).reshape(len(rows), n)
+
+    @cached_property
+    def color_counts(self) -> np.ndarray:
+        """``(M, C)`` uint8 array: how many pegs of each color every code has."""
+        d = self.digits
+        out = np.zeros((len(d), self.colors), dtype=np.uint8)
+        for i in range(self.pegs):
+            out[np.arange(len(d)), d[:, i]] += 1
+        return out
+
+    @cached_property
+    def _bc_rank(self) -> dict[tuple[int, ...], int]:
+        return {tuple(int(x) for x in row): i for i, row in enumerate(self.digits)}
+
+    def code_of_digits(self, pegs: tuple[int, ...] | list[int]) -> int:
+        """The code of a tuple of 0-based pegs."""
+        pegs = tuple(int(p) for p in pegs)
+        if len(pegs) != self.pegs or any(not 0 <= p < self.colors for p in pegs):
+            raise ValueError(f"{pegs} are not {self.pegs} pegs of {self.colors} colors")
+        if self.variant == "mastermind":
+            code = 0
+            for p in pegs:
+                code = code * self.colors + p
+            return code
+        try:
+            return self._bc_rank[pegs]
+        except KeyError:
+            raise ValueError(f"{pegs} repeats a digit, which Bulls and Cows forbids") from None
+
+    @property
+    def _offset(self) -> int:
+        """Printed symbol of color 0: 1 for Mastermind (colors 1..C), 0 for Bulls and Cows."""
+        return 1 if self.variant == "mastermind" else 0
+
+    def format_code(self, code: int) -> str:
+        """Print a code as people read it: ``1123`` (Mastermind), ``0123`` (Bulls and Cows)."""
+        return "".join(_SYMBOLS[int(p) + self._offset] for p in self.digits[int(code)])
+
+    def parse_code(self, text: str) -> int:
+        """Parse what :meth:`format_code` prints (case-insensitive, spaces ignored)."""
+        s = str(text).replace(" ", "").upper()
+        if len(s) != self.pegs:
+            raise ValueError(f"code {text!r} should have {self.pegs} pegs, it has {len(s)}")
+        pegs = []
+        for ch in s:
+            v = _SYMBOLS.find(ch) - self._offset
+            if not 0 <= v < self.colors:
+                lo = _SYMBOLS[self._offset]
+                hi = _SYMBOLS[self.colors - 1 + self._offset]
+                raise ValueError(f"code {text!r}: {ch!r} is not a color {lo}..{hi}")
+            pegs.append(v)
+        return self.code_of_digits(pegs)
+
+    # ------------------------------------------------------------ feedbacks
+    @property
+    def win(self) -> int:
+        """The winning feedback ``<N, 0>``: always 0."""
+        return 0
+
+    def format_feedback(self, fb: int) -> str:
+        """Print a feedback as ``b,w`` (black and white pegs; bulls and cows)."""
+        b, w = feedback_pair(int(fb), self.pegs)
+        return f"{b},{w}"
+
+    def parse_feedback(self, text: str) -> int:
+        """Parse ``b,w`` (also ``b w``, ``bBwW`` such as ``1B2W``) into a feedback integer."""
+        s = str(text).strip().upper().replace("B", " ").replace("W", " ").replace(",", " ")
+        parts = s.split()
+        if len(parts) != 2 or not all(p.isdigit() for p in parts):
+            raise ValueError(f"feedback {text!r} should be two counts such as '1,2'")
+        return feedback_index(int(parts[0]), int(parts[1]), self.pegs)
+
+    @cached_property
+    def _feedback_lut(self) -> np.ndarray:
+        """``(N+1, N+1)`` table from (black, common colors) to the feedback integer."""
+        n = self.pegs
+        lut = np.full((n + 1, n + 1), 255, dtype=np.uint8)
+        for b in range(n + 1):
+            for common in range(b, n + 1):
+                lut[b, common] = feedback_index(b, common - b, n)
+        return lut
+
+    @cached_property
+    def _digits_t(self) -> np.ndarray:
+        """``(N, M)`` pegs, one contiguous row per position (fast per-peg comparisons)."""
+        return np.ascontiguousarray(self.digits.T)
+
+    @cached_property
+    def _multisets(self) -> tuple[np.ndarray, np.ndarray]:
+        """Each code's color multiset id, and the ``(K, K)`` table of common colors
+        ``sum_c min(count_a[c], count_b[c])`` between multisets (K is small: 792 for (5,8))."""
+        uniq, ids = np.unique(self.color_counts, axis=0, return_inverse=True)
+        k = len(uniq)
+        common = np.empty((k, k), dtype=np.uint8)
+        block = max(1, (32 * 1024**2) // max(1, k * self.colors))
+        for lo in range(0, k, block):
+            part = np.minimum(uniq[lo : lo + block, None, :], uniq[None, :, :])
+            common[lo : lo + block] = part.sum(axis=-1, dtype=np.uint8)
+        return ids.reshape(-1).astype(np.int32), common
+
+    def compute_feedback(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+        """Feedbacks of paired (broadcast) guess and secret arrays, from the pegs (no table)."""
+        g = np.asarray(guesses, dtype=np.int64)
+        s = np.asarray(secrets, dtype=np.int64)
+        shape = np.broadcast_shapes(g.shape, s.shape)
+        black = np.zeros(shape, dtype=np.uint8)
+        for row in self._digits_t:
+            black += row[g] == row[s]
+        ids, common = self._multisets
+        flat = black.astype(np.int64) * (self.pegs + 1) + common[ids[g], ids[s]]
+        return self._feedback_lut.reshape(-1).take(flat)
+
+    @cached_property
+    def table(self) -> np.ndarray | None:
+        """The ``(M, M)`` uint8 feedback table, or None when it is not kept in memory."""
+        if not self.use_table:
+            return None
+        m, n = self.num_codes, self.pegs
+        table = np.empty((m, m), dtype=np.uint8)
+        ids, common = self._multisets
+        lut = self._feedback_lut.reshape(-1)
+        small = (n + 1) ** 2 <= 256  # black * (N+1) + common fits a uint8
+        block = max(1, min(m, (32 * 1024**2) // m))
+        for lo in range(0, m, block):
+            hi = min(m, lo + block)
+            key = np.zeros((hi - lo, m), dtype=np.uint8 if small else np.int32)
+            for row in self._digits_t:
+                key += row[lo:hi, None] == row[None, :]
+            key *= n + 1
+            key += common[ids[lo:hi, None], ids[None, :]]
+            table[lo:hi] = lut[key]
+        return table
+
+    def feedback(self, guesses: np.ndarray | int, secrets: np.ndarray | int) -> np.ndarray:
+        """Feedbacks of paired guesses and secrets (broadcast), from the table when there is one."""
+        t = self.table
+        if t is not None:
+            # A flat take is about twice as fast as 2-D fancy indexing.
+            flat = np.asarray(guesses, dtype=np.int64) * self.num_codes + secrets
+            return t.reshape(-1).take(flat)
+        return self.compute_feedback(guesses, secrets)
+
+    def feedback_row(self, guess: int, secrets: np.ndarray | None = None) -> np.ndarray:
+        """Feedbacks of one guess against ``secrets`` (every code when omitted)."""
+        t = self.table
+        if t is not None:
+            return t[guess] if secrets is None else t[guess, secrets]
+        if secrets is None:
+            secrets = np.arange(self.num_codes)
+        return self.compute_feedback(np.int64(guess), secrets)
+
+    def all_codes(self) -> np.ndarray:
+        """Every code, as an int32 array ``0 .. M-1``."""
+        return np.arange(self.num_codes, dtype=np.int32)
+
+
+def count_codes(pegs: int, colors: int, variant: str = "mastermind") -> int:
+    """``C^N`` codes for Mastermind, ``C!/(C-N)!`` for Bulls and Cows."""
+    if variant == "mastermind":
+        return colors**pegs
+    return int(np.prod(np.arange(colors - pegs + 1, colors + 1, dtype=object))) if pegs else 1
+
+
+def memory_estimate(
+    pegs: int, colors: int, variant: str = "mastermind", trees: int = 1
+) -> tuple[int, bool]:
+    """Bytes a game needs (its table when it fits, plus ``trees`` trees), and whether
+    the full feedback table is used."""
+    m = count_codes(pegs, colors, variant)
+    table = m * m
+    use_table = table <= min(TABLE_LIMIT_BYTES, available_memory_bytes() // 3)
+    working = m * (pegs + colors + _WORKING_BYTES_PER_CODE) + trees * m * 64
+    return (table if use_table else 0) + working, use_table
+
+
+def make_game(
+    pegs: int, colors: int, variant: str = "mastermind", trees: int = 1, table: bool | None = None
+) -> Game:
+    """Check the parameters and the memory, then build the game.
+
+    ``trees`` is how many breakers the caller will hold at once, for the estimate.
+    ``table`` forces the full feedback table on or off (default: when it fits).
+    Raises :class:`GameTooLargeError`, with the estimate, before any work.
+    """
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+    if not isinstance(pegs, int) or not 1 <= pegs <= 20:
+        raise ValueError(f"pegs must be a whole number from 1 to 20, not {pegs!r}")
+    if not isinstance(colors, int) or not 1 <= colors <= len(_SYMBOLS) - 1:
+        raise ValueError(f"colors must be a whole number from 1 to {len(_SYMBOLS) - 1}, not {colors!r}")
+    if variant == "bulls-cows" and pegs > colors:
+        raise ValueError(f"Bulls and Cows needs pegs <= colors (digits), got {pegs} > {colors}")
+    need, use_table = memory_estimate(pegs, colors, variant, trees)
+    have = available_memory_bytes()
+    m = count_codes(pegs, colors, variant)
+    if need > have * 0.8:
+        raise GameTooLargeError(
+            f"the {variant} game ({pegs} pegs, {colors} colors) has {m:,} codes and needs about "
+            f"{_gib(need)} for its tables and {trees} tree(s), more than the "
+            f"{_gib(have * 0.8)} this machine can give (80% of {_gib(have)} available)"
+        )
+    if table is not None:
+        use_table = table
+    return Game(pegs, colors, variant, use_table)  # type: ignore[arg-type]

@@ -1,0 +1,430 @@
+"""Building breaker trees: random path completion, replay onto a template, exact build.
+
+All three share one engine that builds a tree level by level, splitting every node's
+code set with one vectorised feedback lookup per level.
+
+Random path completion (DESIGN §3) grows code by code, then shrinks and
+triangle-optimizes. The engine draws the same trees directly:
+
+* A guess drawn at a node either *helps* (it is in the code set ``S``, or it splits
+  ``S`` into two or more parts) or it does not; a guess that does not help makes a
+  unary non-terminal node, which *shrink* removes. So after shrinking, the node's
+  guess is the first helpful draw: uniform over the helpful codes of the pool. Guesses
+  already on the path never help (every code of ``S`` answered them alike), so "not
+  yet used on this path" needs no bookkeeping.
+* A one-code set always ends, after shrinking, as a leaf guessing that code.
+* *Triangle optimization* applies exactly to two-code nodes whose guess is outside the
+  set; the node takes the guess of one of its two leaves, chosen at random. So a
+  two-code node ends as a uniform pick of its two codes, with the other as its leaf,
+  and is settled as soon as it is created.
+
+``tests/reference_growth.py`` implements the code-by-code procedure literally, and the
+tests check that both give the same fitness distribution.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from evo.game import Game
+from evo.tree import InvalidTreeError, Tree
+
+Pool = Literal["all", "consistent"]
+POOLS: tuple[str, ...] = ("all", "consistent")
+
+#: Rounds of batched rejection sampling before a node's helpful guesses are listed exactly,
+#: the candidates drawn at once per node in later rounds, and in the first.
+_REJECTION_ROUNDS = 3
+_BATCH = 16
+_FIRST_WIDTH = 4
+_LARGE_SET = 16  # sets this large: a random guess almost surely helps
+
+
+@dataclass(frozen=True)
+class Template:
+    """Guesses to follow while building: ``guess[t]`` and ``child[t, f]`` (-1: none).
+
+    Building "onto a template" plays the codes through it, keeps the guesses that still
+    help, drops branches no code reaches, and grows the branches it lacks.
+    """
+
+    guess: np.ndarray
+    child: np.ndarray
+    root: int = 0
+
+    @staticmethod
+    def of(tree: Tree, node: int = 0) -> Template:
+        """The subtree of ``tree`` under ``node`` as a template."""
+        return Template(tree.guess, tree.child_table, int(node))
+
+    @staticmethod
+    def single(guess: int, num_feedbacks: int) -> Template:
+        """A one-node template: a root guess to try first, everything below grown."""
+        return Template(
+            np.array([guess], dtype=np.int32), np.full((1, num_feedbacks), -1, dtype=np.int32)
+        )
+
+
+def grow(
+    game: Game,
+    codes: np.ndarray,
+    rng: np.random.Generator,
+    pool: Pool = "all",
+    root_guess: int | None = None,
+) -> Tree:
+    """A random breaker subtree for the code set ``codes`` (DESIGN's ``grow(S, used, rng)``).
+
+    ``root_guess``, when given and helpful, is the root's guess (mutation uses it).
+    """
+    template = None if root_guess is None else Template.single(root_guess, game.num_feedbacks)
+    return _build(game, np.asarray(codes, dtype=np.int32), rng, pool, template, strict=False)
+
+
+def random_breaker(game: Game, rng: np.random.Generator, pool: Pool = "all") -> Tree:
+    """A random breaker for the whole game: random path completion, shrink, triangles."""
+    return grow(game, game.all_codes(), rng, pool)
+
+
+def replay(
+    game: Game,
+    codes: np.ndarray,
+    template: Template,
+    rng: np.random.Generator,
+    pool: Pool = "all",
+) -> Tree:
+    """The template played on another code set: guesses that no longer help are skipped,
+    branches no code reaches are dropped, missing branches are grown (crossover repair)."""
+    return _build(game, np.asarray(codes, dtype=np.int32), rng, pool, template, strict=False)
+
+
+def build_exact(game: Game, template: Template, codes: np.ndarray | None = None) -> Tree:
+    """The tree that is exactly the template (no growth, no shrinking), checked on every
+    code: raises :class:`InvalidTreeError` when a code has no path or a node is reached by
+    no code. Used to load files and to turn hand-built strategies into trees."""
+    if codes is None:
+        codes = game.all_codes()
+    tree = _build(game, np.asarray(codes, dtype=np.int32), None, "all", template, strict=True)
+    reached = len(tree)
+    given = _template_size(template)
+    if reached != given:
+        raise InvalidTreeError(
+            f"{given - reached} node(s) of the strategy are reached by no code "
+            f"(a branch whose feedback cannot happen there)"
+        )
+    _check_no_repeats(tree)
+    return tree
+
+
+def _template_size(template: Template) -> int:
+    seen, stack = 0, [template.root]
+    while stack:
+        t = stack.pop()
+        seen += 1
+        stack.extend(int(c) for c in template.child[t] if c >= 0)
+    return seen
+
+
+def _check_no_repeats(tree: Tree) -> None:
+    """Raise when a guess repeats on a path (the feedback would tell nothing new)."""
+    stack = [(0, frozenset())]
+    child = tree.child_table
+    while stack:
+        node, above = stack.pop()
+        g = int(tree.guess[node])
+        if g in above:
+            raise InvalidTreeError(
+                f"guess {tree.game.format_code(g)} repeats on a path (node {node})"
+            )
+        below = above | {g}
+        stack.extend((int(c), below) for c in child[node] if c >= 0)
+
+
+# --------------------------------------------------------------------- engine
+def _segment_ids(counts: np.ndarray) -> np.ndarray:
+    return np.repeat(np.arange(len(counts)), counts)
+
+
+def _build(
+    game: Game,
+    codes: np.ndarray,
+    rng: np.random.Generator | None,
+    pool: str,
+    template: Template | None,
+    strict: bool,
+) -> Tree:
+    if pool not in POOLS:
+        raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
+    if len(codes) == 0:
+        raise InvalidTreeError("cannot build a tree for an empty code set")
+    nfb = game.num_feedbacks
+    order = codes.copy()
+
+    # Node records, indexed by creation id (creation order is breadth-first).
+    rec_label, rec_parent, rec_depth, rec_start, rec_count = [[-1]], [[-1]], [[1]], [[0]], [
+        [len(codes)]
+    ]
+    rec_ids, rec_guess, rec_term = [], [], []
+    next_id = 1
+
+    # The frontier: nodes whose guess is still to be chosen.
+    f_id = np.array([0], dtype=np.int64)
+    f_start = np.array([0], dtype=np.int64)
+    f_count = np.array([len(codes)], dtype=np.int64)
+    depth = 1  # every frontier node of a level has the same depth
+    f_tmpl = np.array([template.root if template is not None else -1], dtype=np.int64)
+
+    while len(f_id):
+        seg = _segment_ids(f_count)
+        first = np.concatenate(([0], np.cumsum(f_count)[:-1]))
+        pos = np.arange(len(seg)) + np.repeat(f_start - first, f_count)
+        cur = order[pos]
+
+        if strict:
+            guesses = template.guess[f_tmpl].astype(np.int64)
+            fb = game.feedback(guesses[seg], cur)
+        else:
+            guesses, fb, f_tmpl = _choose_guesses(
+                game, cur, seg, first, f_count, f_tmpl, template, rng, pool
+            )
+        fb = fb.astype(np.int64)
+        key = seg * nfb + fb
+        perm = np.argsort(key, kind="stable")
+        order[pos] = cur[perm]
+        skey = key[perm]
+        sfb = fb[perm]
+
+        terminal = sfb[first] == game.win
+        rec_ids.append(f_id)
+        rec_guess.append(guesses)
+        rec_term.append(terminal)
+
+        # Runs of equal (node, feedback) other than the win are the children.
+        run_first = np.flatnonzero(np.concatenate(([True], skey[1:] != skey[:-1])))
+        run_len = np.diff(np.concatenate((run_first, [len(skey)])))
+        keep = sfb[run_first] != game.win
+        run_first, run_len = run_first[keep], run_len[keep]
+        c_seg = seg[run_first]
+        c_fb = sfb[run_first]
+        c_start = pos[run_first]
+        c_ids = np.arange(next_id, next_id + len(run_first), dtype=np.int64)
+        next_id += len(run_first)
+        c_tmpl = np.full(len(run_first), -1, dtype=np.int64)
+        if template is not None:
+            parent_t = f_tmpl[c_seg]
+            has = parent_t >= 0
+            c_tmpl[has] = template.child[parent_t[has], c_fb[has]]
+        if strict and np.any(c_tmpl < 0):
+            bad = int(np.flatnonzero(c_tmpl < 0)[0])
+            code = int(order[c_start[bad]])
+            g = int(guesses[c_seg[bad]])
+            raise InvalidTreeError(
+                f"code {game.format_code(code)} has no path: after guess {game.format_code(g)} "
+                f"there is no branch for feedback {game.format_feedback(int(c_fb[bad]))}"
+            )
+        rec_label.append(c_fb)
+        rec_parent.append(f_id[c_seg])
+        rec_depth.append(np.full(len(c_ids), depth + 1))
+        rec_start.append(c_start)
+        rec_count.append(run_len)
+
+        if strict:
+            go = np.ones(len(run_len), dtype=bool)
+        else:
+            # One-code children end as a leaf guessing their code (DESIGN §3, shrink);
+            # two-code children as one of their codes with the other as its leaf.
+            go = run_len > 2
+            single = run_len == 1
+            rec_ids.append(c_ids[single])
+            rec_guess.append(order[c_start[single]].astype(np.int64))
+            rec_term.append(np.ones(int(single.sum()), dtype=bool))
+            pair = np.flatnonzero(run_len == 2)
+            if len(pair):
+                leaf_ids = np.arange(next_id, next_id + len(pair), dtype=np.int64)
+                next_id += len(pair)
+                tmpl_guess = None
+                if template is not None:
+                    t = c_tmpl[pair]
+                    tmpl_guess = np.where(t >= 0, template.guess[np.maximum(t, 0)], -1)
+                g, other = _settle_pairs(game, order, c_start[pair], tmpl_guess, rng)
+                rec_ids.append(c_ids[pair])
+                rec_guess.append(g)
+                rec_term.append(np.ones(len(pair), dtype=bool))
+                rec_ids.append(leaf_ids)
+                rec_guess.append(other)
+                rec_term.append(np.ones(len(pair), dtype=bool))
+                rec_label.append(game.feedback(g, other).astype(np.int64))
+                rec_parent.append(c_ids[pair])
+                rec_depth.append(np.full(len(pair), depth + 2))
+                rec_start.append(c_start[pair] + 1)
+                rec_count.append(np.ones(len(pair), dtype=np.int64))
+        f_id, f_start, f_count = c_ids[go], c_start[go], run_len[go]
+        f_tmpl = c_tmpl[go]
+        depth += 1
+
+    n = next_id
+    label = np.concatenate(rec_label).astype(np.int32)
+    parent = np.concatenate(rec_parent).astype(np.int64)
+    depths = np.concatenate(rec_depth).astype(np.int32)
+    start = np.concatenate(rec_start).astype(np.int32)
+    count = np.concatenate(rec_count).astype(np.int32)
+    guess = np.empty(n, dtype=np.int32)
+    term = np.empty(n, dtype=bool)
+    ids = np.concatenate(rec_ids)
+    guess[ids] = np.concatenate(rec_guess)
+    term[ids] = np.concatenate(rec_term)
+
+    # Preorder: by the start of the code range, ancestors (shallower) first.
+    pre = np.lexsort((depths, start))
+    rank = np.empty(n, dtype=np.int64)
+    rank[pre] = np.arange(n)
+    par = parent[pre]
+    par = np.where(par >= 0, rank[np.maximum(par, 0)], -1).astype(np.int32)
+    return Tree(
+        game, guess[pre], label[pre], par, depths[pre], term[pre], start[pre], count[pre], order
+    )
+
+
+def _choose_guesses(
+    game: Game,
+    cur: np.ndarray,
+    seg: np.ndarray,
+    first: np.ndarray,
+    count: np.ndarray,
+    tmpl: np.ndarray,
+    template: Template | None,
+    rng: np.random.Generator,
+    pool: str,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A helpful guess for every frontier node, and the feedback of every code against it.
+
+    The template's guess where it helps (walking down the template past guesses that do
+    not), else a uniform draw from the helpful codes of the pool; then the triangle rule
+    on a two-code root.
+    """
+    k = len(count)
+    m = game.num_codes
+    tmpl = tmpl.copy()
+    # First round: a few candidates per node, the first helpful one wins; nearly all
+    # nodes are settled here (a consistent candidate always helps).
+    width = 1 if pool == "consistent" or count.min() >= _LARGE_SET else _FIRST_WIDTH
+    rand = tmpl < 0
+    if pool == "consistent":
+        cand = cur[first + rng.integers(0, count)][:, None]
+    else:
+        cand = _uniform_codes(rng, m, (k, width))
+    if template is not None and not rand.all():
+        cand[~rand] = template.guess[tmpl[~rand]][:, None]
+    fb_all = game.feedback(cand[seg], cur[:, None])
+    helpful = _helpful(fb_all, seg, first, game.win)
+    pick = helpful.argmax(axis=1)
+    guesses = cand[np.arange(k), pick]
+    fb = fb_all[np.arange(len(cur)), pick[seg]]
+    pending = np.flatnonzero(~helpful.any(axis=1))
+    if len(pending):
+        _skip_template(tmpl, pending, template, fb[first[pending]])
+        _retry(game, cur, first, count, tmpl, template, rng, pool, guesses, pending)
+        redo = np.isin(seg, pending)
+        fb[redo] = game.feedback(guesses[seg[redo]], cur[redo])
+
+    # Triangle optimization (only a two-code root gets here; other pairs are settled
+    # when created): a guess outside the set becomes one of the two codes, at random.
+    if k == 1 and count[0] == 2 and fb[0] != game.win and fb[1] != game.win:
+        guesses[0] = cur[rng.integers(0, 2)]
+        fb = game.feedback(guesses[seg], cur)
+    return guesses, fb, tmpl
+
+
+def _uniform_codes(rng: np.random.Generator, m: int, shape: tuple[int, int]) -> np.ndarray:
+    """Uniform codes ``0 .. m-1`` (``Generator.random`` is much cheaper per call than
+    ``Generator.integers`` on the small arrays of deep levels)."""
+    return (rng.random(shape) * m).astype(np.int64)
+
+
+def _helpful(fb: np.ndarray, seg: np.ndarray, first: np.ndarray, win: int) -> np.ndarray:
+    """Per segment (rows ``seg == s`` of ``fb``, starting at ``first[s]``): the guess wins
+    for a code, or not all codes answer alike. ``fb`` may have candidate columns."""
+    lead = fb[first]
+    differs = np.logical_or.reduceat(fb != lead[seg], first, axis=0)
+    return differs | (lead == win)
+
+
+def _skip_template(tmpl, rows, template, constant_fb) -> None:
+    """A template guess that does not help is skipped: follow its only live branch."""
+    if template is None:
+        return
+    t = tmpl[rows]
+    has = t >= 0
+    tmpl[rows[has]] = template.child[t[has], constant_fb[has]]
+
+
+def _retry(game, cur, first, count, tmpl, template, rng, pool, guesses, pending) -> None:
+    """Settle the nodes whose first candidate did not help, in batches of candidates."""
+    m = game.num_codes
+    rounds = 0
+    while len(pending):
+        width = _BATCH
+        t = tmpl[pending]
+        from_t = t >= 0
+        cand = np.empty((len(pending), width), dtype=np.int64)
+        if from_t.any():
+            cand[from_t] = template.guess[t[from_t]][:, None]
+        rand = np.flatnonzero(~from_t)
+        if len(rand):
+            rp = pending[rand]
+            if pool == "consistent":
+                cand[rand] = cur[first[rp, None] + rng.integers(0, count[rp, None], (len(rp), width))]
+            elif rounds < _REJECTION_ROUNDS:
+                cand[rand] = _uniform_codes(rng, m, (len(rp), width))
+            else:
+                cand[rand] = np.array(
+                    [_helpful_draw(game, cur[first[s] : first[s] + count[s]], rng) for s in rp]
+                )[:, None]
+        sub_counts = count[pending]
+        sub_seg = _segment_ids(sub_counts)
+        sub_first = np.concatenate(([0], np.cumsum(sub_counts)[:-1]))
+        idx = np.arange(len(sub_seg)) + np.repeat(first[pending] - sub_first, sub_counts)
+        fb = game.feedback(cand[sub_seg], cur[idx][:, None])
+        helpful = _helpful(fb, sub_seg, sub_first, game.win)
+        ok = helpful.any(axis=1)
+        pick = helpful.argmax(axis=1)
+        rows = np.flatnonzero(ok)
+        guesses[pending[rows]] = cand[rows, pick[rows]]
+        stuck = np.flatnonzero(~ok & from_t)
+        if len(stuck):
+            _skip_template(tmpl, pending[stuck], template, fb[sub_first[stuck], 0])
+        pending = pending[~ok]
+        rounds += 1
+
+
+def _settle_pairs(
+    game: Game,
+    order: np.ndarray,
+    starts: np.ndarray,
+    tmpl_guess: np.ndarray | None,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Finish two-code nodes: the node guesses one code and the other is its leaf child.
+
+    Shrink and the triangle rule (which takes a child chosen at random) make the node a
+    uniform pick of its two codes, whatever was drawn; a template guess that is one of the
+    two is kept. Reorders ``order`` so that the guessed code comes first.
+    """
+    a, b = order[starts], order[starts + 1]
+    swap = rng.random(len(starts)) < 0.5
+    if tmpl_guess is not None:
+        swap = np.where(tmpl_guess == a, False, np.where(tmpl_guess == b, True, swap))
+    g = np.where(swap, b, a).astype(np.int64)
+    other = np.where(swap, a, b).astype(np.int64)
+    order[starts], order[starts + 1] = g, other
+    return g, other
+
+
+def _helpful_draw(game: Game, s: np.ndarray, rng: np.random.Generator) -> int:
+    """Uniform draw among all codes that help on code set ``s`` (exact, for rare cases)."""
+    every = game.all_codes()
+    fb = game.feedback(every[:, None], s[None, :])
+    helpful = np.any(fb == game.win, axis=1) | np.any(fb != fb[:, :1], axis=1)
+    return int(rng.choice(np.flatnonzero(helpful)))
