@@ -1,6 +1,0 @@
-import click
-
-
-@click.group()
-def main() -> None:
-    """evo."""

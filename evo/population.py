@@ -1,0 +1,89 @@
+"""Random populations of breakers and their fitness statistics."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from evo.game import Game
+from evo.growth import Pool, random_breaker
+from evo.tree import Tree
+
+
+def tree_rngs(seed: int | None, size: int) -> list[np.random.Generator]:
+    """One independent generator per individual, spawned from ``seed``: the population is
+    the same whatever order or process grows it."""
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(size)]
+
+
+def random_population(
+    game: Game,
+    size: int,
+    seed: int | None = None,
+    pool: Pool = "all",
+    progress: Callable[[int], None] | None = None,
+) -> list[Tree]:
+    """``size`` random breakers (random path completion), reproducible from ``seed``."""
+    trees = []
+    for rng in tree_rngs(seed, size):
+        trees.append(random_breaker(game, rng, pool))
+        if progress is not None:
+            progress(1)
+    return trees
+
+
+@dataclass(frozen=True)
+class PopulationStats:
+    """Fitness (average number of guesses) of a population, as the study tabulates it."""
+
+    pegs: int
+    colors: int
+    variant: str
+    pool: str
+    size: int
+    min: float
+    max: float
+    avg: float
+    std: float
+    min_total: int
+    max_total: int
+    worst: int
+    seconds: float
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def population_stats(trees: list[Tree], pool: str, seconds: float) -> PopulationStats:
+    """Min, max, mean and (population) standard deviation of the average number of guesses."""
+    game = trees[0].game
+    totals = np.array([t.total for t in trees], dtype=np.int64)
+    avgs = totals / game.num_codes
+    return PopulationStats(
+        pegs=game.pegs,
+        colors=game.colors,
+        variant=game.variant,
+        pool=pool,
+        size=len(trees),
+        min=float(avgs.min()),
+        max=float(avgs.max()),
+        avg=float(avgs.mean()),
+        std=float(avgs.std()),
+        min_total=int(totals.min()),
+        max_total=int(totals.max()),
+        worst=max(t.worst for t in trees),
+        seconds=seconds,
+    )
+
+
+def timed_population(
+    game: Game, size: int, seed: int | None, pool: Pool = "all", progress=None
+) -> tuple[list[Tree], PopulationStats]:
+    """Grow a population and time it (the feedback table is built before the clock starts)."""
+    game.table  # one-time cost, not part of the population's time
+    t0 = time.perf_counter()
+    trees = random_population(game, size, seed, pool, progress)
+    return trees, population_stats(trees, pool, time.perf_counter() - t0)
