@@ -1,0 +1,379 @@
+"""Run configs: YAML files checked by pydantic models before anything runs.
+
+A config names the game, the population, the stop criteria, the operators and the
+selection (see ``configs/*.yaml`` for commented examples). Any key can be overridden
+from the command line with ``--set a.b=value`` (the value read as a YAML scalar, list
+items by index: ``mutation.operators.0.weight=2``). Errors name the key path and what is
+allowed::
+
+    configs/x.yaml: selection.method: 'tourney' is not allowed; allowed: 'tournament', 'nsga2'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from evo.game import count_codes
+from evo.operators import HEURISTICS, NODE_WEIGHTS
+
+NodeWeight = Literal["uniform", "size", "sqrt"]
+Heuristic = Literal["knuth", "irving", "kooi", "entropy"]
+assert set(get_args(NodeWeight)) == set(NODE_WEIGHTS)
+assert set(get_args(Heuristic)) == set(HEURISTICS)
+
+
+class ConfigError(ValueError):
+    """A config cannot be read or is not valid: the message names the key and the rule."""
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_default=True)
+
+
+class GameConfig(_Model):
+    """The game: ``pegs`` and ``colors`` (digits for Bulls and Cows) and the variant."""
+
+    pegs: int = Field(4, ge=1, le=20)
+    colors: int = Field(6, ge=1, le=35)
+    variant: Literal["mastermind", "bulls-cows"] = "mastermind"
+
+    @model_validator(mode="after")
+    def _check(self) -> GameConfig:
+        if self.variant == "bulls-cows" and self.pegs > self.colors:
+            raise ValueError("bulls-cows needs pegs <= colors (digits without repetition)")
+        return self
+
+
+class InitConfig(_Model):
+    """The first population: random breakers (random path completion with ``pool``), with
+    the named baseline strategies (``evo.baselines``) put in when listed."""
+
+    pool: Literal["all", "consistent"] = "all"
+    baselines: list[str] = []
+
+
+class PopulationConfig(_Model):
+    size: int = Field(100, ge=2)
+    init: InitConfig = InitConfig()
+
+
+class StopConfig(_Model):
+    """Stop at whichever comes first; at least one must be set."""
+
+    generations: int | None = Field(None, ge=0)
+    seconds: float | None = Field(None, gt=0)
+    target_total: int | None = Field(None, ge=1)
+
+    @model_validator(mode="after")
+    def _any(self) -> StopConfig:
+        if self.generations is None and self.seconds is None and self.target_total is None:
+            raise ValueError("set at least one of generations, seconds, target_total")
+        return self
+
+
+# --------------------------------------------------------------- operators
+class GraftConfig(_Model):
+    """Subtree graft: a node takes the other parent's aligned subtree (or a random one,
+    replayed on its code set)."""
+
+    kind: Literal["graft"]
+    node_weight: NodeWeight = "size"
+
+
+class ExchangeConfig(_Model):
+    """Uniform exchange of aligned subtrees; with probability ``bias`` the first offspring
+    takes the better subtree at a divergence point."""
+
+    kind: Literal["exchange"]
+    bias: float = Field(0.0, ge=0, le=1)
+
+
+class RegrowConfig(_Model):
+    """Another helpful guess at a node, its subtree regrown at random."""
+
+    kind: Literal["regrow"]
+    weight: float = Field(1.0, ge=0)
+    node_weight: NodeWeight = "size"
+
+
+class BestOfKConfig(_Model):
+    """``k`` random regrows of a node's subtree, the best kept."""
+
+    kind: Literal["best-of-k"]
+    weight: float = Field(1.0, ge=0)
+    node_weight: NodeWeight = "size"
+    k: int = Field(4, ge=1)
+    keep_current: bool = True
+
+
+class GreedyConfig(_Model):
+    """A node's subtree rebuilt by one-step look-ahead, ``tries`` root guesses drawn from the
+    ``top`` best; code sets of at most ``exact_below`` codes solved exactly."""
+
+    kind: Literal["greedy"]
+    weight: float = Field(1.0, ge=0)
+    node_weight: NodeWeight = "size"
+    heuristic: Heuristic = "kooi"
+    tries: int = Field(2, ge=1)
+    top: int = Field(6, ge=1)
+    exact_below: int = Field(0, ge=0, le=60)
+    keep_current: bool = True
+
+
+class ExhaustiveConfig(_Model):
+    """A subtree of at most ``max_codes`` codes replaced by an optimal one."""
+
+    kind: Literal["exhaustive"]
+    weight: float = Field(1.0, ge=0)
+    node_weight: NodeWeight = "size"
+    max_codes: int = Field(10, ge=3, le=60)
+
+
+CrossoverOp = Annotated[Union[GraftConfig, ExchangeConfig], Field(discriminator="kind")]
+MutationOp = Annotated[
+    Union[RegrowConfig, BestOfKConfig, GreedyConfig, ExhaustiveConfig], Field(discriminator="kind")
+]
+
+
+class CrossoverConfig(_Model):
+    """``rate``: probability that a pair of parents is crossed."""
+
+    rate: float = Field(0.6, ge=0, le=1)
+    operator: CrossoverOp = GraftConfig(kind="graft")
+
+
+class MutationConfig(_Model):
+    """``rate``: probability that an offspring is mutated, by one operator drawn with
+    probability proportional to its ``weight``; ``repeat``: how many mutations it then gets."""
+
+    rate: float = Field(0.8, ge=0, le=1)
+    repeat: int = Field(1, ge=1)
+    operators: list[MutationOp] = [RegrowConfig(kind="regrow")]
+
+    @model_validator(mode="after")
+    def _weights(self) -> MutationConfig:
+        if self.rate > 0 and not any(op.weight > 0 for op in self.operators):
+            raise ValueError("mutation.rate > 0 needs an operator with a positive weight")
+        return self
+
+
+class SelectionConfig(_Model):
+    """``tournament`` on the total (with ``max_guesses`` as a penalty), or ``nsga2`` on
+    (total, worst case)."""
+
+    method: Literal["tournament", "nsga2"] = "tournament"
+    tournament_size: int = Field(3, ge=1)
+
+
+class Config(_Model):
+    name: str = Field("run", pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=80)
+    seed: int = 0
+    game: GameConfig = GameConfig()
+    population: PopulationConfig = PopulationConfig()
+    stop: StopConfig = StopConfig(generations=50)
+    pool: Literal["all", "consistent"] = "all"
+    crossover: CrossoverConfig = CrossoverConfig()
+    mutation: MutationConfig = MutationConfig()
+    selection: SelectionConfig = SelectionConfig()
+    elitism: int = Field(1, ge=0)
+    max_guesses: int | None = Field(None, ge=1)
+    hall_of_fame: int = Field(5, ge=1)
+    workers: int = Field(1, ge=1, le=256)
+    checkpoint_interval: int = Field(10, ge=1)
+
+    @model_validator(mode="after")
+    def _check(self) -> Config:
+        if self.elitism >= self.population.size:
+            raise ValueError(
+                f"elitism ({self.elitism}) must be smaller than population.size "
+                f"({self.population.size})"
+            )
+        if self.selection.method == "nsga2" and self.max_guesses is not None:
+            raise ValueError("max_guesses is a limit for tournament selection; nsga2 already "
+                             "minimizes the worst case")
+        m = count_codes(self.game.pegs, self.game.colors, self.game.variant)
+        if m > 10**7:
+            raise ValueError(f"the game has {m:,} codes, too many to evolve complete breakers")
+        return self
+
+    @property
+    def num_codes(self) -> int:
+        return count_codes(self.game.pegs, self.game.colors, self.game.variant)
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False)
+
+
+# ------------------------------------------------------------------ loading
+def parse_override(text: str) -> tuple[list[str], Any]:
+    """``a.b.c=value`` → (``["a", "b", "c"]``, the value read as a YAML scalar)."""
+    if "=" not in text:
+        raise ConfigError(f"--set {text!r}: expected KEY.PATH=VALUE, such as population.size=200")
+    key, _, raw = text.partition("=")
+    parts = key.strip().split(".")
+    if not all(re.fullmatch(r"[A-Za-z0-9_-]+", p) for p in parts):
+        raise ConfigError(f"--set {text!r}: {key!r} is not a key path such as population.size")
+    try:
+        value = yaml.safe_load(raw) if raw.strip() else None
+    except yaml.YAMLError as e:
+        raise ConfigError(f"--set {text!r}: the value is not valid YAML ({e})") from None
+    return parts, value
+
+
+def apply_override(data: dict, path: list[str], value: Any, defaults: Any = None) -> None:
+    """Set ``data[path]`` to ``value``, creating mappings on the way (a list missing on the
+    way is copied from ``defaults``, the default config as plain data); list items by index."""
+    node: Any = data
+    default: Any = defaults
+    for i, key in enumerate(path):
+        last = i == len(path) - 1
+        where = ".".join(path[: i + 1])
+        if isinstance(node, list):
+            if not key.isdigit() or int(key) >= len(node):
+                raise ConfigError(
+                    f"--set {'.'.join(path)}: {where} is not an item of the list "
+                    f"(it has {len(node)} items, 0..{len(node) - 1})"
+                )
+            key = int(key)
+        elif not isinstance(node, dict):
+            raise ConfigError(f"--set {'.'.join(path)}: {'.'.join(path[:i])} is not a mapping")
+        if last:
+            if key == "kind" and isinstance(node, dict) and node.get("kind") != value:
+                node.clear()  # another operator kind: its own parameters start afresh
+            node[key] = value
+        else:
+            default = _child(default, key)
+            if isinstance(node, dict) and (key not in node or node[key] is None):
+                node[key] = _deep_copy(default) if isinstance(default, list) else {}
+            node = node[key]
+
+
+def load_config(
+    source: str | os.PathLike | dict | None = None, overrides: list[str] | tuple[str, ...] = ()
+) -> Config:
+    """Read (a YAML file or a dict), apply ``--set`` overrides, validate.
+    Raises :class:`ConfigError` naming the file, the key path and what is allowed."""
+    where = "config"
+    if source is None:
+        data: Any = {}
+    elif isinstance(source, dict):
+        data = source
+    else:
+        path = Path(source)
+        where = str(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as e:
+            raise ConfigError(f"cannot read config {path}: {e.strerror or e}") from None
+        try:
+            data = yaml.safe_load(text)
+        except yaml.YAMLError as e:
+            raise ConfigError(f"{path} is not valid YAML: {e}") from None
+        if data is None:
+            data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: the top level should be a mapping of keys to values")
+    data = _deep_copy(data)
+    defaults = Config().model_dump(mode="json")
+    for text in overrides:
+        path_, value = parse_override(text)
+        apply_override(data, path_, value, defaults)
+    try:
+        return Config.model_validate(data)
+    except ValidationError as e:
+        raise ConfigError(format_errors(where, e)) from None
+
+
+def _child(x: Any, key: Any) -> Any:
+    if isinstance(x, dict):
+        return x.get(key)
+    if isinstance(x, list) and isinstance(key, int) and key < len(x):
+        return x[key]
+    return None
+
+
+def _deep_copy(x: Any) -> Any:
+    if isinstance(x, dict):
+        return {k: _deep_copy(v) for k, v in x.items()}
+    if isinstance(x, list):
+        return [_deep_copy(v) for v in x]
+    return x
+
+
+def format_errors(where: str, error: ValidationError) -> str:
+    """One line per problem: ``file: key.path: what is wrong; allowed: ...``."""
+    lines = []
+    for err in error.errors():
+        loc = [str(p) for p in err["loc"] if not _is_union_tag(p)]
+        key = ".".join(loc) or "(top level)"
+        kind = err["type"]
+        if kind == "extra_forbidden":
+            tags = [p for p in err["loc"] if _is_union_tag(p)]
+            model = _KIND_MODELS[tags[-1]] if tags else _model_at(loc[:-1])
+            allowed = list(model.model_fields) if model is not None else []
+            msg = f"unknown key; allowed keys here: {', '.join(allowed)}"
+        elif kind == "literal_error":
+            msg = f"{err['input']!r} is not allowed; allowed: {err['ctx']['expected']}"
+        elif kind == "union_tag_invalid":
+            msg = (f"kind {err['ctx']['tag']!r} is not known; allowed kinds: "
+                   f"{err['ctx']['expected_tags']}")
+        elif kind == "union_tag_not_found":
+            msg = f"needs a 'kind' (one of {_kinds(loc)})"
+        else:
+            msg = err["msg"]
+            if "input" in err and kind not in ("missing", "value_error"):
+                msg = f"{err['input']!r}: {msg}"
+            msg = msg.replace("Value error, ", "")
+        lines.append(f"{where}: {key}: {msg}")
+    return "\n".join(lines)
+
+
+def _is_union_tag(p: Any) -> bool:
+    return isinstance(p, str) and p in _KIND_MODELS
+
+
+def _model_at(loc: list[str]) -> Any:
+    """The pydantic model (or None) at a key path of :class:`Config`."""
+    model: Any = Config
+    for part in loc:
+        if part.isdigit():
+            continue
+        if not (isinstance(model, type) and issubclass(model, BaseModel)):
+            return None
+        field = model.model_fields.get(part)
+        if field is None:
+            return None
+        model = _unwrap(field.annotation)
+    return model
+
+
+def _unwrap(tp: Any) -> Any:
+    """A list/optional/annotated type down to its model, when there is a single one."""
+    while get_origin(tp) in (list, Annotated) or (
+        get_origin(tp) is Union and sum(a is not type(None) for a in get_args(tp)) == 1
+    ):
+        args = [a for a in get_args(tp) if a is not type(None)]
+        tp = args[0]
+    return tp
+
+
+_KIND_MODELS: dict[str, type[BaseModel]] = {
+    "graft": GraftConfig,
+    "exchange": ExchangeConfig,
+    "regrow": RegrowConfig,
+    "best-of-k": BestOfKConfig,
+    "greedy": GreedyConfig,
+    "exhaustive": ExhaustiveConfig,
+}
+
+
+def _kinds(loc: list[str]) -> str:
+    if loc and loc[0] == "crossover":
+        return "'graft', 'exchange'"
+    return "'regrow', 'best-of-k', 'greedy', 'exhaustive'"
