@@ -319,6 +319,8 @@ def _choose_guesses(
         cand[~rand] = template.guess[tmpl[~rand]][:, None]
     fb_all = game.feedback(cand[seg], cur[:, None])
     helpful = _helpful(fb_all, seg, first, game.win)
+    if pool == "consistent" and not rand.all():
+        _leave_template_outside_pool(fb_all, first, game.win, helpful, tmpl)
     pick = helpful.argmax(axis=1)
     guesses = cand[np.arange(k), pick]
     fb = fb_all[np.arange(len(cur)), pick[seg]]
@@ -349,6 +351,15 @@ def _helpful(fb: np.ndarray, seg: np.ndarray, first: np.ndarray, win: int) -> np
     lead = fb[first]
     differs = np.logical_or.reduceat(fb != lead[seg], first, axis=0)
     return differs | (lead == win)
+
+
+def _leave_template_outside_pool(fb, first, win, helpful, tmpl) -> None:
+    """Consistent pool: a template guess that splits the set but is not in it is not in the
+    pool; the template ends there and the node is grown (its row marked unsettled)."""
+    in_set = np.logical_or.reduceat(fb[:, 0] == win, first)
+    outside = (tmpl >= 0) & helpful[:, 0] & ~in_set
+    helpful[outside] = False
+    tmpl[outside] = -1
 
 
 def _skip_template(tmpl, rows, template, constant_fb) -> None:
@@ -388,6 +399,11 @@ def _retry(game, cur, first, count, tmpl, template, rng, pool, guesses, pending)
         idx = np.arange(len(sub_seg)) + np.repeat(first[pending] - sub_first, sub_counts)
         fb = game.feedback(cand[sub_seg], cur[idx][:, None])
         helpful = _helpful(fb, sub_seg, sub_first, game.win)
+        if pool == "consistent" and from_t.any():
+            sub_tmpl = tmpl[pending]
+            _leave_template_outside_pool(fb, sub_first, game.win, helpful, sub_tmpl)
+            tmpl[pending] = sub_tmpl
+            from_t = sub_tmpl >= 0
         ok = helpful.any(axis=1)
         pick = helpful.argmax(axis=1)
         rows = np.flatnonzero(ok)

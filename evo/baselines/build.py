@@ -1,0 +1,104 @@
+"""Turning a player (a rule that picks a guess for a code set) into a breaker tree.
+
+A player is a callable ``choose(S, node) -> guess``: ``S`` is the node's code set (a
+sorted int64 array) and ``node`` a :class:`Node` that knows the history (the guesses
+above) and its symmetry group. The strategy is built recursively on code sets, the
+partition of ``S`` by guess ``g`` being ``game.feedback(g, S)``, and then turned into a
+:class:`~evo.tree.Tree` by :func:`evo.growth.build_exact`, which checks it on every
+code. One code left is always guessed at once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+
+import numpy as np
+
+from evo.baselines.symmetry import Stabilizer
+from evo.game import Game
+from evo.growth import Template, build_exact
+from evo.tree import Tree
+
+
+class Node:
+    """Where a player stands: the guesses above a node, and the symmetries fixing them."""
+
+    def __init__(self, game: Game, history: tuple[int, ...] = (), parent: Node | None = None):
+        self.game = game
+        self.history = history
+        self._parent = parent
+
+    @property
+    def depth(self) -> int:
+        """Depth of the node (root = 1)."""
+        return len(self.history) + 1
+
+    @cached_property
+    def stabilizer(self) -> Stabilizer:
+        if self._parent is None:
+            return Stabilizer.root(self.game)
+        return self._parent.stabilizer.extend(self.history[-1])
+
+    def then(self, guess: int) -> Node:
+        """The node below, after ``guess``."""
+        return Node(self.game, self.history + (int(guess),), self)
+
+
+Player = Callable[[np.ndarray, Node], int]
+
+
+class UnhelpfulGuessError(RuntimeError):
+    """A player chose a guess that neither wins nor splits the code set (a bug)."""
+
+
+def split(game: Game, guess: int, codes: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """The parts of ``codes`` (sorted) by feedback to ``guess``, win excluded, each sorted,
+    in feedback order."""
+    fb = game.feedback_row(int(guess), codes)
+    order = np.argsort(fb, kind="stable")
+    sfb = fb[order]
+    cuts = np.flatnonzero(sfb[1:] != sfb[:-1]) + 1
+    out = []
+    for part in np.split(order, cuts):
+        f = int(fb[part[0]])
+        if f != game.win:
+            out.append((f, codes[part]))
+    return out
+
+
+def build_tree(game: Game, choose: Player, codes: np.ndarray | None = None) -> Tree:
+    """The tree of a player over ``codes`` (every code by default), checked on every code."""
+    if codes is None:
+        codes = game.all_codes()
+    codes = np.sort(np.asarray(codes, dtype=np.int64))
+    guesses: list[int] = []
+    links: list[tuple[int, int, int]] = []
+    stack: list[tuple[np.ndarray, Node, int, int]] = [(codes, Node(game), -1, -1)]
+    while stack:
+        s, node, parent, fb = stack.pop()
+        me = len(guesses)
+        g = int(s[0]) if len(s) == 1 else int(choose(s, node))
+        guesses.append(g)
+        if parent >= 0:
+            links.append((parent, fb, me))
+        if len(s) == 1 and g == s[0]:
+            continue
+        parts = split(game, g, s)
+        if len(parts) == 1 and len(parts[0][1]) == len(s):
+            raise UnhelpfulGuessError(
+                f"guess {game.format_code(g)} does not split the {len(s)} codes of its node"
+            )
+        below = node.then(g)
+        for f, part in reversed(parts):
+            stack.append((part, below, me, f))
+    child = np.full((len(guesses), game.num_feedbacks), -1, dtype=np.int32)
+    for parent, fb, me in links:
+        child[parent, fb] = me
+    return build_exact(game, Template(np.array(guesses, dtype=np.int32), child), codes)
+
+
+def helps(game: Game, guess: int, codes: np.ndarray) -> bool:
+    """The guess wins for a code of ``codes`` or splits them into two parts or more."""
+    fb = game.feedback_row(int(guess), codes)
+    return bool(np.any(fb == game.win) or np.any(fb != fb[0]))

@@ -1,0 +1,70 @@
+"""Players from the classic write-ups of Bulls and Cows (they play Mastermind too).
+
+* ``least-frequent``: count how often each digit occurs among the codes still
+  possible; guess a code made of the ``N`` least frequent digits that still occur
+  (ties to the lowest digit; in Mastermind, with fewer such digits than pegs, the
+  least frequent are repeated). Of the codes made of them, a consistent one first,
+  then the lowest. A guess that would not help falls back to the lowest consistent code.
+* ``separating``: a guess, from all codes, that leaves every remaining code alone in its
+  part, when one exists (a consistent one first, then the lowest); otherwise the
+  least-frequent guess.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from evo.baselines.build import Node, Player, build_tree, helps
+from evo.baselines.lookahead import partition_counts, perfect_consistent
+from evo.baselines.symmetry import encode
+from evo.game import Game
+from evo.tree import Tree
+
+
+def least_frequent_guess(game: Game, codes: np.ndarray) -> int:
+    """The least-frequent player's guess for the code set ``codes``."""
+    if len(codes) <= 2:
+        return int(codes[0])
+    freq = np.bincount(game.digits[codes].ravel(), minlength=game.colors)
+    present = [d for d in sorted(range(game.colors), key=lambda d: (freq[d], d)) if freq[d] > 0]
+    chosen = [present[i % len(present)] for i in range(game.pegs)]
+    arrangements = np.array(sorted(set(itertools.permutations(chosen))), dtype=np.int64)
+    cands = np.unique(encode(game, arrangements))
+    member = np.isin(cands, codes)
+    for g in np.concatenate((cands[member], cands[~member])):
+        if helps(game, int(g), codes):
+            return int(g)
+    return int(codes[0])
+
+
+def least_frequent_player(game: Game) -> Player:
+    return lambda codes, node: least_frequent_guess(game, codes)
+
+
+def separating_player(game: Game) -> Player:
+    def choose(codes: np.ndarray, node: Node) -> int:
+        if len(codes) <= 2:
+            return int(codes[0])
+        if len(codes) <= game.num_feedbacks:
+            g = perfect_consistent(game, codes)
+            if g is not None:
+                return g
+            stab = node.stabilizer
+            cands = stab.representatives(game.all_codes()) if not stab.trivial else None
+            counts = partition_counts(game, codes, cands)
+            ok = np.flatnonzero(counts.max(axis=1) == 1)
+            if len(ok):
+                return int(ok[0] if cands is None else cands[ok[0]])
+        return least_frequent_guess(game, codes)
+
+    return choose
+
+
+def least_frequent(game: Game) -> Tree:
+    return build_tree(game, least_frequent_player(game))
+
+
+def separating(game: Game) -> Tree:
+    return build_tree(game, separating_player(game))

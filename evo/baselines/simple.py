@@ -1,0 +1,105 @@
+"""Simple players (DESIGN §5): lowest consistent (LC), random consistent (RC, seeded),
+and fixed openings followed by either (``5463+lc``, ``1123+2245+rc``).
+
+An opening guess is played at a node where it helps (it wins for a code of the set or
+splits it) and, on a node of one or two codes, only when it is one of them: there the
+player simply guesses them. A skipped opening guess would not help anywhere below
+either, so the next one is tried at once. This is what replaying the opening as a
+template does (:func:`evo.growth.replay`), which builds the RC forms.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from evo.baselines.build import Node, Player, build_tree, helps
+from evo.game import Game
+from evo.growth import Template, random_breaker, replay
+from evo.population import tree_rngs
+from evo.tree import Tree
+
+
+def lc_player(codes: np.ndarray, node: Node) -> int:
+    """Lowest consistent: the lowest code still possible."""
+    return int(codes[0])
+
+
+def lowest_consistent(game: Game) -> Tree:
+    """LC (Shapiro's "simple" strategy: 7471 for (4,6))."""
+    return build_tree(game, lc_player)
+
+
+def random_consistent(game: Game, seed: int = 0) -> Tree:
+    """RC: a uniformly random consistent code at every node, drawn from ``seed``. This is
+    random path completion with the consistent pool (:func:`evo.growth.random_breaker`)."""
+    return random_breaker(game, np.random.default_rng(seed), "consistent")
+
+
+def opening_player(game: Game, opening: Sequence[int], then: Player) -> Player:
+    """Play the opening guesses in order where they are playable, then ``then``."""
+    opening = [int(g) for g in opening]
+
+    def choose(codes: np.ndarray, node: Node) -> int:
+        for g in opening:
+            if g in node.history:
+                continue
+            if (len(codes) > 2 or g in codes) and helps(game, g, codes):
+                return g
+        return then(codes, node)
+
+    return choose
+
+
+def opening_template(game: Game, opening: Sequence[int]) -> Template:
+    """The opening as a template: guess ``i`` below every feedback of guess ``i-1``."""
+    k, f = len(opening), game.num_feedbacks
+    child = np.full((k, f), -1, dtype=np.int32)
+    for i in range(k - 1):
+        child[i, 1:] = i + 1
+    return Template(np.array(opening, dtype=np.int32), child)
+
+
+def with_opening(game: Game, opening: Sequence[int], then: str, seed: int = 0) -> Tree:
+    """An opening followed by ``lc`` or ``rc`` (``rc`` drawn from ``seed``)."""
+    if len(set(opening)) != len(opening):
+        raise ValueError("an opening repeats a guess")
+    if then == "lc":
+        return build_tree(game, opening_player(game, opening, lc_player))
+    if then == "rc":
+        template = opening_template(game, opening)
+        rng = np.random.default_rng(seed)
+        return replay(game, game.all_codes(), template, rng, "consistent")
+    raise ValueError(f"an opening is followed by lc or rc, not {then!r}")
+
+
+def estimate_rc(
+    game: Game, seeds: int = 100, seed: int = 0, opening: Sequence[int] = ()
+) -> dict:
+    """The expected average of RC (or ``opening+rc``) over ``seeds`` trees drawn from
+    ``seed``: mean, standard deviation and a 95% confidence interval of the mean
+    (normal approximation, ``mean ± 1.96 sd / sqrt(seeds)``)."""
+    if seeds < 2:
+        raise ValueError("estimating RC needs at least 2 seeds")
+    template = opening_template(game, opening) if opening else None
+    averages = []
+    for rng in tree_rngs(seed, seeds):
+        if template is None:
+            tree = random_breaker(game, rng, "consistent")
+        else:
+            tree = replay(game, game.all_codes(), template, rng, "consistent")
+        averages.append(tree.average)
+    a = np.array(averages)
+    mean, sd = float(a.mean()), float(a.std(ddof=1))
+    half = 1.96 * sd / math.sqrt(seeds)
+    return {
+        "seeds": seeds,
+        "seed": seed,
+        "mean": mean,
+        "std": sd,
+        "ci95": [mean - half, mean + half],
+        "min": float(a.min()),
+        "max": float(a.max()),
+    }

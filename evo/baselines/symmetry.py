@@ -1,0 +1,138 @@
+"""Symmetries of a game that fix the history of a node (DESIGN §5).
+
+Permuting the positions and the colors of every code keeps the feedback of every
+pair, so an automorphism ``phi`` that maps each guess of the history to itself maps
+the code set of a node onto itself: candidate guesses ``g`` and ``phi(g)`` split it
+into parts of the same sizes, are both consistent or both not, and lead to subtrees
+of the same cost. Testing one candidate per orbit is enough.
+
+An element is stored as a position permutation ``pi`` and a color map ``sigma`` on the
+colors used so far (``-1`` elsewhere); it acts by ``phi(c)[i] = sigma(c[pi[i]])``.
+Colors no guess has used yet ("fresh" colors) can be permuted freely: that part of
+the group is handled by relabelling them in order of first appearance. The lowest
+code of an orbit is its lexicographically smallest digit tuple, for Mastermind and
+for Bulls and Cows alike, so the representative kept is the lowest code of its orbit,
+which the tie rule "lowest code" would pick anyway.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from evo.game import Game
+
+
+@dataclass(frozen=True)
+class Stabilizer:
+    """The automorphisms that fix every guess of a history."""
+
+    game: Game
+    perms: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (pi, sigma) pairs
+    used: tuple[bool, ...]  # per color: some guess of the history has it
+
+    @staticmethod
+    def root(game: Game) -> Stabilizer:
+        """Every position permutation, no color used yet: the whole group."""
+        none = tuple([-1] * game.colors)
+        perms = tuple((p, none) for p in itertools.permutations(range(game.pegs)))
+        return Stabilizer(game, perms, tuple([False] * game.colors))
+
+    @property
+    def fresh(self) -> list[int]:
+        """Colors no guess has used, in increasing order."""
+        return [c for c, u in enumerate(self.used) if not u]
+
+    @property
+    def trivial(self) -> bool:
+        """Only the identity: no candidate can be dropped."""
+        return len(self.perms) == 1 and len(self.fresh) <= 1
+
+    def extend(self, guess: int) -> Stabilizer:
+        """The elements that also fix ``guess``."""
+        g = [int(x) for x in self.game.digits[int(guess)]]
+        used = list(self.used)
+        for c in g:
+            used[c] = True
+        kept = []
+        for pi, sigma in self.perms:
+            s = list(sigma)
+            ok = True
+            for i in range(len(g)):
+                a, b = g[pi[i]], g[i]
+                if s[a] == -1:
+                    s[a] = b
+                elif s[a] != b:
+                    ok = False
+                    break
+            if ok:
+                images = [x for x in s if x >= 0]
+                ok = len(images) == len(set(images))
+            if ok:
+                kept.append((pi, tuple(s)))
+        return Stabilizer(self.game, tuple(kept), tuple(used))
+
+    def canonical(self, codes: np.ndarray) -> np.ndarray:
+        """The lowest code of the orbit of each code."""
+        codes = np.asarray(codes, dtype=np.int64)
+        if self.trivial or len(codes) == 0:
+            return codes.copy()
+        game = self.game
+        digits = game.digits[codes].astype(np.int64)
+        fresh = self.fresh
+        fresh_mask = np.zeros(game.colors, dtype=bool)
+        fresh_mask[fresh] = True
+        best = None
+        for pi, sigma in self.perms:
+            lut = np.array([s if s >= 0 else c for c, s in enumerate(sigma)], dtype=np.int64)
+            d = lut[digits[:, list(pi)]]
+            if len(fresh) > 1:
+                d = _relabel_fresh(d, fresh_mask, np.array(fresh, dtype=np.int64), game.colors)
+            code = encode(game, d)
+            best = code if best is None else np.minimum(best, code)
+        return best
+
+    def representatives(self, codes: np.ndarray) -> np.ndarray:
+        """The codes of ``codes`` that are the lowest of their orbit (one per orbit, when
+        ``codes`` is closed under the group: all codes, or a code set of the node)."""
+        codes = np.asarray(codes, dtype=np.int64)
+        if self.trivial:
+            return codes
+        return codes[self.canonical(codes) == codes]
+
+
+def _relabel_fresh(d: np.ndarray, fresh_mask: np.ndarray, fresh: np.ndarray, colors: int):
+    """Map fresh colors, in order of first appearance along each row, to the lowest fresh
+    colors: the lexicographically smallest image under permutations of fresh colors."""
+    k, n = d.shape
+    mapping = np.full((k, colors), -1, dtype=np.int64)
+    nxt = np.zeros(k, dtype=np.int64)
+    rows = np.arange(k)
+    out = d.copy()
+    for i in range(n):
+        col = d[:, i]
+        is_fresh = fresh_mask[col]
+        new = is_fresh & (mapping[rows, col] < 0)
+        mapping[rows[new], col[new]] = fresh[nxt[new]]
+        nxt += new
+        out[:, i] = np.where(is_fresh, mapping[rows, col], col)
+    return out
+
+
+def encode(game: Game, digits: np.ndarray) -> np.ndarray:
+    """The codes of rows of 0-based pegs (vectorised :meth:`Game.code_of_digits`)."""
+    d = np.asarray(digits, dtype=np.int64)
+    n, c = game.pegs, game.colors
+    if game.variant == "mastermind":
+        return d @ (c ** np.arange(n - 1, -1, -1, dtype=np.int64))
+    # Bulls and Cows: rank among tuples without repetition, in lexicographic order.
+    code = np.zeros(len(d), dtype=np.int64)
+    for i in range(n):
+        smaller_before = (d[:, :i] < d[:, i : i + 1]).sum(axis=1)
+        arrangements = 1
+        for j in range(n - 1 - i):
+            arrangements *= c - 1 - i - j
+        code += (d[:, i] - smaller_before) * arrangements
+    return code

@@ -1,0 +1,149 @@
+"""``evo baselines``: the classic strategies of a game, as a table or JSON."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from evo.baselines import (
+    OptimalRefused,
+    default_names,
+    known_optimum,
+    parse_names,
+    run_all,
+)
+from evo.cli.common import format_table, game_options, open_game
+from evo.treeio import save_tree
+
+
+def _histogram(h: dict) -> str:
+    return " ".join(f"{k}:{v}" for k, v in sorted(h.items()))
+
+
+@click.command()
+@game_options
+@click.option(
+    "--only",
+    default=None,
+    metavar="NAMES",
+    help="Comma-separated baselines, e.g. knuth,irving,lc,5463+lc,1123+2245+rc,optimal "
+    "(default: the one-step strategies, lc, rc, the human players for bulls-cows, optimal).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON list of results.")
+@click.option(
+    "--save",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=None,
+    help="Write each tree as DIR/<name>.json.",
+)
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(min=0, min_open=True),
+    default=60.0,
+    show_default=True,
+    help="Seconds the exact optimum may take; beyond, it is refused with an estimate.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the RC trees.")
+@click.option(
+    "--rc-seeds",
+    type=click.IntRange(min=0),
+    default=100,
+    show_default=True,
+    help="Seeds over which RC's expected average is estimated (0: none).",
+)
+@click.option("--no-cache", is_flag=True, help="Recompute, and do not write the cache.")
+def baselines(
+    pegs, colors, variant, only, as_json, save, time_limit, seed, rc_seeds, no_cache
+) -> None:
+    """Build the classic strategies of a game and compare them: total, average, worst
+    case, depth histogram and the time each took. Results are cached per game under
+    $EVO_CACHE (default ~/.cache/evo)."""
+    game = open_game(pegs, colors, variant)
+    try:
+        names = parse_names(game, only) if only else default_names(game)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--only") from None
+    results = run_all(
+        game,
+        names,
+        seed=seed,
+        time_limit=time_limit,
+        rc_seeds=rc_seeds,
+        use_cache=not no_cache,
+    )
+    done = [r for r in results if not isinstance(r, OptimalRefused)]
+    if save is not None:
+        for b in done:
+            file = b.name.replace("+", "_") + (f"-{seed}" if "seed" in b.result else "")
+            save_tree(b.tree, save / f"{file}.json", name=b.name, result=b.result)
+    if as_json:
+        out = []
+        for r in results:
+            if isinstance(r, OptimalRefused):
+                out.append(
+                    {
+                        "name": r.name,
+                        "total": None,
+                        "average": None,
+                        "worst": None,
+                        "histogram": None,
+                        "seconds": None,
+                        "refused": str(r),
+                        "estimate_seconds": r.estimate_seconds,
+                    }
+                )
+            else:
+                out.append({k: v for k, v in r.result.items()})
+        click.echo(json.dumps(out))
+        return
+    rows = []
+    for r in results:
+        if isinstance(r, OptimalRefused):
+            rows.append([r.name, "-", "-", "-", "refused (see below)", "-"])
+            continue
+        res = r.result
+        mark = "*" if res.get("cached") else ""
+        rows.append(
+            [
+                r.name,
+                res["total"],
+                f"{res['average']:.4f}",
+                res["worst"],
+                _histogram(res["histogram"]),
+                f"{res['seconds']:.2f}{mark}",
+            ]
+        )
+    click.echo(f"{game.variant} game, {pegs} pegs, {colors} colors: {game.num_codes:,} codes")
+    click.echo(
+        format_table(
+            ["strategy", "total", "average", "worst", "histogram (guesses:codes)", "time (s)"],
+            rows,
+            align="lrrrlr",
+        )
+    )
+    notes = []
+    if any(r.result.get("cached") for r in done):
+        notes.append("* from the cache: the time is that of the first computation")
+    for r in done:
+        est = r.result.get("estimate")
+        if est:
+            lo, hi = est["ci95"]
+            notes.append(
+                f"{r.name}: over {est['seeds']} seeds, expected average {est['mean']:.4f} "
+                f"(95% CI {lo:.4f} to {hi:.4f}, sd {est['std']:.4f}); the row is seed {seed}"
+            )
+    for r in results:
+        if isinstance(r, OptimalRefused):
+            notes.append(f"{r.name}: {r}")
+    known = known_optimum(game)
+    if known is not None and any(
+        isinstance(r, OptimalRefused) or r.name == "optimal" for r in results
+    ):
+        total, source = known
+        notes.append(
+            f"best-known optimum: {total} (average {total / game.num_codes:.4f}, {source})"
+        )
+    for n in notes:
+        click.echo(n)

@@ -1,0 +1,59 @@
+"""``evo compare``: runs' final populations against the baselines, as a table and a plot."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from evo.cli.common import format_table
+from evo.cli.report import baseline_names
+from evo.plots import RunFigures, plot_comparison
+from evo.report import RunDirError, compare_runs
+
+DEFAULT = "knuth,kooi,optimal"
+
+
+@click.command()
+@click.argument("run_dirs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--baselines", default=DEFAULT, show_default=True, help="Comma-separated names.")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("compare.png"),
+    show_default=True,
+    help="The plot to write.",
+)
+def compare(run_dirs: tuple[Path, ...], baselines: str, output: Path) -> None:
+    """Compare the last generation of each RUN_DIR (best, average and worst total) with
+    the baselines of its game."""
+    names = baseline_names(baselines) or []
+    try:
+        runs = compare_runs(run_dirs, names)
+    except RunDirError as e:
+        raise click.ClickException(str(e)) from None
+    rows = []
+    for r in runs:
+        cells = [r.name, r.game.name, r.generations, r.best, f"{r.average:.1f}", r.worst]
+        cells.append(f"{r.best / r.game.num_codes:.4f}")
+        by_name = {b.name: b for b in r.baselines}
+        cells += [by_name[n].total if by_name[n].total is not None else "n/a" for n in names]
+        rows.append(cells)
+    headers = ["run", "game", "gens", "best", "average", "worst", "best/code", *names]
+    click.echo(format_table(headers, rows))
+    missing = {(b.name, b.note) for r in runs for b in r.baselines if b.total is None}
+    for name, note in sorted(missing):
+        click.echo(f"{name}: not available ({note})")
+    figures = [
+        RunFigures(
+            r.name,
+            r.best / r.game.num_codes,
+            r.average / r.game.num_codes,
+            r.worst / r.game.num_codes,
+            {b.name: None if b.total is None else b.total / r.game.num_codes for b in r.baselines},
+        )
+        for r in runs
+    ]
+    plot_comparison(figures, output)
+    click.echo(f"plot written to {output}")

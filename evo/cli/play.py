@@ -1,0 +1,54 @@
+"""``evo play``: play a breaker against a secret you think of (or show a secret's path)."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from evo.cli.common import game_options
+from evo.cli.render import load_breaker
+from evo.play import play_loop, secret_lines
+
+
+def _read_line(prompt: str) -> str | None:
+    """Print the prompt, read one line (None at the end of input); echo piped answers so
+    the transcript reads like a dialogue."""
+    click.echo(prompt, nl=False)
+    line = sys.stdin.readline()
+    if not line:
+        click.echo()
+        return None
+    if not sys.stdin.isatty():
+        click.echo(line.rstrip("\n"))
+    return line
+
+
+@click.command()
+@click.argument("tree", metavar="TREE")
+@click.option("--secret", default=None, help="Show the game path of this code, e.g. 5512.")
+@game_options
+@click.pass_context
+def play(ctx, tree, secret, pegs, colors, variant) -> None:
+    """Play TREE (a tree file, or a baseline name with --pegs/--colors): think of a secret
+    and answer each guess with its black and white pegs (1,2 or 1 2 or 1B2W); 'undo'
+    takes back an answer, 'quit' leaves."""
+    breaker = load_breaker(ctx, tree, pegs, colors, variant)
+    game = breaker.game
+    if secret is not None:
+        try:
+            code = game.parse_code(secret)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--secret") from None
+        for line in secret_lines(breaker, code):
+            click.echo(line)
+        return
+    lowest, highest = game.format_code(0)[0], game.format_code(game.num_codes - 1)[0]
+    if game.variant == "mastermind":
+        what, kind = f"{game.pegs} pegs of colors {lowest} to {highest}", "black and white pegs"
+    else:
+        what, kind = f"{game.pegs} different digits from {lowest} to {highest}", "bulls and cows"
+    click.echo(f"Think of a secret of {what}; answer each guess with its {kind}.")
+    pos = play_loop(breaker, _read_line, click.echo)
+    if not pos.solved:
+        sys.exit(1)

@@ -1,0 +1,36 @@
+"""``evo report``: write a run directory's plots, tree picture and report pages."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from evo.report import DEFAULT_BASELINES, RunDirError, write_report
+from evo.treeio import TreeFileError
+
+
+def baseline_names(text: str | None) -> list[str] | None:
+    """``knuth,kooi`` as a list (None: the default list)."""
+    if text is None:
+        return None
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    if not names:
+        raise click.BadParameter("give at least one baseline name", param_hint="--baselines")
+    return names
+
+
+@click.command()
+@click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--baselines",
+    default=None,
+    help=f"Comma-separated baselines to compare with (default: {','.join(DEFAULT_BASELINES)}).",
+)
+def report(run_dir: Path, baselines: str | None) -> None:
+    """Write fitness.png, depths.png, best.svg, report.html and report.md into RUN_DIR."""
+    try:
+        page = write_report(run_dir, baseline_names(baselines))
+    except (RunDirError, TreeFileError) as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(str(page))

@@ -1,0 +1,267 @@
+"""Drawing breaker trees with Graphviz (DOT built with the ``graphviz`` package).
+
+Mastermind guesses are drawn as a row of colored pegs, each showing its color number,
+in a fixed color-blind-safe palette; Bulls and Cows guesses as digits. Terminal nodes
+(their guess can be the secret) are filled in a bright yellow, as in the classic
+pictures of Knuth's tree. Edges carry the feedback as black and white peg counts
+(``1B 2W``; bulls and cows ``1B 2C``). Deep or small subtrees can be collapsed: the
+collapsed children of a node become one box saying how many codes they hold and how
+many guesses those codes make there, so the picture still tells the cost.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import graphviz
+import networkx as nx
+
+from evo.files import atomic_write_bytes
+from evo.graph import to_networkx
+from evo.tree import Tree
+
+#: Okabe & Ito's eight colors (color-blind safe), then Paul Tol's muted scheme for games
+#: with more colors; beyond 18 colors the palette repeats and the numbers tell them apart.
+PALETTE: tuple[str, ...] = (
+    "#E69F00",  # orange
+    "#56B4E9",  # sky blue
+    "#009E73",  # bluish green
+    "#F0E442",  # yellow
+    "#0072B2",  # blue
+    "#D55E00",  # vermillion
+    "#CC79A7",  # reddish purple
+    "#000000",  # black
+    "#332288",  # indigo
+    "#88CCEE",  # cyan
+    "#44AA99",  # teal
+    "#117733",  # green
+    "#999933",  # olive
+    "#DDCC77",  # sand
+    "#CC6677",  # rose
+    "#882255",  # wine
+    "#AA4499",  # purple
+    "#DDDDDD",  # pale grey
+)
+
+TERMINAL_FILL = "#FFD700"  # bright yellow: the guess can be the secret
+INNER_FILL = "#FFFFFF"
+COLLAPSED_FILL = "#EEEEEE"
+FONT = "DejaVu Sans,Helvetica,Arial,sans-serif"
+LAYOUTS: tuple[str, ...] = ("dot", "twopi")
+FORMATS: tuple[str, ...] = ("svg", "png", "pdf")
+RANKDIRS: tuple[str, ...] = ("auto", "TB", "LR")
+
+#: With ``rankdir="auto"``, trees drawing more leaves than this are laid out left to right.
+_WIDE = 40
+
+
+def peg_color(color: int) -> str:
+    """The fill of a 0-based color."""
+    return PALETTE[color % len(PALETTE)]
+
+
+def text_color(fill: str) -> str:
+    """Black or white, whichever reads better on ``fill`` (WCAG relative luminance)."""
+    rgb = [int(fill[k : k + 2], 16) / 255 for k in (1, 3, 5)]
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in rgb]
+    lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    return "#000000" if lum > 0.179 else "#FFFFFF"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def guess_label(pegs: tuple[int, ...], printed: str, variant: str, note: str = "") -> str:
+    """The HTML-like label of a guess: one colored cell per peg with its printed symbol
+    (Mastermind) or the digits (Bulls and Cows), and an optional small note below."""
+    if variant == "mastermind":
+        cells = "".join(
+            f'<TD BGCOLOR="{peg_color(p)}" WIDTH="18" HEIGHT="18" FIXEDSIZE="FALSE">'
+            f'<FONT COLOR="{text_color(peg_color(p))}" POINT-SIZE="12"><B>{_escape(s)}</B></FONT>'
+            "</TD>"
+            for p, s in zip(pegs, printed, strict=True)
+        )
+        row = f"<TR>{cells}</TR>"
+        span = len(pegs)
+        table = '<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="3" CELLPADDING="2" BGCOLOR="white">'
+    else:
+        font = '<FONT FACE="DejaVu Sans Mono,monospace" POINT-SIZE="14">'
+        row = f"<TR><TD>{font}<B>{_escape(printed)}</B></FONT></TD></TR>"
+        span = 1
+        table = '<TABLE BORDER="0" CELLBORDER="0" CELLSPACING="0" CELLPADDING="3" BGCOLOR="white">'
+    if note:
+        small = '<FONT POINT-SIZE="8" COLOR="#444444">'
+        row += f'<TR><TD COLSPAN="{span}" BORDER="0">{small}{_escape(note)}</FONT></TD></TR>'
+    return f"<{table}{row}</TABLE>>"
+
+
+def feedback_text(black: int, white: int, variant: str) -> str:
+    """An edge label: ``1B 2W`` (black and white pegs) or ``1B 2C`` (bulls and cows)."""
+    return f"{black}B {white}{'W' if variant == 'mastermind' else 'C'}"
+
+
+def collapsed_text(codes: int, guesses: int) -> str:
+    """The label of a collapsed box: how many codes it holds and their guesses there."""
+    return f"{codes} code{'s' if codes != 1 else ''}, {guesses} guess{'es' if guesses != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class Cut:
+    """Which nodes are drawn: every node of depth ``<= depth`` whose code set holds at least
+    ``min_codes`` codes (the root always); the rest is collapsed under the nearest drawn
+    ancestor."""
+
+    depth: int | None = None
+    min_codes: int | None = None
+
+    def keeps(self, attrs: dict) -> bool:
+        if attrs["depth"] == 1:
+            return True
+        if self.depth is not None and attrs["depth"] > self.depth:
+            return False
+        return self.min_codes is None or attrs["codes"] >= self.min_codes
+
+
+def drawn_nodes(graph: nx.DiGraph, cut: Cut) -> list[int]:
+    """The nodes the picture shows, in preorder."""
+    kept, stack = [], [0]
+    while stack:
+        node = stack.pop()
+        kept.append(node)
+        stack.extend(c for c in reversed(list(graph.successors(node))) if cut.keeps(graph.nodes[c]))
+    return kept
+
+
+def tree_dot(
+    tree: Tree,
+    depth: int | None = None,
+    min_codes: int | None = None,
+    layout: str = "dot",
+    rankdir: str = "auto",
+    title: str | None = None,
+) -> graphviz.Digraph:
+    """The Graphviz picture of a breaker tree (see the module docstring)."""
+    return graph_dot(to_networkx(tree), depth, min_codes, layout, rankdir, title)
+
+
+def graph_dot(
+    graph: nx.DiGraph,
+    depth: int | None = None,
+    min_codes: int | None = None,
+    layout: str = "dot",
+    rankdir: str = "auto",
+    title: str | None = None,
+) -> graphviz.Digraph:
+    """The Graphviz picture of a tree's networkx graph (:func:`evo.graph.to_networkx`)."""
+    _check_choice("layout", layout, LAYOUTS)
+    _check_choice("rankdir", rankdir, RANKDIRS)
+    if depth is not None and depth < 1:
+        raise ValueError(f"depth must be at least 1, not {depth}")
+    if min_codes is not None and min_codes < 1:
+        raise ValueError(f"min_codes must be at least 1, not {min_codes}")
+    cut = Cut(depth, min_codes)
+    variant = graph.graph["variant"]
+    kept = drawn_nodes(graph, cut)
+    kept_set = set(kept)
+
+    boxes: dict[int, list[int]] = {}  # drawn node -> its collapsed children
+    for node in kept:
+        hidden = [c for c in graph.successors(node) if c not in kept_set]
+        if hidden:
+            boxes[node] = hidden
+    leaves = sum(1 for n in kept if not any(c in kept_set for c in graph.successors(n)))
+    if rankdir == "auto":
+        rankdir = "LR" if leaves > _WIDE else "TB"
+
+    dot = graphviz.Digraph(
+        "breaker",
+        engine=layout,
+        graph_attr={
+            "rankdir": rankdir,
+            "bgcolor": "white",
+            "fontname": FONT,
+            "nodesep": "0.12",
+            "ranksep": "0.5" if layout == "dot" else "1.4",
+            "label": _escape(title) if title else "",
+            "labelloc": "t",
+            "fontsize": "14",
+        },
+        node_attr={"fontname": FONT, "shape": "box", "style": "rounded,filled", "margin": "0.07"},
+        edge_attr={"fontname": FONT, "fontsize": "9", "color": "#555555", "arrowsize": "0.6"},
+    )
+    for node in kept:
+        a = graph.nodes[node]
+        note = f"{a['codes']} codes" if a["codes"] > 1 else ""
+        dot.node(
+            f"n{node}",
+            label=guess_label(a["pegs"], a["label"], variant, note),
+            fillcolor=TERMINAL_FILL if a["terminal"] else INNER_FILL,
+            color="#8A6D00" if a["terminal"] else "#555555",
+            penwidth="1.6" if a["terminal"] else "1",
+            tooltip=(
+                f"{a['label']}: {a['codes']} code(s), {a['subtotal']} guesses, depth {a['depth']}"
+                + (", can be the secret" if a["terminal"] else "")
+            ),
+            id=f"node{node}-{a['label']}",
+        )
+        parent = next(iter(graph.predecessors(node)), None)
+        if parent is not None:
+            e = graph.edges[parent, node]
+            dot.edge(f"n{parent}", f"n{node}", label=feedback_text(e["black"], e["white"], variant))
+    for node, hidden in boxes.items():
+        codes = sum(graph.nodes[c]["codes"] for c in hidden)
+        guesses = sum(graph.nodes[c]["subtotal"] for c in hidden)
+        if len(hidden) == 1:
+            e = graph.edges[node, hidden[0]]
+            label = feedback_text(e["black"], e["white"], variant)
+        else:
+            label = f"{len(hidden)} answers"
+        dot.node(
+            f"c{node}",
+            label=collapsed_text(codes, guesses),
+            shape="box",
+            style="rounded,filled,dashed",
+            fillcolor=COLLAPSED_FILL,
+            color="#777777",
+            fontsize="10",
+            tooltip=f"{len(hidden)} collapsed subtree(s): {collapsed_text(codes, guesses)}",
+        )
+        dot.edge(f"n{node}", f"c{node}", label=label, style="dashed")
+    return dot
+
+
+def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
+
+
+def render_tree(
+    tree: Tree,
+    path: str | os.PathLike,
+    depth: int | None = None,
+    min_codes: int | None = None,
+    layout: str = "dot",
+    fmt: str = "svg",
+    rankdir: str = "auto",
+    title: str | None = None,
+) -> Path:
+    """Draw a tree into ``path`` (``svg``, ``png`` or ``pdf``), written atomically."""
+    _check_choice("format", fmt, FORMATS)
+    dot = tree_dot(tree, depth, min_codes, layout, rankdir, title)
+    return atomic_write_bytes(path, dot.pipe(format=fmt))
+
+
+def auto_depth(tree: Tree, max_nodes: int = 150) -> int | None:
+    """The largest depth limit that draws at most ``max_nodes`` nodes (None: draw it all);
+    at least 2, so the root and its answers always show."""
+    if len(tree) <= max_nodes:
+        return None
+    drawn = 0
+    for d in range(1, tree.worst + 1):
+        drawn += int((tree.depth == d).sum())
+        if drawn > max_nodes:
+            return max(2, d - 1)
+    return None

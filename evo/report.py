@@ -1,0 +1,441 @@
+"""Run reports: the fitness plot, depth histograms, the best breaker's picture and an
+HTML and a Markdown page putting them together with the table against the baselines.
+
+Reads a run directory as ``evo run`` writes it (:mod:`evo.rundir`). The HTML page needs
+no network: its pictures are files beside it, referenced by relative paths.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from evo.files import atomic_write_text
+from evo.game import Game, make_game
+from evo.plots import plot_depths, plot_fitness
+from evo.render import auto_depth, render_tree
+from evo.rundir import BEST, LOGBOOK, RunDirError, load_run
+from evo.tree import Tree
+
+#: Baselines a report compares the best breaker with, when the caller names none.
+DEFAULT_BASELINES: tuple[str, ...] = ("knuth", "irving", "kooi", "entropy", "lc", "rc", "optimal")
+
+#: Above this many codes, baselines are read from the cache only when already computed;
+#: computing look-ahead strategies for such games would take longer than a report should.
+COMPUTE_LIMIT = 10_000
+
+#: Seconds the exact optimum may take when a report computes it (else: not available).
+OPTIMAL_SECONDS = 60.0
+
+#: Drawn nodes above which the best breaker's picture is cut to a depth.
+MAX_DRAWN_NODES = 150
+
+
+@dataclass(frozen=True)
+class RunData:
+    """What a report needs of a run."""
+
+    path: Path
+    name: str
+    summary: dict
+    logbook: list[dict]
+    best: Tree
+
+    @property
+    def game(self) -> Game:
+        return self.best.game
+
+
+@dataclass(frozen=True)
+class BaselineFigures:
+    """A baseline's fitness, or why it is not available (``total`` None)."""
+
+    name: str
+    total: int | None = None
+    worst: int | None = None
+    histogram: dict[int, int] | None = None
+    note: str = ""
+
+
+def check_logbook(run_dir: Path, logbook: list[dict]) -> list[dict]:
+    """The logbook, once it is known to hold generations with best, average and worst."""
+    if not logbook:
+        raise RunDirError(f"the logbook {run_dir / LOGBOOK} has no generation")
+    for k, entry in enumerate(logbook, 1):
+        missing = {"gen", "min", "avg", "max"} - set(entry)
+        if missing:
+            raise RunDirError(f"{run_dir / LOGBOOK}, line {k}: missing key(s) {sorted(missing)}")
+    return logbook
+
+
+def read_run(run_dir: str | os.PathLike) -> RunData:
+    """What a report needs of a run directory (:func:`evo.rundir.load_run`); a run that
+    has not finished has an empty summary. Errors name the file."""
+    run = load_run(run_dir)
+    best = run.best
+    if best is None:
+        raise RunDirError(f"{run.path} has no {BEST}: no generation was finished")
+    return RunData(
+        path=run.path,
+        name=run.path.name,
+        summary=run.summary or {},
+        logbook=check_logbook(run.path, run.logbook),
+        best=best,
+    )
+
+
+def known_optimum(game: Game) -> int | None:
+    """The published optimal total of the game, when :mod:`evo.baselines` knows it."""
+    try:
+        known = importlib.import_module("evo.baselines").known_optimum(game)
+    except ImportError:
+        return None
+    return None if known is None else int(known[0])
+
+
+def baseline_run(game: Game, name: str, compute: bool = True) -> tuple[Tree, dict]:
+    """A baseline's tree and result dict (``total``, ``worst``, ``histogram``…) from
+    :mod:`evo.baselines`, cached per game on disk; with ``compute`` False, from the
+    cache only (KeyError when it is not there). The optimum may take ``OPTIMAL_SECONDS``."""
+    baselines = importlib.import_module("evo.baselines")
+    if not compute:
+        hit = baselines.cache.load(game, baselines.parse_name(game, name))
+        if hit is None:
+            raise KeyError(f"not computed for games over {COMPUTE_LIMIT} codes (see evo baselines)")
+        return hit
+    found = baselines.run(game, name, time_limit=OPTIMAL_SECONDS, rc_seeds=0)
+    return found.tree, found.result
+
+
+def baseline_figures(game: Game, name: str, compute: bool = True) -> BaselineFigures:
+    """One baseline's figures, or a ``not available`` entry saying why, so a report
+    never fails for a baseline."""
+    if name == "optimal" and (opt := known_optimum(game)) is not None:
+        return BaselineFigures(name, total=opt, note="published optimum")
+    try:
+        _, result = baseline_run(game, name, compute)
+    except ImportError as e:
+        return BaselineFigures(name, note=f"baselines module not available ({e})")
+    except Exception as e:  # any failure of a baseline must not sink the report
+        return BaselineFigures(name, note=str(e.args[0]) if e.args else type(e).__name__)
+    hist = result.get("histogram") or {}
+    return BaselineFigures(
+        name,
+        total=int(result["total"]),
+        worst=int(result["worst"]) if result.get("worst") is not None else None,
+        histogram={int(d): int(c) for d, c in hist.items()},
+    )
+
+
+def collect_baselines(
+    game: Game, names: Sequence[str], summary: dict | None = None
+) -> list[BaselineFigures]:
+    """Figures of the named baselines; Knuth falls back on the run's ``knuth_total``."""
+    compute = game.num_codes <= COMPUTE_LIMIT
+    out = []
+    for name in names:
+        fig = baseline_figures(game, name, compute)
+        if fig.total is None and name == "knuth" and summary and summary.get("knuth_total"):
+            fig = BaselineFigures(name, total=int(summary["knuth_total"]), note="from the run")
+        out.append(fig)
+    return out
+
+
+# ------------------------------------------------------------------ tables
+
+
+def game_title(game: Game) -> str:
+    """``Mastermind, 4 pegs, 6 colors (1296 codes)``."""
+    kind = "Mastermind" if game.variant == "mastermind" else "Bulls and Cows"
+    unit = "colors" if game.variant == "mastermind" else "digits"
+    return f"{kind}, {game.pegs} pegs, {game.colors} {unit} ({game.num_codes} codes)"
+
+
+def _hist_text(hist: dict[int, int] | None) -> str:
+    return " ".join(f"{d}:{c}" for d, c in sorted(hist.items())) if hist else ""
+
+
+def comparison_rows(best: Tree, baselines: list[BaselineFigures]) -> list[list[str]]:
+    """Rows ``breaker, total, average, worst, difference, histogram``: the best evolved
+    breaker first, then each baseline (``difference``: baseline total minus the best's,
+    positive where the evolved breaker is better)."""
+    m = best.num_codes
+    rows = [
+        [
+            "best evolved",
+            str(best.total),
+            f"{best.average:.4f}",
+            str(best.worst),
+            "",
+            _hist_text(best.histogram_dict()),
+        ]
+    ]
+    for b in baselines:
+        if b.total is None:
+            rows.append([b.name, "not available", "", "", "", b.note])
+            continue
+        rows.append(
+            [
+                b.name,
+                str(b.total),
+                f"{b.total / m:.4f}",
+                "" if b.worst is None else str(b.worst),
+                f"{b.total - best.total:+d}",
+                _hist_text(b.histogram) or b.note,
+            ]
+        )
+    return rows
+
+
+COMPARISON_HEADERS = ["breaker", "total", "average", "worst", "baseline − best", "histogram"]
+
+
+def summary_rows(run: RunData) -> list[tuple[str, str]]:
+    """Key facts of the run, as label and value."""
+    s, last, best = run.summary, run.logbook[-1], run.best
+    rows = [
+        ("game", game_title(run.game)),
+        ("generations", str(s.get("generations", last["gen"]))),
+        ("time", f"{float(s['seconds']):.1f} s" if "seconds" in s else "unknown"),
+        ("best total", f"{best.total} (average {best.average:.4f}, worst {best.worst})"),
+        ("best's first guess", run.game.format_code(int(best.guess[0]))),
+        (
+            "last generation",
+            f"best {last['min']}, average {float(last['avg']):.1f}, worst {last['max']} (totals)",
+        ),
+    ]
+    if "seed" in s:
+        rows.insert(1, ("seed", str(s["seed"])))
+    if s.get("stopped_by"):
+        rows.append(("stopped by", str(s["stopped_by"])))
+    if not s:
+        rows.append(("status", "not finished (no summary.json yet)"))
+    return rows
+
+
+def markdown_table(headers: list[str], rows: list[list[str]]) -> str:
+    """A GitHub-flavoured Markdown table."""
+    esc = [[str(c).replace("|", "\\|") for c in r] for r in [headers, *rows]]
+    lines = ["| " + " | ".join(esc[0]) + " |", "|" + "|".join("---" for _ in headers) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in esc[1:]]
+    return "\n".join(lines)
+
+
+def html_table(headers: list[str], rows: list[list[str]]) -> str:
+    """An HTML table, every cell escaped."""
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(str(c))}</td>" for c in r) + "</tr>" for r in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+# ------------------------------------------------------------------ pages
+
+
+_CSS = """
+body { font-family: DejaVu Sans, Helvetica, Arial, sans-serif; margin: 2em auto; max-width: 70em;
+       color: #222; padding: 0 1em; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
+table { border-collapse: collapse; margin: 0.5em 0; }
+th, td { border: 1px solid #ccc; padding: 0.25em 0.6em; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+td:last-child { text-align: left; font-size: 0.85em; color: #444; }
+.facts td { text-align: left; }
+.tree { overflow: auto; border: 1px solid #ddd; max-height: 60em; }
+figure { margin: 1em 0; } figcaption { color: #555; font-size: 0.9em; }
+img.plot { max-width: 100%; }
+"""
+
+
+@dataclass(frozen=True)
+class ReportParts:
+    """Everything both pages show, computed once."""
+
+    run: RunData
+    facts: list[tuple[str, str]]
+    rows: list[list[str]]
+    tree_note: str
+    pareto: list[list[str]]
+
+
+def render_html(parts: ReportParts) -> str:
+    """The HTML page (no external resource: pictures are the files beside it)."""
+    run = parts.run
+    facts = "".join(
+        f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in parts.facts
+    )
+    pareto = ""
+    if parts.pareto:
+        pareto = "<h2>Pareto front (total and worst case)</h2>" + html_table(
+            ["total", "average", "worst"],
+            parts.pareto,
+        )
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>evo run {html.escape(run.name)}</title>
+<style>{_CSS}</style>
+</head>
+<body>
+<h1>evo run {html.escape(run.name)}</h1>
+<table class="facts">{facts}</table>
+<h2>Best evolved breaker against the baselines</h2>
+{html_table(COMPARISON_HEADERS, parts.rows)}
+<p>Totals are the guesses summed over all {run.game.num_codes} codes (lower is better);
+average = total / {run.game.num_codes}. <i>baseline − best</i> is positive where the
+evolved breaker beats the baseline. The histogram lists guesses:codes.</p>
+<h2>Fitness per generation</h2>
+<figure><img class="plot" src="fitness.png" alt="best, average and worst total per generation">
+<figcaption>Best, average and worst total of the population per generation, with the
+baselines as horizontal lines.</figcaption></figure>
+<h2>Depth histogram</h2>
+<figure><img class="plot" src="depths.png" alt="codes solved in k guesses">
+<figcaption>How many codes the best breaker solves in 1, 2, &hellip; guesses, beside
+Knuth's.</figcaption></figure>
+<h2>The best breaker</h2>
+<p>{html.escape(parts.tree_note)} <a href="best.svg">Open the picture alone</a>;
+the tree itself: <a href="best.json">best.json</a>.</p>
+<div class="tree"><img src="best.svg" alt="the best breaker tree"></div>
+{pareto}
+</body>
+</html>
+"""
+
+
+def render_markdown(parts: ReportParts) -> str:
+    """The Markdown page, with the same content as the HTML one."""
+    run = parts.run
+    lines = [f"# evo run {run.name}", ""]
+    lines += [f"- **{k}**: {v}" for k, v in parts.facts]
+    lines += [
+        "",
+        "## Best evolved breaker against the baselines",
+        "",
+        markdown_table(COMPARISON_HEADERS, parts.rows),
+        "",
+        f"Totals are the guesses summed over all {run.game.num_codes} codes (lower is better);"
+        " *baseline − best* is positive where the evolved breaker beats the baseline.",
+        "",
+        "## Fitness per generation",
+        "",
+        "![best, average and worst total per generation](fitness.png)",
+        "",
+        "## Depth histogram",
+        "",
+        "![codes solved in k guesses](depths.png)",
+        "",
+        "## The best breaker",
+        "",
+        f"{parts.tree_note} The tree itself: [best.json](best.json).",
+        "",
+        "![the best breaker tree](best.svg)",
+        "",
+    ]
+    if parts.pareto:
+        table = markdown_table(["total", "average", "worst"], parts.pareto)
+        lines += ["## Pareto front (total and worst case)", "", table, ""]
+    return "\n".join(lines)
+
+
+def pareto_rows(summary: dict, num_codes: int) -> list[list[str]]:
+    """The Pareto front of an NSGA-II run (``pareto_front``: ``[total, worst]`` pairs)."""
+    front = summary.get("pareto_front") or []
+    return [[str(t), f"{t / num_codes:.4f}", str(w)] for t, w in front]
+
+
+def write_report(run_dir: str | os.PathLike, baselines: Sequence[str] | None = None) -> Path:
+    """Write ``fitness.png``, ``depths.png``, ``best.svg``, ``report.html`` and
+    ``report.md`` into the run directory; return the path of ``report.html``."""
+    run = read_run(run_dir)
+    game, best = run.game, run.best
+    names = list(DEFAULT_BASELINES if baselines is None else baselines)
+    figures = collect_baselines(game, names, run.summary)
+    optimum = next((b.total for b in figures if b.name == "optimal"), None) or known_optimum(game)
+    lines = {b.name: b.total for b in figures if b.name != "optimal"}
+    title = f"{run.name}: {game_title(game)}"
+    plot_fitness(run.logbook, game.num_codes, run.path / "fitness.png", lines, optimum, title)
+
+    hists = {"best evolved": best.histogram_dict()}
+    knuth = next((b for b in figures if b.name == "knuth"), None)
+    if knuth is None and "knuth" not in names:
+        knuth = baseline_figures(game, "knuth", game.num_codes <= COMPUTE_LIMIT)
+    if knuth is not None and knuth.histogram:
+        hists["Knuth"] = knuth.histogram
+    plot_depths(hists, run.path / "depths.png", title=f"Depth histogram: {title}")
+
+    depth = auto_depth(best, MAX_DRAWN_NODES)
+    render_tree(
+        best,
+        run.path / "best.svg",
+        depth=depth,
+        title=f"best breaker of {run.name}: total {best.total}, average {best.average:.4f}",
+    )
+    if depth is None:
+        note = f"The whole tree ({len(best)} nodes); yellow nodes can be the secret."
+    else:
+        note = (
+            f"The top {depth} levels of {len(best)} nodes; the gray boxes hold the subtrees "
+            "below (their codes and the guesses those codes still make). Yellow nodes can be "
+            "the secret."
+        )
+    parts = ReportParts(
+        run,
+        summary_rows(run),
+        comparison_rows(best, figures),
+        note,
+        pareto_rows(run.summary, game.num_codes),
+    )
+    atomic_write_text(run.path / "report.md", render_markdown(parts))
+    return atomic_write_text(run.path / "report.html", render_html(parts))
+
+
+# ------------------------------------------------------------------ comparisons
+
+
+@dataclass(frozen=True)
+class RunComparison:
+    """A run's last generation (totals of its best, average and worst breaker) beside the
+    baselines of its game."""
+
+    name: str
+    game: Game
+    generations: int
+    best: int
+    average: float
+    worst: int
+    baselines: list[BaselineFigures]
+
+
+def compare_runs(
+    run_dirs: Sequence[str | os.PathLike], names: Sequence[str]
+) -> list[RunComparison]:
+    """Each run's last generation and the named baselines of its game (computed once per
+    game)."""
+    per_game: dict[tuple, list[BaselineFigures]] = {}
+    out = []
+    for run_dir in run_dirs:
+        run = load_run(run_dir)
+        summary = run.summary or {}
+        last = check_logbook(run.path, run.logbook)[-1]
+        g = run.config.game
+        game = make_game(g.pegs, g.colors, g.variant)
+        if game.key not in per_game:
+            per_game[game.key] = collect_baselines(game, names, summary)
+        out.append(
+            RunComparison(
+                name=run.path.name,
+                game=game,
+                generations=int(summary.get("generations", last["gen"])),
+                best=int(last["min"]),
+                average=float(last["avg"]),
+                worst=int(last["max"]),
+                baselines=per_game[game.key],
+            )
+        )
+    return out

@@ -1,0 +1,139 @@
+"""Random path completion: structure, fitness by independent play, and the same
+distribution as the literal code-by-code procedure of DESIGN §3."""
+
+import random
+
+import numpy as np
+import pytest
+
+from evo.game import make_game
+from evo.growth import Template, grow, random_breaker, replay
+from tests.helpers import all_code_tuples, play_depths
+from tests.reference_growth import depths, grow_reference
+
+GAMES = [(2, 3, "mastermind"), (3, 3, "mastermind"), (4, 4, "mastermind"), (4, 6, "mastermind"),
+         (3, 6, "bulls-cows"), (4, 7, "bulls-cows")]
+
+
+def assert_shrunk_and_triangled(tree):
+    """No unary non-terminal node, no non-terminal node with two leaf children."""
+    leaf = tree.is_leaf()
+    for i in range(len(tree)):
+        kids = list(tree.children(i).values())
+        if not tree.terminal[i]:
+            assert len(kids) != 1, f"unary non-terminal node {i}"
+            assert not (len(kids) == 2 and all(leaf[k] for k in kids)), f"triangle at node {i}"
+        else:
+            assert tree.guess[i] in tree.code_set(i)
+
+
+@pytest.mark.parametrize("pegs,colors,variant", GAMES)
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+def test_grown_trees_are_valid_shrunk_and_fitness_matches_play(pegs, colors, variant, pool):
+    game = make_game(pegs, colors, variant)
+    codes = all_code_tuples(pegs, colors, variant)
+    rng = np.random.default_rng(pegs * 100 + colors)
+    for _ in range(3):
+        tree = random_breaker(game, rng, pool)
+        tree.validate()
+        assert_shrunk_and_triangled(tree)
+        played = play_depths(tree, codes)
+        assert tree.total == sum(played)
+        assert tree.worst == max(played)
+        assert tree.histogram_dict() == {d: played.count(d) for d in set(played)}
+        if pool == "consistent":
+            assert tree.terminal.all()  # every consistent guess can win
+
+
+def test_same_seed_same_tree():
+    game = make_game(4, 6)
+    a = random_breaker(game, np.random.default_rng(42))
+    b = random_breaker(game, np.random.default_rng(42))
+    assert np.array_equal(a.guess, b.guess) and np.array_equal(a.label, b.label)
+
+
+@pytest.mark.parametrize(
+    "pegs,colors,variant,pool",
+    [(3, 3, "mastermind", "all"), (3, 3, "mastermind", "consistent"),
+     (2, 4, "mastermind", "all"), (3, 4, "bulls-cows", "all")],
+)
+def test_distribution_matches_the_code_by_code_procedure(pegs, colors, variant, pool):
+    """Same mean and spread of the total, within statistical tolerance (fixed seeds)."""
+    game = make_game(pegs, colors, variant)
+    codes = all_code_tuples(pegs, colors, variant)
+    samples = 1000
+    py_rng = random.Random(1)
+    ref = np.array([sum(depths(grow_reference(codes, py_rng, pool), codes, pegs).values())
+                    for _ in range(samples)], dtype=float)
+    rng = np.random.default_rng(1)
+    fast = np.array([random_breaker(game, rng, pool).total for _ in range(samples)], dtype=float)
+    se = np.sqrt(ref.var() / samples + fast.var() / samples)
+    assert abs(ref.mean() - fast.mean()) < 4 * se, (ref.mean(), fast.mean(), se)
+    assert 0.85 < fast.std() / ref.std() < 1.15, (ref.std(), fast.std())
+    # Same support: the extremes a few thousand draws see agree closely.
+    assert abs(ref.min() - fast.min()) <= 2
+
+
+def test_the_check_above_can_fail():
+    """The tolerance rejects a procedure that differs only by skipping triangle optimization."""
+    game = make_game(3, 3)
+    rng = np.random.default_rng(5)
+    fast = np.array([random_breaker(game, rng).total for _ in range(1000)], dtype=float)
+    # Without triangles every two-code node costs one more guess: totals shift up.
+    codes = all_code_tuples(3, 3)
+    py_rng = random.Random(5)
+
+    def no_triangle_total():
+        import tests.reference_growth as r
+
+        saved = r.triangle
+        r.triangle = lambda *a, **k: None
+        try:
+            return sum(depths(grow_reference(codes, py_rng), codes, 3).values())
+        finally:
+            r.triangle = saved
+
+    other = np.array([no_triangle_total() for _ in range(400)], dtype=float)
+    se = np.sqrt(other.var() / 400 + fast.var() / 1000)
+    assert abs(other.mean() - fast.mean()) > 4 * se
+
+
+def test_grow_on_a_code_set_with_a_root_guess():
+    game = make_game(4, 6)
+    rng = np.random.default_rng(0)
+    codes = np.flatnonzero(game.feedback_row(game.parse_code("1122")) == game.parse_feedback("1,0"))
+    sub = grow(game, codes, rng, root_guess=game.parse_code("1344"))
+    assert sub.guess[0] == game.parse_code("1344")
+    assert sorted(sub.codes) == sorted(codes)
+    whole = random_breaker(game, rng)
+    node = whole.children(0)[int(game.feedback(whole.guess[0], codes[0]))]
+    # Grafting a subtree grown for another node's code set is refused.
+    if whole.count[node] != len(codes):
+        with pytest.raises(ValueError):
+            whole.replace(node, sub)
+
+
+def test_replay_on_the_same_code_set_reproduces_the_subtree():
+    game = make_game(4, 6)
+    rng = np.random.default_rng(9)
+    tree = random_breaker(game, rng)
+    for node in rng.integers(0, len(tree), 25):
+        again = replay(game, tree.code_set(node), Template.of(tree, node), rng)
+        sub = tree.subtree(node)
+        assert np.array_equal(again.guess, sub.guess)
+        assert again.total == sub.total
+
+
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+def test_replay_onto_another_code_set_repairs_the_subtree(pool):
+    game = make_game(4, 6)
+    rng = np.random.default_rng(11)
+    a, b = random_breaker(game, rng, pool), random_breaker(game, rng, pool)
+    for _ in range(30):
+        na, nb = int(rng.integers(0, len(a))), int(rng.integers(0, len(b)))
+        sub = replay(game, a.code_set(na), Template.of(b, nb), rng, pool)
+        child = a.replace(na, sub)
+        child.validate()
+        assert_shrunk_and_triangled(child)
+        if pool == "consistent":
+            assert child.terminal.all()

@@ -1,0 +1,128 @@
+"""The exact optimum against an independent brute force, bounds and refusal."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import time
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evo.baselines import KNOWN_OPTIMA, OptimalRefused, build, optimal
+from evo.baselines import optimal as optmod
+from evo.baselines.build import Node
+from evo.baselines.optimal import Solver, perfect_split_bounds
+from evo.game import make_game
+
+
+def _feedback(a: tuple, b: tuple) -> tuple[int, int]:
+    black = sum(x == y for x, y in zip(a, b))
+    common = sum(min(a.count(c), b.count(c)) for c in set(a))
+    return black, common - black
+
+
+def brute_costs(pegs: int, colors: int, variant: str = "mastermind"):
+    """``cost(S)``: the smallest total over every guess, by plain recursion on tuples of
+    codes (as digit tuples, in the game's order), memoised; nothing shared with evo."""
+    if variant == "mastermind":
+        codes = list(itertools.product(range(colors), repeat=pegs))
+    else:
+        codes = list(itertools.permutations(range(colors), pegs))
+    win = (pegs, 0)
+
+    @functools.lru_cache(maxsize=None)
+    def cost(s: tuple) -> int:
+        if len(s) == 1:
+            return 1
+        best = None
+        for g in codes:
+            parts: dict = {}
+            for c in s:
+                parts.setdefault(_feedback(g, c), []).append(c)
+            if len(parts) == 1 and win not in parts:
+                continue  # the guess tells nothing
+            total = len(s) + sum(cost(tuple(p)) for f, p in parts.items() if f != win)
+            best = total if best is None else min(best, total)
+        return best
+
+    return codes, cost
+
+
+@pytest.mark.parametrize(
+    "pegs, colors, variant",
+    [(2, 2, "mastermind"), (2, 3, "mastermind"), (3, 2, "mastermind"), (2, 4, "mastermind"),
+     (4, 2, "mastermind"), (3, 3, "mastermind"), (2, 3, "bulls-cows"), (3, 4, "bulls-cows")],
+)
+def test_optimum_equals_brute_force(pegs, colors, variant):
+    game = make_game(pegs, colors, variant)
+    codes, cost = brute_costs(pegs, colors, variant)
+    tree = optimal(game, time_limit=None)
+    tree.validate()
+    assert tree.total == cost(tuple(codes))
+
+
+def test_three_three_is_73():
+    assert optimal(make_game(3, 3), None).total == 73
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(0, 10**6), min_size=1, max_size=2), st.integers(0, 10**6))
+def test_subproblems_equal_brute_force(picks, secret):
+    """Code sets reached after a history of guesses, solved with the symmetries of that
+    history, cost what the brute force says."""
+    game = make_game(3, 3)
+    codes, cost = brute_costs(3, 3)
+    secret %= game.num_codes
+    s = game.all_codes().astype(np.int64)
+    node = Node(game)
+    for p in picks:
+        g = p % game.num_codes
+        if g in node.history:
+            continue
+        s = s[game.feedback_row(g, s) == game.feedback(g, secret)]
+        node = node.then(g)
+    solver = Solver(game)
+    got = solver.solve(s, node, np.iinfo(np.int64).max)
+    assert got == cost(tuple(codes[int(c)] for c in s))
+    assert got >= solver.lb[len(s)]
+
+
+def test_perfect_split_bounds():
+    lb = perfect_split_bounds(10, 3)
+    # 1 code at depth 1, 3 at depth 2, 6 at depth 3 for the remaining.
+    assert lb[1] == 1 and lb[2] == 3 and lb[4] == 1 + 2 * 3 and lb[10] == 1 + 6 + 3 * 6
+    assert np.all(np.diff(lb) > 0)
+
+
+def test_optimum_beats_every_heuristic():
+    game = make_game(3, 4)
+    best = optimal(game, 60).total
+    for name in ("knuth", "irving", "kooi", "entropy", "lc"):
+        assert best <= build(game, name).total
+
+
+def test_refuses_when_the_time_limit_is_reached():
+    t0 = time.monotonic()
+    with pytest.raises(OptimalRefused) as e:
+        optimal(make_game(4, 6), time_limit=0.3)
+    assert time.monotonic() - t0 < 10
+    assert "--time-limit" in str(e.value)
+
+
+def test_refuses_upfront_with_an_estimate(monkeypatch):
+    monkeypatch.setattr(optmod, "MEASURED_SECONDS", {("mastermind", 3, 4): 0.1,
+                                                     ("mastermind", 4, 4): 1.0})
+    t0 = time.monotonic()
+    with pytest.raises(OptimalRefused) as e:
+        optimal(make_game(5, 5), time_limit=5)
+    assert time.monotonic() - t0 < 1
+    assert e.value.estimate_seconds > 5
+    assert "refused" in str(e.value) and "about" in str(e.value)
+
+
+def test_known_optima():
+    assert KNOWN_OPTIMA[("mastermind", 4, 6)][0] == 5625
+    assert KNOWN_OPTIMA[("bulls-cows", 4, 10)][0] == 26274

@@ -1,0 +1,181 @@
+"""Run reports and comparisons, on run directories built here in the documented layout."""
+
+from __future__ import annotations
+
+import json
+import re
+import struct
+import sys
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from evo.cli import main
+from evo.config import load_config
+from evo.game import make_game
+from evo.population import random_population
+from evo.report import write_report
+from evo.rundir import write_config
+from evo.treeio import save_tree
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("EVO_CACHE", str(tmp_path / "cache"))
+
+
+@pytest.fixture
+def no_baselines(monkeypatch):
+    """Make ``import evo.baselines`` fail, as in an evo without them."""
+    monkeypatch.setitem(sys.modules, "evo.baselines", None)
+
+
+def make_run(run_dir: Path, pegs=3, colors=3, variant="mastermind", gens=4, size=8, seed=7):
+    """A run directory as ``evo run`` writes it: random populations stand in for the
+    generations, the logbook holds their real statistics, best.json the best tree."""
+    game = make_game(pegs, colors, variant)
+    run_dir.mkdir(parents=True)
+    best, log = None, []
+    for gen in range(gens):
+        pop = random_population(game, size, seed=seed + gen)
+        totals = [t.total for t in pop]
+        leader = min(pop, key=lambda t: t.total)
+        if best is None or leader.total < best.total:
+            best = leader
+        log.append(
+            {
+                "gen": gen,
+                "nevals": size,
+                "min": best.total,  # elitism: the best so far stays in the population
+                "avg": sum(totals) / size,
+                "max": max(totals),
+                "std": 0.0,
+                "worst": leader.worst,
+                "roots": len({int(t.guess[0]) for t in pop}),
+                "seconds": 0.1 * gen,
+            }
+        )
+    (run_dir / "logbook.jsonl").write_text("".join(json.dumps(e) + "\n" for e in log))
+    save_tree(best, run_dir / "best.json")
+    summary = {
+        "name": run_dir.name,
+        "best_total": best.total,
+        "best_average": best.average,
+        "best_worst": best.worst,
+        "generations": gens,
+        "seconds": 1.5,
+        "knuth_total": None,
+        "game": {"pegs": pegs, "colors": colors, "variant": variant},
+    }
+    (run_dir / "summary.json").write_text(json.dumps(summary))
+    config = load_config(
+        {"name": "test", "game": {"pegs": pegs, "colors": colors, "variant": variant}}
+    )
+    write_config(run_dir, config)
+    return run_dir, best, log
+
+
+class Links(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.links += [v for k, v in attrs if k in ("src", "href") and v]
+
+
+def png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == PNG and data[12:16] == b"IHDR"
+    return struct.unpack(">II", data[16:24])
+
+
+def check_pages(run_dir: Path, page: Path) -> str:
+    assert page == run_dir / "report.html"
+    html = page.read_text()
+    parser = Links()
+    parser.feed(html)
+    assert {"fitness.png", "depths.png", "best.svg"} <= set(parser.links)
+    for link in parser.links:
+        assert "://" not in link and not link.startswith("/")
+        assert (run_dir / link).is_file(), link
+    assert "://" not in html  # no CDN, no web font, nothing from the network
+    md = (run_dir / "report.md").read_text()
+    for link in re.findall(r"\]\(([^)]+)\)", md):
+        assert (run_dir / link).is_file(), link
+    return html
+
+
+def test_report_without_baselines(tmp_path, no_baselines):
+    run_dir, best, log = make_run(tmp_path / "run-a")
+    page = write_report(run_dir)
+    html = check_pages(run_dir, page)
+    assert png_size(run_dir / "fitness.png") == (800, 500)
+    assert png_size(run_dir / "depths.png") == (800, 450)
+    svg = (run_dir / "best.svg").read_text()
+    for code in {best.game.format_code(int(g)) for g in best.guess}:
+        assert f'xlink:title="{code}:' in svg
+    assert f"<td>{best.total}</td>" in html
+    for name in ("knuth", "kooi", "optimal"):
+        assert re.search(rf"<td>{name}</td><td>not available</td>", html)
+    assert f"last generation: best {log[-1]['min']}" in (run_dir / "report.md").read_text().replace(
+        "**", ""
+    )
+
+
+def test_report_knuth_from_the_run(tmp_path, no_baselines):
+    run_dir, best, _ = make_run(tmp_path / "run-k")
+    summary = json.loads((run_dir / "summary.json").read_text())
+    summary["knuth_total"] = 81
+    (run_dir / "summary.json").write_text(json.dumps(summary))
+    html = write_report(run_dir, ["knuth"]).read_text()
+    assert f"<td>knuth</td><td>81</td><td>3.0000</td><td></td><td>{81 - best.total:+d}</td>" in html
+
+
+def test_report_with_real_baselines(tmp_path):
+    baselines = pytest.importorskip("evo.baselines")
+    run_dir, _, _ = make_run(tmp_path / "run-b")
+    html = check_pages(run_dir, write_report(run_dir, ["knuth", "optimal", "no-such-player"]))
+    knuth = baselines.run(make_game(3, 3), "knuth").tree
+    assert re.search(rf"<td>knuth</td><td>{knuth.total}</td>", html)
+    assert "<td>optimal</td><td>73</td>" in html  # published optimum of the (3,3) game
+    assert "<td>no-such-player</td><td>not available</td>" in html
+
+
+def test_cli_report_and_errors(tmp_path, no_baselines):
+    run_dir, _, _ = make_run(tmp_path / "run-c", pegs=3, colors=5, variant="bulls-cows")
+    runner = CliRunner()
+    res = runner.invoke(main, ["report", str(run_dir), "--baselines", "knuth"])
+    assert res.exit_code == 0, res.output
+    assert res.output.strip() == str(run_dir / "report.html")
+    check_pages(run_dir, run_dir / "report.html")
+    (run_dir / "logbook.jsonl").write_text('{"gen": 0}\n')
+    res = runner.invoke(main, ["report", str(run_dir)])
+    assert res.exit_code != 0 and "logbook.jsonl, line 1: missing key(s)" in res.output
+    res = runner.invoke(main, ["report", str(tmp_path / "nowhere")])
+    assert res.exit_code != 0 and "nowhere" in res.output
+
+
+def test_cli_compare(tmp_path, no_baselines):
+    a, _, log_a = make_run(tmp_path / "run-1", gens=3, seed=1)
+    b, _, log_b = make_run(tmp_path / "run-2", pegs=2, colors=4, gens=5, seed=2)
+    out = tmp_path / "cmp.png"
+    res = CliRunner().invoke(
+        main, ["compare", str(a), str(b), "--baselines", "knuth,optimal", "-o", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    rows = {
+        line.split()[0]: line.split() for line in res.output.splitlines() if line.startswith("run-")
+    }
+    for name, log, m in (("run-1", log_a, 27), ("run-2", log_b, 16)):
+        last = log[-1]
+        cells = rows[name]
+        assert cells[3:6] == [str(last["min"]), f"{last['avg']:.1f}", str(last["max"])]
+        assert cells[6] == f"{last['min'] / m:.4f}"
+        assert cells[7:] == ["n/a", "n/a"]
+    assert "knuth: not available" in res.output
+    assert png_size(out) == (620, 500)

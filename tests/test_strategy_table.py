@@ -1,0 +1,83 @@
+"""``evo table``: the decision points of a strategy."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from evo.baselines import lookahead
+from evo.cli import main
+from evo.game import make_game
+from evo.strategy_table import feedback_letters, table_rows
+from evo.treeio import from_nested, save_tree
+
+# The (2,2) game worked by hand: 11 first; <1,0> -> 12, then <0,2> -> 21; <0,0> -> 22.
+HAND = {"guess": "11", "children": {"1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
+                                    "0,0": {"guess": "22"}}}
+
+
+def test_feedback_letters():
+    assert feedback_letters(make_game(4, 6).parse_feedback("1,2"), 4) == "RWW"
+    assert feedback_letters(make_game(4, 6).parse_feedback("0,0"), 4) == ""
+    assert feedback_letters(0, 4) == "RRRR"
+
+
+def test_hand_worked_rows():
+    rows = table_rows(from_nested(make_game(2, 2), HAND))
+    got = [(r["move"], r["history"], r["guess"], r["count"], r["total"], r["worst"]) for r in rows]
+    assert got == [
+        (1, "", "11", 4, 8, 3),
+        (2, "R", "12", 2, 5, 3),
+        (3, "R|WW", "21", 1, 3, 3),
+        (2, "", "22", 1, 2, 2),
+    ]
+    assert rows[1]["average"] == 2.5
+
+
+def test_knuth_rows_add_up():
+    game = make_game(4, 6)
+    tree = lookahead(game, "knuth")
+    rows = table_rows(tree)
+    assert len(rows) == len(tree)
+    root = rows[0]
+    assert (root["history"], root["guess"], root["count"], root["total"], root["worst"]) == (
+        "", "1122", 1296, 5801, 5)
+    counts = [r["count"] for r in rows]
+    assert counts == sorted(counts, reverse=True)
+    by_node = {r["node"]: r for r in rows}
+    for i in range(len(tree)):
+        kids = tree.children(i).values()
+        own = int(tree.depth[i]) if tree.terminal[i] else 0
+        assert by_node[i]["total"] == own + sum(by_node[k]["total"] for k in kids)
+        assert by_node[i]["count"] == int(tree.terminal[i]) + sum(by_node[k]["count"] for k in kids)
+    big = table_rows(tree, min_count=100)
+    assert big and all(r["count"] >= 100 for r in big)
+    assert {r["node"] for r in big} < {r["node"] for r in rows}
+
+
+@pytest.fixture
+def knuth_file(tmp_path):
+    path = tmp_path / "knuth.json"
+    save_tree(lookahead(make_game(4, 6), "knuth"), path)
+    return path
+
+
+def test_cli_table(knuth_file):
+    r = CliRunner().invoke(main, ["table", str(knuth_file), "--min-count", "50"])
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert lines[0].split() == ["move", "history", "guess", "count", "total", "average", "worst"]
+    assert lines[2].split() == ["1", "1122", "1296", "5801", "4.476", "5"]
+    assert "hidden" in lines[-1]
+    r = CliRunner().invoke(main, ["table", str(knuth_file), "--json", "--min-count", "200"])
+    rows = json.loads(r.output)
+    assert rows[0]["guess"] == "1122" and all(x["count"] >= 200 for x in rows)
+
+
+def test_cli_table_bad_file(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    r = CliRunner().invoke(main, ["table", str(bad)])
+    assert r.exit_code != 0 and "bad.json" in r.output

@@ -1,0 +1,148 @@
+"""Breaker trees: a hand-worked tree, splicing, validation and files."""
+
+import json
+
+import numpy as np
+import pytest
+
+from evo.game import make_game
+from evo.growth import random_breaker
+from evo.tree import InvalidTreeError
+from evo.treeio import TreeFileError, from_nested, load_tree, save_tree, to_nested
+
+# The (2,2) game: codes 11, 12, 21, 22. Worked by hand:
+#   guess 11: 11 wins (1 guess); 12 and 21 answer <1,0>; 22 answers <0,0>.
+#   <1,0> -> guess 12: 12 wins (2); 21 answers <0,2> -> guess 21 (3).
+#   <0,0> -> guess 22 (2).
+# Total 1 + 2 + 3 + 2 = 8, average 2.0, worst 3, histogram {1: 1, 2: 2, 3: 1}.
+HAND = {"guess": "11", "children": {"1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
+                                    "0,0": {"guess": "22"}}}
+
+
+@pytest.fixture
+def hand_tree():
+    return from_nested(make_game(2, 2), HAND)
+
+
+def test_hand_worked_fitness(hand_tree):
+    t = hand_tree
+    assert t.total == 8
+    assert t.average == 2.0
+    assert t.worst == 3
+    assert t.histogram_dict() == {1: 1, 2: 2, 3: 1}
+    assert len(t) == 4
+    t.validate()
+
+
+def test_hand_worked_play_and_code_sets(hand_tree):
+    g = hand_tree.game
+    path = [(g.format_code(x), g.format_feedback(f)) for x, f in hand_tree.play(g.parse_code("21"))]
+    assert path == [("11", "1,0"), ("12", "0,2"), ("21", "2,0")]
+    node_12 = hand_tree.children(0)[g.parse_feedback("1,0")]
+    assert sorted(g.format_code(c) for c in hand_tree.code_set(node_12)) == ["12", "21"]
+    assert sorted(g.format_code(c) for c in hand_tree.code_set(0)) == ["11", "12", "21", "22"]
+    assert hand_tree.used_guesses(node_12) == [g.parse_code("11")]
+    # DESIGN's additive total: total(node) = |S| + sum of total(child).
+    assert hand_tree.subtree_totals()[0] == 8
+    assert hand_tree.subtree_totals()[node_12] == 2 + 1
+
+
+def test_nested_round_trip(hand_tree):
+    assert to_nested(hand_tree) == HAND
+
+
+def test_replace_splices_a_subtree(hand_tree):
+    g = hand_tree.game
+    node_12 = hand_tree.children(0)[g.parse_feedback("1,0")]
+    sub = hand_tree.subtree(node_12)
+    assert sub.total == 3 and sub.num_codes == 2
+    # Guess 21 first instead: 21 wins in 2, 12 answers <0,2> and wins in 3: same total.
+    swapped = from_nested(
+        g, {"guess": "11", "children": {"1,0": {"guess": "21", "children": {"0,2": {"guess": "12"}}},
+                                        "0,0": {"guess": "22"}}})
+    new = hand_tree.replace(node_12, swapped.subtree(swapped.children(0)[g.parse_feedback("1,0")]))
+    new.validate()
+    assert to_nested(new) == to_nested(swapped)
+    assert new.total == 8
+
+
+def test_replace_on_random_trees_keeps_everything_consistent():
+    game = make_game(3, 4)
+    rng = np.random.default_rng(7)
+    a, b = random_breaker(game, rng), random_breaker(game, rng)
+    for _ in range(20):
+        node = int(rng.integers(1, len(a)))
+        # A node of b with the same code set, when one exists, can be swapped in as it is.
+        key = tuple(sorted(a.code_set(node)))
+        match = [j for j in range(len(b)) if tuple(sorted(b.code_set(j))) == key]
+        if not match:
+            continue
+        new = a.replace(node, b.subtree(match[0]))
+        new.validate()
+        expected = a.total - a.subtree_totals()[node] + b.subtree_totals()[match[0]]
+        assert new.total == expected
+
+
+@pytest.mark.parametrize(
+    "nested,message",
+    [
+        ({"guess": "11", "children": {"1,0": {"guess": "12"}, "0,0": {"guess": "22"}}},
+         "code 21 has no path"),
+        ({"guess": "11", "children": {"1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
+                                      "0,0": {"guess": "22"}, "0,1": {"guess": "21"}}},
+         "reached by no code"),
+        ({"guess": "11", "children": {"1,0": {"guess": "11", "children": {
+            "1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}}}}, "0,0": {"guess": "22"}}},
+         "repeats on a path"),
+        ({"guess": "13"}, "not a color"),
+        ({"guess": "11", "children": {"2,0": {"guess": "12"}}}, "child for the win"),
+        ({"gues": "11"}, "should be an object with a 'guess'"),
+    ],
+)
+def test_invalid_strategies_are_refused(nested, message):
+    with pytest.raises(InvalidTreeError, match=message):
+        from_nested(make_game(2, 2), nested)
+
+
+def test_file_round_trip(tmp_path, hand_tree):
+    path = save_tree(hand_tree, tmp_path / "t.json")
+    back = load_tree(path)
+    assert to_nested(back) == HAND and back.total == 8
+    doc = json.loads(path.read_text())
+    assert doc["format"] == "evo-breaker" and doc["game"]["pegs"] == 2
+    assert doc["summary"]["total"] == 8
+
+
+def test_random_tree_file_round_trip(tmp_path):
+    game = make_game(4, 6)
+    tree = random_breaker(game, np.random.default_rng(3))
+    back = load_tree(save_tree(tree, tmp_path / "r.json"), game)
+    assert back.total == tree.total
+    assert np.array_equal(back.guess, tree.guess)
+
+
+def test_corrupted_files_say_what_is_wrong(tmp_path, hand_tree):
+    path = save_tree(hand_tree, tmp_path / "t.json")
+    text = path.read_text()
+    cases = {
+        "truncated.json": (text[: len(text) // 2], "not valid JSON"),
+        "edited.json": (text.replace('"total": 8', '"total": 7'), "says total 7"),
+        "format.json": (text.replace("evo-breaker", "something"), "not an evo breaker file"),
+        "version.json": (text.replace('"version": 1', '"version": 9'), "version 9"),
+    }
+    for name, (content, message) in cases.items():
+        (tmp_path / name).write_text(content)
+        with pytest.raises(TreeFileError, match=message) as e:
+            load_tree(tmp_path / name)
+        assert name in str(e.value)
+    with pytest.raises(TreeFileError, match="not for mastermind with 2 pegs and 3 colors"):
+        load_tree(path, make_game(2, 3))
+    with pytest.raises(TreeFileError, match="cannot read"):
+        load_tree(tmp_path / "missing.json")
+
+
+def test_validate_catches_a_broken_array(hand_tree):
+    broken = hand_tree.subtree(0)
+    broken.guess[3] = broken.guess[0]
+    with pytest.raises(InvalidTreeError):
+        broken.validate()
