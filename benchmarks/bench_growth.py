@@ -32,7 +32,7 @@ def main() -> None:
     rows = []
     g46 = make_game(4, 6)
     t0 = time.perf_counter()
-    g46.table
+    g46.prepare()
     rows.append(("(4,6) feedback table, once", f"{(time.perf_counter() - t0) * 1000:.1f} ms", "-"))
     _median_ms(g46, 20)  # warm-up
     rows.append(("one (4,6) breaker, median of 500", f"{_median_ms(g46, 500):.2f} ms", "<= 2 ms"))
@@ -45,7 +45,7 @@ def main() -> None:
 
     g58 = make_game(5, 8)
     t0 = time.perf_counter()
-    g58.table
+    g58.prepare()
     rows.append(("(5,8) feedback table (1 GiB), once", f"{time.perf_counter() - t0:.1f} s", "-"))
     rows.append(("one (5,8) breaker, median of 20", f"{_median_ms(g58, 20):.1f} ms", "<= 100 ms"))
     g58_rows = make_game(5, 8, table=False)
@@ -53,13 +53,15 @@ def main() -> None:
         ("one (5,8) breaker, no table (rows on the fly)", f"{_median_ms(g58_rows, 5):.1f} ms", "-")
     )
     bc = make_game(4, 10, "bulls-cows")
-    bc.table
+    bc.prepare()
     rows.append(("one Bulls and Cows (4 of 10) breaker", f"{_median_ms(bc, 50):.2f} ms", "-"))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024**2
 
     print("## Game, trees and random growth (issue 2)\n")
-    print(f"Machine: {machine_line()}. Command: `make bench` (or "
-          "`.venv/bin/python benchmarks/run_all.py growth`).\n")
+    print(
+        f"Machine: {machine_line()}. Command: `make bench` (or "
+        "`.venv/bin/python benchmarks/run_all.py growth`).\n"
+    )
     print("| what | measured | target |\n|---|---|---|")
     for r in rows:
         print(f"| {r[0]} | {r[1]} | {r[2]} |")

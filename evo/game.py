@@ -114,8 +114,9 @@ class Game:
         return (self.pegs, self.colors, self.variant)
 
     def __reduce__(self):
-        # Pickle as its defining parameters; worker processes rebuild tables themselves.
-        return (Game, (self.pegs, self.colors, self.variant, self.use_table))
+        # Pickle as its defining parameters; each process keeps one Game (and one table)
+        # per parameters, so trees sent to worker processes share it.
+        return (_interned_game, (self.pegs, self.colors, self.variant, self.use_table))
 
     # ---------------------------------------------------------------- codes
     @cached_property
@@ -261,6 +262,11 @@ class Game:
             table[lo:hi] = lut[key]
         return table
 
+    def prepare(self) -> Game:
+        """Build the feedback table now (a one-time cost), so later timings exclude it."""
+        _ = self.table
+        return self
+
     def feedback(self, guesses: np.ndarray | int, secrets: np.ndarray | int) -> np.ndarray:
         """Feedbacks of paired guesses and secrets (broadcast), from the table when there is one."""
         t = self.table
@@ -282,6 +288,17 @@ class Game:
     def all_codes(self) -> np.ndarray:
         """Every code, as an int32 array ``0 .. M-1``."""
         return np.arange(self.num_codes, dtype=np.int32)
+
+
+_GAMES: dict[tuple, Game] = {}
+
+
+def _interned_game(pegs: int, colors: int, variant: str, use_table: bool) -> Game:
+    """The one Game of this process for these parameters (its tables are built once)."""
+    key = (pegs, colors, variant, use_table)
+    if key not in _GAMES:
+        _GAMES[key] = Game(pegs, colors, variant, use_table)  # type: ignore[arg-type]
+    return _GAMES[key]
 
 
 def count_codes(pegs: int, colors: int, variant: str = "mastermind") -> int:
@@ -317,7 +334,9 @@ def make_game(
     if not isinstance(pegs, int) or not 1 <= pegs <= 20:
         raise ValueError(f"pegs must be a whole number from 1 to 20, not {pegs!r}")
     if not isinstance(colors, int) or not 1 <= colors <= len(_SYMBOLS) - 1:
-        raise ValueError(f"colors must be a whole number from 1 to {len(_SYMBOLS) - 1}, not {colors!r}")
+        raise ValueError(
+            f"colors must be a whole number from 1 to {len(_SYMBOLS) - 1}, not {colors!r}"
+        )
     if variant == "bulls-cows" and pegs > colors:
         raise ValueError(f"Bulls and Cows needs pegs <= colors (digits), got {pegs} > {colors}")
     need, use_table = memory_estimate(pegs, colors, variant, trees)
@@ -331,4 +350,4 @@ def make_game(
         )
     if table is not None:
         use_table = table
-    return Game(pegs, colors, variant, use_table)  # type: ignore[arg-type]
+    return _interned_game(pegs, colors, variant, use_table)

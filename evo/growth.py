@@ -163,9 +163,13 @@ def _build(
     order = codes.copy()
 
     # Node records, indexed by creation id (creation order is breadth-first).
-    rec_label, rec_parent, rec_depth, rec_start, rec_count = [[-1]], [[-1]], [[1]], [[0]], [
-        [len(codes)]
-    ]
+    rec_label, rec_parent, rec_depth, rec_start, rec_count = (
+        [[-1]],
+        [[-1]],
+        [[1]],
+        [[0]],
+        [[len(codes)]],
+    )
     rec_ids, rec_guess, rec_term = [], [], []
     next_id = 1
 
@@ -386,7 +390,9 @@ def _retry(game, cur, first, count, tmpl, template, rng, pool, guesses, pending)
         if len(rand):
             rp = pending[rand]
             if pool == "consistent":
-                cand[rand] = cur[first[rp, None] + rng.integers(0, count[rp, None], (len(rp), width))]
+                cand[rand] = cur[
+                    first[rp, None] + rng.integers(0, count[rp, None], (len(rp), width))
+                ]
             elif rounds < _REJECTION_ROUNDS:
                 cand[rand] = _uniform_codes(rng, m, (len(rp), width))
             else:

@@ -136,7 +136,7 @@ def load_tree(path: str | os.PathLike, game: Game | None = None) -> Tree:
 def tree_from_document(doc: Any, game: Game | None = None) -> Tree:
     """The tree of a JSON document made by :func:`tree_document`, fully checked."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
-        raise InvalidTreeError(f"not an evo breaker file (no \"format\": \"{FORMAT}\")")
+        raise InvalidTreeError(f'not an evo breaker file (no "format": "{FORMAT}")')
     if doc.get("version") != VERSION:
         raise InvalidTreeError(
             f"format version {doc.get('version')!r} is not supported (this evo reads {VERSION})"

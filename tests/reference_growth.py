@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 
-@lru_cache(maxsize=None)
+@cache
 def brute_feedback(guess: tuple, secret: tuple) -> tuple[int, int]:
     """<b, w> from the definition: b right in place; w right in color only, by multiplicity."""
     b = sum(g == s for g, s in zip(guess, secret))

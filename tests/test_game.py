@@ -109,3 +109,12 @@ def test_game_too_large_is_refused_with_an_estimate():
 def test_bad_game_parameters(kwargs, message):
     with pytest.raises(ValueError, match=message):
         make_game(**kwargs)
+
+
+def test_games_are_shared_within_a_process_and_across_pickling():
+    import pickle
+
+    game = make_game(3, 3)
+    assert make_game(3, 3) is game
+    assert pickle.loads(pickle.dumps(game)) is game
+    assert make_game(3, 3, table=False) is not game

@@ -11,8 +11,14 @@ from evo.growth import Template, grow, random_breaker, replay
 from tests.helpers import all_code_tuples, play_depths
 from tests.reference_growth import depths, grow_reference
 
-GAMES = [(2, 3, "mastermind"), (3, 3, "mastermind"), (4, 4, "mastermind"), (4, 6, "mastermind"),
-         (3, 6, "bulls-cows"), (4, 7, "bulls-cows")]
+GAMES = [
+    (2, 3, "mastermind"),
+    (3, 3, "mastermind"),
+    (4, 4, "mastermind"),
+    (4, 6, "mastermind"),
+    (3, 6, "bulls-cows"),
+    (4, 7, "bulls-cows"),
+]
 
 
 def assert_shrunk_and_triangled(tree):
@@ -54,8 +60,12 @@ def test_same_seed_same_tree():
 
 @pytest.mark.parametrize(
     "pegs,colors,variant,pool",
-    [(3, 3, "mastermind", "all"), (3, 3, "mastermind", "consistent"),
-     (2, 4, "mastermind", "all"), (3, 4, "bulls-cows", "all")],
+    [
+        (3, 3, "mastermind", "all"),
+        (3, 3, "mastermind", "consistent"),
+        (2, 4, "mastermind", "all"),
+        (3, 4, "bulls-cows", "all"),
+    ],
 )
 def test_distribution_matches_the_code_by_code_procedure(pegs, colors, variant, pool):
     """Same mean and spread of the total, within statistical tolerance (fixed seeds)."""
@@ -63,8 +73,13 @@ def test_distribution_matches_the_code_by_code_procedure(pegs, colors, variant, 
     codes = all_code_tuples(pegs, colors, variant)
     samples = 1000
     py_rng = random.Random(1)
-    ref = np.array([sum(depths(grow_reference(codes, py_rng, pool), codes, pegs).values())
-                    for _ in range(samples)], dtype=float)
+    ref = np.array(
+        [
+            sum(depths(grow_reference(codes, py_rng, pool), codes, pegs).values())
+            for _ in range(samples)
+        ],
+        dtype=float,
+    )
     rng = np.random.default_rng(1)
     fast = np.array([random_breaker(game, rng, pool).total for _ in range(samples)], dtype=float)
     se = np.sqrt(ref.var() / samples + fast.var() / samples)

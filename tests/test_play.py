@@ -15,25 +15,14 @@ from evo.cli import main
 from evo.game import make_game
 from evo.growth import random_breaker
 from evo.play import AnswerError, Position, answer, parse_answer, secret_lines
-from evo.treeio import from_nested, save_tree
+from evo.treeio import save_tree
 from tests.reference_growth import brute_feedback
+from tests.test_graph import hand_tree  # (2,2): 11, then 12 and 21 on 1B0W, 22 on 0B0W
 
 
 @pytest.fixture(autouse=True)
 def _cache(tmp_path, monkeypatch):
     monkeypatch.setenv("EVO_CACHE", str(tmp_path / "cache"))
-
-
-def hand_tree():
-    """(2,2): 11 first; 1B0W: 12, then 21 on 0B2W; 0B0W: 22."""
-    nested = {
-        "guess": "11",
-        "children": {
-            "1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
-            "0,0": {"guess": "22"},
-        },
-    }
-    return from_nested(make_game(2, 2), nested)
 
 
 def answers_for(tree, secret: str) -> list[str]:
@@ -73,6 +62,13 @@ def test_wrong_answers_are_refused():
     pos = answer(tree, Position(), parse_answer(game, "0,0"))  # only 22 is left
     with pytest.raises(AnswerError, match="no secret code is consistent with the answers so far"):
         answer(tree, pos, parse_answer(game, "1,0"))  # 12 would answer 1,0, but 22 is left
+
+
+def test_bulls_and_cows_answers():
+    game = make_game(3, 5, "bulls-cows")
+    assert parse_answer(game, "1B2C") == parse_answer(game, "1,2") == game.parse_feedback("1,2")
+    with pytest.raises(AnswerError, match="bulls,cows"):
+        parse_answer(game, "1B")
 
 
 def test_secret_lines_follow_the_tree():

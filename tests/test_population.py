@@ -17,8 +17,20 @@ def run(*args):
 
 
 def test_population_json_matches_the_trees_it_grows(tmp_path):
-    result = run("population", "-n", "3", "-c", "3", "--size", "50", "--seed", "4", "--json",
-                 "--save", str(tmp_path))
+    result = run(
+        "population",
+        "-n",
+        "3",
+        "-c",
+        "3",
+        "--size",
+        "50",
+        "--seed",
+        "4",
+        "--json",
+        "--save",
+        str(tmp_path),
+    )
     assert result.exit_code == 0, result.output
     stats = json.loads(result.output)
     for key in ("pegs", "colors", "size", "min", "max", "avg", "std"):
@@ -34,8 +46,9 @@ def test_population_json_matches_the_trees_it_grows(tmp_path):
 
 
 def test_population_table_and_bulls_cows():
-    result = run("population", "-n", "3", "-c", "6", "--variant", "bulls-cows", "--size", "20",
-                 "--seed", "1")
+    result = run(
+        "population", "-n", "3", "-c", "6", "--variant", "bulls-cows", "--size", "20", "--seed", "1"
+    )
     assert result.exit_code == 0, result.output
     header, rule, row = result.output.splitlines()[:3]
     assert header.split()[:6] == ["variant", "N", "C", "size", "min", "max"]

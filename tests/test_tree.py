@@ -15,8 +15,13 @@ from evo.treeio import TreeFileError, from_nested, load_tree, save_tree, to_nest
 #   <1,0> -> guess 12: 12 wins (2); 21 answers <0,2> -> guess 21 (3).
 #   <0,0> -> guess 22 (2).
 # Total 1 + 2 + 3 + 2 = 8, average 2.0, worst 3, histogram {1: 1, 2: 2, 3: 1}.
-HAND = {"guess": "11", "children": {"1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
-                                    "0,0": {"guess": "22"}}}
+HAND = {
+    "guess": "11",
+    "children": {
+        "1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
+        "0,0": {"guess": "22"},
+    },
+}
 
 
 @pytest.fixture
@@ -58,8 +63,15 @@ def test_replace_splices_a_subtree(hand_tree):
     assert sub.total == 3 and sub.num_codes == 2
     # Guess 21 first instead: 21 wins in 2, 12 answers <0,2> and wins in 3: same total.
     swapped = from_nested(
-        g, {"guess": "11", "children": {"1,0": {"guess": "21", "children": {"0,2": {"guess": "12"}}},
-                                        "0,0": {"guess": "22"}}})
+        g,
+        {
+            "guess": "11",
+            "children": {
+                "1,0": {"guess": "21", "children": {"0,2": {"guess": "12"}}},
+                "0,0": {"guess": "22"},
+            },
+        },
+    )
     new = hand_tree.replace(node_12, swapped.subtree(swapped.children(0)[g.parse_feedback("1,0")]))
     new.validate()
     assert to_nested(new) == to_nested(swapped)
@@ -86,14 +98,34 @@ def test_replace_on_random_trees_keeps_everything_consistent():
 @pytest.mark.parametrize(
     "nested,message",
     [
-        ({"guess": "11", "children": {"1,0": {"guess": "12"}, "0,0": {"guess": "22"}}},
-         "code 21 has no path"),
-        ({"guess": "11", "children": {"1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
-                                      "0,0": {"guess": "22"}, "0,1": {"guess": "21"}}},
-         "reached by no code"),
-        ({"guess": "11", "children": {"1,0": {"guess": "11", "children": {
-            "1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}}}}, "0,0": {"guess": "22"}}},
-         "repeats on a path"),
+        (
+            {"guess": "11", "children": {"1,0": {"guess": "12"}, "0,0": {"guess": "22"}}},
+            "code 21 has no path",
+        ),
+        (
+            {
+                "guess": "11",
+                "children": {
+                    "1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
+                    "0,0": {"guess": "22"},
+                    "0,1": {"guess": "21"},
+                },
+            },
+            "reached by no code",
+        ),
+        (
+            {
+                "guess": "11",
+                "children": {
+                    "1,0": {
+                        "guess": "11",
+                        "children": {"1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}}},
+                    },
+                    "0,0": {"guess": "22"},
+                },
+            },
+            "repeats on a path",
+        ),
         ({"guess": "13"}, "not a color"),
         ({"guess": "11", "children": {"2,0": {"guess": "12"}}}, "child for the win"),
         ({"gues": "11"}, "should be an object with a 'guess'"),

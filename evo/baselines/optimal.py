@@ -33,7 +33,7 @@ import numpy as np
 from evo.baselines.build import Node, build_tree
 from evo.baselines.lookahead import feedback_block, partition_counts, perfect_consistent
 from evo.baselines.symmetry import Stabilizer
-from evo.game import Game
+from evo.game import Game, count_codes
 from evo.tree import Tree
 
 #: Seconds measured for the whole optimum (search and tree) of small games, on the
@@ -185,28 +185,26 @@ class Solver:
 
 
 def estimate_seconds(game: Game) -> float | None:
-    """Seconds the optimum is expected to take: measured for small games, extrapolated
-    (exponentially in the number of codes, from the two largest measured games of the
-    variant) beyond; None when nothing was measured for the variant."""
+    """Seconds the optimum is expected to take: the measured time of a game in
+    :data:`MEASURED_SECONDS`, else a power law in the number of codes fitted (least
+    squares on logarithms) to the measured games of the variant; None without two."""
     key = (game.variant, game.pegs, game.colors)
     if key in MEASURED_SECONDS:
         return MEASURED_SECONDS[key]
-    from evo.game import count_codes
-
-    points = sorted(
-        (count_codes(p, c, v), s) for (v, p, c), s in MEASURED_SECONDS.items() if v == game.variant
-    )
-    if not points:
-        return None
-    m = game.num_codes
-    smaller = [p for p in points if p[0] <= m]
+    points = [
+        (math.log(count_codes(p, c, v)), math.log(max(s, 1e-3)))
+        for (v, p, c), s in MEASURED_SECONDS.items()
+        if v == game.variant
+    ]
     if len(points) < 2:
-        return points[-1][1] * max(1.0, m / points[-1][0]) ** 3
-    (m1, s1), (m2, s2) = points[-2], points[-1]
-    if smaller and m <= points[-1][0]:
-        return max(s for mm, s in smaller)
-    rate = max(math.log(max(s2, 1e-3) / max(s1, 1e-3)) / max(m2 - m1, 1), 0.0)
-    return s2 * math.exp(rate * (m - m2))
+        return None
+    x = np.array([p[0] for p in points])
+    y = np.array([p[1] for p in points])
+    if np.ptp(x) == 0:
+        return float(np.exp(y.max()))
+    slope, intercept = np.polyfit(x, y, 1)
+    slope = max(float(slope), 1.0)
+    return float(np.exp(intercept + slope * math.log(game.num_codes)))
 
 
 def optimal(game: Game, time_limit: float | None = 600.0) -> Tree:

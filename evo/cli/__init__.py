@@ -7,7 +7,17 @@ import importlib
 import click
 
 #: Subcommand modules of ``evo.cli``; each defines a click command of the same name.
-COMMANDS = ("population", "run", "resume", "render", "report", "compare", "play", "baselines", "table")
+COMMANDS = (
+    "population",
+    "run",
+    "resume",
+    "render",
+    "report",
+    "compare",
+    "play",
+    "baselines",
+    "table",
+)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})

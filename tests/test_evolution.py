@@ -1,0 +1,223 @@
+"""The evolution: reproducible logbooks (1 or 2 workers, interrupted and resumed), run
+directories, checkpoints, the command line."""
+
+from __future__ import annotations
+
+import json
+import pickle
+
+import pytest
+from click.testing import CliRunner
+
+from evo.cli import main
+from evo.config import load_config
+from evo.evolution import CheckpointError, build_toolbox, evolve
+from evo.game import make_game
+from evo.rundir import create_run_dir, load_run
+from evo.treeio import load_tree
+
+BASE = {
+    "name": "t",
+    "seed": 5,
+    "game": {"pegs": 3, "colors": 4},
+    "population": {"size": 16},
+    "stop": {"generations": 6},
+    "crossover": {"rate": 0.7, "operator": {"kind": "graft"}},
+    "mutation": {
+        "rate": 0.8,
+        "operators": [
+            {"kind": "regrow", "weight": 2},
+            {"kind": "best-of-k", "k": 2},
+            {"kind": "greedy", "tries": 2, "exact_below": 6},
+            {"kind": "exhaustive", "max_codes": 8},
+        ],
+    },
+    "elitism": 1,
+    "checkpoint_interval": 2,
+}
+
+PARETO = {
+    **BASE,
+    "name": "p",
+    "population": {"size": 16},
+    "selection": {"method": "nsga2"},
+    "crossover": {"rate": 0.7, "operator": {"kind": "exchange", "bias": 0.5}},
+}
+
+
+def config(data=BASE, *overrides):
+    return load_config(data, list(overrides))
+
+
+def logbook_of(cfg, run_dir=None, **kw):
+    return [dict(r) for r in evolve(cfg, run_dir, progress=False, knuth=False, **kw).state.logbook]
+
+
+class Stop(Exception):
+    pass
+
+
+def interrupt_after(gen):
+    def hook(g, pop, logbook):
+        if g == gen:
+            raise Stop
+
+    return hook
+
+
+@pytest.mark.parametrize("data", [BASE, PARETO], ids=["tournament", "nsga2"])
+def test_same_logbook_with_one_and_two_workers(data):
+    one = logbook_of(config(data))
+    two = logbook_of(config(data, "workers=2"))
+    assert one == two
+    assert [r["gen"] for r in one] == list(range(7))
+    assert one[-1]["min"] <= one[0]["min"]
+
+
+@pytest.mark.parametrize("data", [BASE, PARETO], ids=["tournament", "nsga2"])
+@pytest.mark.parametrize("stop_at", [3, 4])
+def test_resume_after_an_interruption_gives_the_same_logbook(tmp_path, data, stop_at):
+    cfg = config(data)
+    whole = logbook_of(cfg)
+    run_dir = create_run_dir(cfg, tmp_path)
+    with pytest.raises(Stop):
+        evolve(cfg, run_dir, progress=False, knuth=False, on_generation=interrupt_after(stop_at))
+    assert not (run_dir / "summary.json").exists()
+    resumed = evolve(load_run(run_dir).config, run_dir, resume=True, progress=False, knuth=False)
+    assert [dict(r) for r in resumed.state.logbook] == whole
+    assert load_run(run_dir).logbook == whole
+
+
+def test_resume_with_workers_matches_too(tmp_path):
+    cfg = config(BASE, "workers=2")
+    whole = logbook_of(config(BASE))
+    run_dir = create_run_dir(cfg, tmp_path)
+    with pytest.raises(Stop):
+        evolve(cfg, run_dir, progress=False, knuth=False, on_generation=interrupt_after(5))
+    resumed = evolve(cfg, run_dir, resume=True, progress=False, knuth=False)
+    assert [dict(r) for r in resumed.state.logbook] == whole
+
+
+def test_run_directory_files(tmp_path):
+    cfg = config(BASE)
+    run_dir = create_run_dir(cfg, tmp_path)
+    assert run_dir.name.startswith("t-")
+    result = evolve(cfg, run_dir, progress=False)
+    run = load_run(run_dir)
+    assert run.config == cfg
+    assert run.finished
+    for key in ("best_total", "best_average", "best_worst", "generations", "seconds", "knuth_total"):
+        assert key in run.summary
+    assert run.summary["generations"] == 6
+    assert run.summary["knuth_total"] is not None
+    assert run.summary["best_known_total"] is not None  # (3,4): solved exactly, 64 codes
+    assert run.summary["gap_to_best_known"] >= 0
+    assert run.best.total == run.summary["best_total"] == result.best.total
+    assert run.best.total == min(r["min"] for r in run.logbook)
+    best = load_tree(run_dir / "best.json")
+    best.validate()
+    assert len(run.logbook) == 7
+    assert (run_dir / "checkpoint.pkl").exists()
+
+
+def test_corrupted_checkpoint_gives_a_clear_error(tmp_path):
+    cfg = config(BASE, "stop.generations=2")
+    run_dir = create_run_dir(cfg, tmp_path)
+    evolve(cfg, run_dir, progress=False, knuth=False)
+    ckpt = run_dir / "checkpoint.pkl"
+    ckpt.write_bytes(ckpt.read_bytes()[:200])
+    with pytest.raises(CheckpointError, match="corrupted or truncated"):
+        evolve(cfg, run_dir, resume=True, progress=False, knuth=False)
+    ckpt.write_bytes(pickle.dumps({"something": "else"}))
+    with pytest.raises(CheckpointError, match="not an evo checkpoint"):
+        evolve(cfg, run_dir, resume=True, progress=False, knuth=False)
+    (run_dir / "checkpoint.pkl").unlink()
+    with pytest.raises(CheckpointError, match="no checkpoint.pkl"):
+        evolve(cfg, run_dir, resume=True, progress=False, knuth=False)
+
+
+def test_checkpoint_of_another_config_is_refused(tmp_path):
+    cfg = config(BASE, "stop.generations=1")
+    run_dir = create_run_dir(cfg, tmp_path)
+    evolve(cfg, run_dir, progress=False, knuth=False)
+    with pytest.raises(CheckpointError, match="another config"):
+        evolve(config(BASE, "seed=6"), run_dir, resume=True, progress=False, knuth=False)
+
+
+def test_max_guesses_is_a_hard_limit():
+    cfg = config(BASE, "max_guesses=4", "stop.generations=10")
+    result = evolve(cfg, None, progress=False, knuth=False)
+    assert result.state.logbook[0]["worst"] > 4  # the best random breaker breaks the limit
+    assert result.best.worst <= 4
+    assert all(ind.worst <= 4 for ind in result.state.halloffame)
+
+
+def test_penalty_ranks_every_breaker_within_the_limit_first():
+    from evo.evolution import evaluate_total
+    from evo.growth import random_breaker
+    import numpy as np
+
+    g = make_game(3, 4)
+    rng = np.random.default_rng(0)
+    trees = [random_breaker(g, rng) for _ in range(40)]
+    ok = [t for t in trees if t.worst <= 5]
+    over = [t for t in trees if t.worst > 5]
+    assert ok and over
+    assert max(evaluate_total(t, 5)[0] for t in ok) < min(evaluate_total(t, 5)[0] for t in over)
+    assert all(evaluate_total(t, 5) == (t.total,) for t in ok)
+
+
+def test_pareto_front_in_the_summary():
+    result = evolve(config(PARETO), None, progress=False, knuth=False)
+    front = result.summary["pareto_front"]
+    assert front and all(len(p) == 2 for p in front)
+    worsts = [w for _, w in front]
+    totals = [t for t, _ in front]
+    assert worsts == sorted(worsts) and totals == sorted(totals, reverse=True)
+
+
+def test_baseline_seeding():
+    cfg = config(BASE, "stop.generations=0", "population.init.baselines=[knuth]")
+    result = evolve(cfg, None, progress=False)
+    knuth = result.summary["knuth_total"]
+    assert result.state.logbook[0]["min"] <= knuth
+
+
+def test_toolbox_registers_the_operators():
+    cfg = config(BASE)
+    tb = build_toolbox(cfg, make_game(3, 4))
+    for name in ("mate", "mutate", "evaluate", "select", "map", "breed", "individual"):
+        assert hasattr(tb, name)
+    assert tb.mutation_names == [
+        "mutate_regrow", "mutate_best_of_k", "mutate_greedy", "mutate_exhaustive"
+    ]
+
+
+def test_3_3_reaches_the_optimum():
+    cfg = load_config("configs/mastermind-3-3.yaml", ["workers=1"])
+    result = evolve(cfg, None, progress=False, knuth=False)
+    assert result.summary["best_total"] == 73
+    assert result.summary["seconds"] < 60
+
+
+def test_cli_run_and_resume(tmp_path):
+    runner = CliRunner()
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(json.dumps(BASE))  # JSON is YAML
+    res = runner.invoke(
+        main, ["run", str(cfg), "--set", "stop.generations=3", "--runs", str(tmp_path / "runs"),
+               "--quiet", "--no-report"],
+    )
+    assert res.exit_code == 0, res.output
+    assert "best total" in res.output and "gap to Knuth" in res.output
+    (run_dir,) = (tmp_path / "runs").iterdir()
+    assert load_run(run_dir).summary["generations"] == 3
+    res = runner.invoke(main, ["resume", str(run_dir), "--quiet", "--no-report"])
+    assert res.exit_code == 0, res.output
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("population: {size: 0}\n")
+    res = runner.invoke(main, ["run", str(bad)])
+    assert res.exit_code != 0
+    assert "population.size" in res.output
+    res = runner.invoke(main, ["resume", str(tmp_path / "nowhere")])
+    assert res.exit_code != 0 and "not a run directory" in res.output
