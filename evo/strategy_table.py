@@ -1,10 +1,11 @@
 """A strategy as a table of its decision points (what ``evo table`` prints).
 
-One row per node: the move (the guess's number, 1 at the root), the feedback history that leads to it (``R`` for a peg right in
-place, ``W`` for one right in color only, ``|`` between moves, nothing for a move that
-got no peg), the guess, how many codes reach it, their total and average number of
-guesses from the start, and the worst case among them. Rows are sorted by count,
-largest first (ties in tree order). This is the table players memorize.
+One row per node: the move (the guess's number, 1 at the root), the feedback history
+that leads to it (``R`` for a peg right in place, ``W`` for one right in color only,
+``|`` between moves, nothing for a move that got no peg), the guess, how many codes
+reach it, their total and average number of guesses from the start, and the worst
+case among them. Rows are sorted by count, largest first (ties in tree order). This is
+the table players memorize.
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ from evo.baselines import (
     with_opening,
 )
 from evo.baselines import cache as bcache
-from evo.baselines.build import Node, build_tree
+from evo.baselines.build import build_tree
 from evo.baselines.human import least_frequent, separating
 from evo.baselines.lookahead import SCORES, best_guess, partition_counts, score
 from evo.baselines.symmetry import Stabilizer
@@ -94,9 +94,17 @@ def test_symmetry_and_shortcuts_change_no_choice(args):
 
 
 games = st.sampled_from(
-    [(2, 2, "mastermind"), (2, 3, "mastermind"), (3, 2, "mastermind"), (3, 3, "mastermind"),
-     (2, 4, "mastermind"), (3, 4, "mastermind"), (2, 3, "bulls-cows"), (3, 4, "bulls-cows"),
-     (2, 5, "bulls-cows")]
+    [
+        (2, 2, "mastermind"),
+        (2, 3, "mastermind"),
+        (3, 2, "mastermind"),
+        (3, 3, "mastermind"),
+        (2, 4, "mastermind"),
+        (3, 4, "mastermind"),
+        (2, 3, "bulls-cows"),
+        (3, 4, "bulls-cows"),
+        (2, 5, "bulls-cows"),
+    ]
 )
 
 
@@ -293,8 +301,20 @@ def test_cli_json_and_save(tmp_path):
     out = tmp_path / "trees"
     r = CliRunner().invoke(
         main,
-        ["baselines", "-n", "3", "-c", "3", "--only", "knuth,lc,rc,123+lc,optimal",
-         "--json", "--save", str(out), "--rc-seeds", "10"],
+        [
+            "baselines",
+            "-n",
+            "3",
+            "-c",
+            "3",
+            "--only",
+            "knuth,lc,rc,123+lc,optimal",
+            "--json",
+            "--save",
+            str(out),
+            "--rc-seeds",
+            "10",
+        ],
     )
     assert r.exit_code == 0, r.output
     rows = json.loads(r.output)
@@ -304,7 +324,11 @@ def test_cli_json_and_save(tmp_path):
     assert rows[-1]["total"] == 73
     assert rows[2]["estimate"]["seeds"] == 10
     assert {p.name for p in out.iterdir()} == {
-        "knuth.json", "lc.json", "rc-0.json", "123_lc.json", "optimal.json"
+        "knuth.json",
+        "lc.json",
+        "rc-0.json",
+        "123_lc.json",
+        "optimal.json",
     }
 
 
@@ -316,8 +340,9 @@ def test_cli_table_and_refusal():
     assert "knuth" in r.output and "5801" in r.output
     assert "optimal" in r.output and "refused" in r.output
     assert "5625" in r.output  # the best-known optimum is shown beside it
-    r = CliRunner().invoke(main, ["baselines", "--only", "knuth,optimal", "--json",
-                                  "--time-limit", "0.2"])
+    r = CliRunner().invoke(
+        main, ["baselines", "--only", "knuth,optimal", "--json", "--time-limit", "0.2"]
+    )
     rows = json.loads(r.output)
     assert rows[1]["name"] == "optimal" and rows[1]["total"] is None and rows[1]["refused"]
 
@@ -329,8 +354,8 @@ def test_cli_bad_name():
 
 def test_bulls_and_cows_defaults_include_human_players():
     r = CliRunner().invoke(
-        main, ["baselines", "--variant", "bulls-cows", "-n", "3", "-c", "4", "--json",
-               "--rc-seeds", "5"]
+        main,
+        ["baselines", "--variant", "bulls-cows", "-n", "3", "-c", "4", "--json", "--rc-seeds", "5"],
     )
     assert r.exit_code == 0, r.output
     names = [x["name"] for x in json.loads(r.output)]

@@ -35,7 +35,7 @@ def brute_costs(pegs: int, colors: int, variant: str = "mastermind"):
         codes = list(itertools.permutations(range(colors), pegs))
     win = (pegs, 0)
 
-    @functools.lru_cache(maxsize=None)
+    @functools.cache
     def cost(s: tuple) -> int:
         if len(s) == 1:
             return 1
@@ -55,8 +55,16 @@ def brute_costs(pegs: int, colors: int, variant: str = "mastermind"):
 
 @pytest.mark.parametrize(
     "pegs, colors, variant",
-    [(2, 2, "mastermind"), (2, 3, "mastermind"), (3, 2, "mastermind"), (2, 4, "mastermind"),
-     (4, 2, "mastermind"), (3, 3, "mastermind"), (2, 3, "bulls-cows"), (3, 4, "bulls-cows")],
+    [
+        (2, 2, "mastermind"),
+        (2, 3, "mastermind"),
+        (3, 2, "mastermind"),
+        (2, 4, "mastermind"),
+        (4, 2, "mastermind"),
+        (3, 3, "mastermind"),
+        (2, 3, "bulls-cows"),
+        (3, 4, "bulls-cows"),
+    ],
 )
 def test_optimum_equals_brute_force(pegs, colors, variant):
     game = make_game(pegs, colors, variant)
@@ -115,8 +123,9 @@ def test_refuses_when_the_time_limit_is_reached():
 
 
 def test_refuses_upfront_with_an_estimate(monkeypatch):
-    monkeypatch.setattr(optmod, "MEASURED_SECONDS", {("mastermind", 3, 4): 0.1,
-                                                     ("mastermind", 4, 4): 1.0})
+    monkeypatch.setattr(
+        optmod, "MEASURED_SECONDS", {("mastermind", 3, 4): 0.1, ("mastermind", 4, 4): 1.0}
+    )
     t0 = time.monotonic()
     with pytest.raises(OptimalRefused) as e:
         optimal(make_game(5, 5), time_limit=5)

@@ -14,8 +14,13 @@ from evo.strategy_table import feedback_letters, table_rows
 from evo.treeio import from_nested, save_tree
 
 # The (2,2) game worked by hand: 11 first; <1,0> -> 12, then <0,2> -> 21; <0,0> -> 22.
-HAND = {"guess": "11", "children": {"1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
-                                    "0,0": {"guess": "22"}}}
+HAND = {
+    "guess": "11",
+    "children": {
+        "1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
+        "0,0": {"guess": "22"},
+    },
+}
 
 
 def test_feedback_letters():
@@ -43,7 +48,12 @@ def test_knuth_rows_add_up():
     assert len(rows) == len(tree)
     root = rows[0]
     assert (root["history"], root["guess"], root["count"], root["total"], root["worst"]) == (
-        "", "1122", 1296, 5801, 5)
+        "",
+        "1122",
+        1296,
+        5801,
+        5,
+    )
     counts = [r["count"] for r in rows]
     assert counts == sorted(counts, reverse=True)
     by_node = {r["node"]: r for r in rows}

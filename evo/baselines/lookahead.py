@@ -79,9 +79,7 @@ def score(name: str, counts: np.ndarray) -> np.ndarray:
     raise ValueError(f"unknown score {name!r}; choose from {', '.join(SCORES)}")
 
 
-def best_guess(
-    game: Game, codes: np.ndarray, cands: np.ndarray, scores: np.ndarray
-) -> int:
+def best_guess(game: Game, codes: np.ndarray, cands: np.ndarray, scores: np.ndarray) -> int:
     """The best-scoring candidate (``cands`` ascending); ties to one of ``codes``, then
     to the lowest code."""
     tie = scores == scores.min()

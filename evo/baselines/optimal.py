@@ -166,8 +166,9 @@ class Solver:
         # A partition's fingerprint: per part, two random sums of its codes; sorted.
         sig = []
         for w in self._weights:
-            sums = np.bincount(flat, weights=np.broadcast_to(w[codes], (k, n)).ravel(),
-                               minlength=k * f).reshape(k, f)
+            sums = np.bincount(
+                flat, weights=np.broadcast_to(w[codes], (k, n)).ravel(), minlength=k * f
+            ).reshape(k, f)
             sums[:, 0] += 2.0 * (counts[:, 0] > 0)  # the win part is told apart
             sig.append(np.sort(sums, axis=1))
         sig = np.concatenate(sig, axis=1)[helpful]
