@@ -114,12 +114,21 @@ def test_optimum_beats_every_heuristic():
         assert best <= build(game, name).total
 
 
-def test_refuses_when_the_time_limit_is_reached():
+def test_gives_up_when_the_time_limit_is_reached(monkeypatch):
+    monkeypatch.setattr(optmod, "MEASURED_SECONDS", {})  # no estimate: the search starts
     t0 = time.monotonic()
     with pytest.raises(OptimalRefused) as e:
         optimal(make_game(4, 6), time_limit=0.3)
     assert time.monotonic() - t0 < 10
-    assert "--time-limit" in str(e.value)
+    assert "gave up" in str(e.value) and "--time-limit" in str(e.value)
+
+
+def test_refuses_the_classic_game_at_once_under_a_minute():
+    t0 = time.monotonic()
+    with pytest.raises(OptimalRefused) as e:
+        optimal(make_game(4, 6), time_limit=60)
+    assert time.monotonic() - t0 < 1
+    assert e.value.estimate_seconds > 60
 
 
 def test_refuses_upfront_with_an_estimate(monkeypatch):

@@ -36,9 +36,24 @@ from evo.baselines.symmetry import Stabilizer
 from evo.game import Game, count_codes
 from evo.tree import Tree
 
-#: Seconds measured for the whole optimum (search and tree) of small games, on the
-#: machine of benchmarks/RESULTS.md; the refusal extrapolates from them.
-MEASURED_SECONDS: dict[tuple[str, int, int], float] = {}
+#: Seconds measured for the whole optimum (search and tree) of games, on the machine of
+#: benchmarks/RESULTS.md (2 cores, shared); the refusal extrapolates from them.
+MEASURED_SECONDS: dict[tuple[str, int, int], float] = {
+    ("mastermind", 3, 5): 0.05,
+    ("mastermind", 5, 3): 0.12,
+    ("mastermind", 3, 6): 0.17,
+    ("mastermind", 4, 4): 0.23,
+    ("mastermind", 3, 7): 1.6,
+    ("mastermind", 3, 8): 5.6,
+    ("mastermind", 4, 5): 5.7,
+    ("mastermind", 4, 6): 314.0,
+    ("bulls-cows", 3, 6): 0.14,
+    ("bulls-cows", 3, 7): 0.29,
+    ("bulls-cows", 3, 8): 1.0,
+    ("bulls-cows", 4, 6): 0.94,
+    ("bulls-cows", 3, 10): 48.0,
+    ("bulls-cows", 4, 7): 52.0,
+}
 
 #: Best-known optimal totals (expected case) with their source.
 KNOWN_OPTIMA: dict[tuple[str, int, int], tuple[int, str]] = {
