@@ -135,9 +135,9 @@ class ExhaustiveConfig(_Model):
     max_codes: int = Field(10, ge=3, le=60)
 
 
-CrossoverOp = Annotated[Union[GraftConfig, ExchangeConfig], Field(discriminator="kind")]
+CrossoverOp = Annotated[GraftConfig | ExchangeConfig, Field(discriminator="kind")]
 MutationOp = Annotated[
-    Union[RegrowConfig, BestOfKConfig, GreedyConfig, ExhaustiveConfig], Field(discriminator="kind")
+    RegrowConfig | BestOfKConfig | GreedyConfig | ExhaustiveConfig, Field(discriminator="kind")
 ]
 
 
@@ -195,8 +195,10 @@ class Config(_Model):
                 f"({self.population.size})"
             )
         if self.selection.method == "nsga2" and self.max_guesses is not None:
-            raise ValueError("max_guesses is a limit for tournament selection; nsga2 already "
-                             "minimizes the worst case")
+            raise ValueError(
+                "max_guesses is a limit for tournament selection; nsga2 already "
+                "minimizes the worst case"
+            )
         m = count_codes(self.game.pegs, self.game.colors, self.game.variant)
         if m > 10**7:
             raise ValueError(f"the game has {m:,} codes, too many to evolve complete breakers")
@@ -321,8 +323,10 @@ def format_errors(where: str, error: ValidationError) -> str:
         elif kind == "literal_error":
             msg = f"{err['input']!r} is not allowed; allowed: {err['ctx']['expected']}"
         elif kind == "union_tag_invalid":
-            msg = (f"kind {err['ctx']['tag']!r} is not known; allowed kinds: "
-                   f"{err['ctx']['expected_tags']}")
+            msg = (
+                f"kind {err['ctx']['tag']!r} is not known; allowed kinds: "
+                f"{err['ctx']['expected_tags']}"
+            )
         elif kind == "union_tag_not_found":
             msg = f"needs a 'kind' (one of {_kinds(loc)})"
         else:

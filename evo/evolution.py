@@ -219,7 +219,7 @@ def _init_worker(config_data: dict) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     config = Config.model_validate(config_data)
     game = make_game(config.game.pegs, config.game.colors, config.game.variant)
-    game.table
+    _ = game.table  # built once per process
     _WORKER["toolbox"] = build_toolbox(config, game)
 
 
@@ -403,7 +403,7 @@ def evolve(
     game = make_game(
         config.game.pegs, config.game.colors, config.game.variant, trees=config.population.size * 2
     )
-    game.table
+    _ = game.table  # built once per process
     if knuth is True:
         knuth = knuth_total(game)
     elif knuth is False:
@@ -638,8 +638,11 @@ class _Progress:
             self.bar.update(1)
         elif time.perf_counter() - self.last >= 10:
             self.last = time.perf_counter()
-            print(f"gen {state.generation}: {self._text(state)} ({state.elapsed:.0f} s)",
-                  file=sys.stderr, flush=True)
+            print(
+                f"gen {state.generation}: {self._text(state)} ({state.elapsed:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
 
     def close(self) -> None:
         if self.bar is not None:

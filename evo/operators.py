@@ -115,7 +115,11 @@ def helpful_guess(
     """A uniform draw among the pool's guesses that help on ``codes`` (a consistent guess,
     or one that splits them), other than ``avoid`` when there is another."""
     for _ in range(8):  # rejection: a random guess nearly always helps on 3+ codes
-        g = int(codes[rng.integers(len(codes))] if pool == "consistent" else rng.integers(game.num_codes))
+        g = int(
+            codes[rng.integers(len(codes))]
+            if pool == "consistent"
+            else rng.integers(game.num_codes)
+        )
         if g != avoid:
             fb = game.feedback(g, codes)
             if fb.min() == game.win or fb.max() != fb.min():

@@ -44,10 +44,12 @@ def _average_axis(ax, num_codes: int) -> None:
     sec.set_ylabel("average guesses per code")
 
 
-def _baseline_lines(ax, baselines: dict[str, int | None], optimum: int | None) -> None:
+def _baseline_lines(
+    ax, baselines: dict[str, int | None], optimum: int | None, ceiling: float
+) -> None:
     styles = iter(BASELINE_STYLES * 4)
     for name, total in baselines.items():
-        if total is None:
+        if total is None or total > ceiling:  # far above the population: table only
             continue
         strong = name == "knuth"
         ax.axhline(
@@ -71,13 +73,14 @@ def plot_fitness(
     figsize: tuple[float, float] = (8, 5),
 ) -> Path:
     """Best, average and worst total per generation (``min``, ``avg``, ``max`` of the
-    logbook), with a horizontal line per baseline total and for the optimum."""
+    logbook), with a horizontal line per baseline total (those above the population's
+    worst are left out) and for the optimum."""
     gens = [int(e["gen"]) for e in logbook]
     fig, ax = plt.subplots(figsize=figsize, layout="constrained")
     ax.plot(gens, [e["max"] for e in logbook], color=WORST, label="worst of population")
     ax.plot(gens, [e["avg"] for e in logbook], color=AVERAGE, label="population average")
     ax.plot(gens, [e["min"] for e in logbook], color=BEST, linewidth=2, label="best")
-    _baseline_lines(ax, baselines or {}, optimum)
+    _baseline_lines(ax, baselines or {}, optimum, max(e["max"] for e in logbook))
     ax.set_xlabel("generation")
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("total guesses over all codes")

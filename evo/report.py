@@ -21,15 +21,15 @@ from evo.render import auto_depth, render_tree
 from evo.rundir import BEST, LOGBOOK, RunDirError, load_run
 from evo.tree import Tree
 
-#: Baselines a report compares the best breaker with, when the caller names none.
-DEFAULT_BASELINES: tuple[str, ...] = ("knuth", "irving", "kooi", "entropy", "lc", "rc", "optimal")
+#: Baselines a report lists when :mod:`evo.baselines` is missing (all "not available").
+FALLBACK_BASELINES: tuple[str, ...] = ("knuth", "irving", "kooi", "entropy", "lc", "rc", "optimal")
 
 #: Above this many codes, baselines are read from the cache only when already computed;
 #: computing look-ahead strategies for such games would take longer than a report should.
 COMPUTE_LIMIT = 10_000
 
 #: Seconds the exact optimum may take when a report computes it (else: not available).
-OPTIMAL_SECONDS = 60.0
+OPTIMAL_SECONDS = 30.0
 
 #: Drawn nodes above which the best breaker's picture is cut to a depth.
 MAX_DRAWN_NODES = 150
@@ -68,7 +68,8 @@ def check_logbook(run_dir: Path, logbook: list[dict]) -> list[dict]:
     for k, entry in enumerate(logbook, 1):
         missing = {"gen", "min", "avg", "max"} - set(entry)
         if missing:
-            raise RunDirError(f"{run_dir / LOGBOOK}, line {k}: missing key(s) {sorted(missing)}")
+            where = f"{run_dir / LOGBOOK}, record {k}"
+            raise RunDirError(f"{where}: missing key(s) {sorted(missing)}")
     return logbook
 
 
@@ -95,6 +96,14 @@ def known_optimum(game: Game) -> int | None:
     except ImportError:
         return None
     return None if known is None else int(known[0])
+
+
+def default_baselines(game: Game) -> list[str]:
+    """Every baseline of the game (:func:`evo.baselines.default_names`)."""
+    try:
+        return list(importlib.import_module("evo.baselines").default_names(game))
+    except ImportError:
+        return list(FALLBACK_BASELINES)
 
 
 def baseline_run(game: Game, name: str, compute: bool = True) -> tuple[Tree, dict]:
@@ -293,7 +302,8 @@ evolved breaker beats the baseline. The histogram lists guesses:codes.</p>
 <h2>Fitness per generation</h2>
 <figure><img class="plot" src="fitness.png" alt="best, average and worst total per generation">
 <figcaption>Best, average and worst total of the population per generation, with the
-baselines as horizontal lines.</figcaption></figure>
+baselines as horizontal lines (those above the population's worst are only in the
+table).</figcaption></figure>
 <h2>Depth histogram</h2>
 <figure><img class="plot" src="depths.png" alt="codes solved in k guesses">
 <figcaption>How many codes the best breaker solves in 1, 2, &hellip; guesses, beside
@@ -354,7 +364,7 @@ def write_report(run_dir: str | os.PathLike, baselines: Sequence[str] | None = N
     ``report.md`` into the run directory; return the path of ``report.html``."""
     run = read_run(run_dir)
     game, best = run.game, run.best
-    names = list(DEFAULT_BASELINES if baselines is None else baselines)
+    names = list(default_baselines(game) if baselines is None else baselines)
     figures = collect_baselines(game, names, run.summary)
     optimum = next((b.total for b in figures if b.name == "optimal"), None) or known_optimum(game)
     lines = {b.name: b.total for b in figures if b.name != "optimal"}

@@ -106,7 +106,14 @@ def test_run_directory_files(tmp_path):
     run = load_run(run_dir)
     assert run.config == cfg
     assert run.finished
-    for key in ("best_total", "best_average", "best_worst", "generations", "seconds", "knuth_total"):
+    for key in (
+        "best_total",
+        "best_average",
+        "best_worst",
+        "generations",
+        "seconds",
+        "knuth_total",
+    ):
         assert key in run.summary
     assert run.summary["generations"] == 6
     assert run.summary["knuth_total"] is not None
@@ -153,9 +160,10 @@ def test_max_guesses_is_a_hard_limit():
 
 
 def test_penalty_ranks_every_breaker_within_the_limit_first():
+    import numpy as np
+
     from evo.evolution import evaluate_total
     from evo.growth import random_breaker
-    import numpy as np
 
     g = make_game(3, 4)
     rng = np.random.default_rng(0)
@@ -189,7 +197,10 @@ def test_toolbox_registers_the_operators():
     for name in ("mate", "mutate", "evaluate", "select", "map", "breed", "individual"):
         assert hasattr(tb, name)
     assert tb.mutation_names == [
-        "mutate_regrow", "mutate_best_of_k", "mutate_greedy", "mutate_exhaustive"
+        "mutate_regrow",
+        "mutate_best_of_k",
+        "mutate_greedy",
+        "mutate_exhaustive",
     ]
 
 
@@ -205,8 +216,17 @@ def test_cli_run_and_resume(tmp_path):
     cfg = tmp_path / "c.yaml"
     cfg.write_text(json.dumps(BASE))  # JSON is YAML
     res = runner.invoke(
-        main, ["run", str(cfg), "--set", "stop.generations=3", "--runs", str(tmp_path / "runs"),
-               "--quiet", "--no-report"],
+        main,
+        [
+            "run",
+            str(cfg),
+            "--set",
+            "stop.generations=3",
+            "--runs",
+            str(tmp_path / "runs"),
+            "--quiet",
+            "--no-report",
+        ],
     )
     assert res.exit_code == 0, res.output
     assert "best total" in res.output and "gap to Knuth" in res.output

@@ -28,15 +28,22 @@ GAMES = {
 @functools.cache
 def game(name):
     g = make_game(*GAMES[name])
-    g.table
+    _ = g.table
     return g
 
 
 def fresh_total(tree: Tree) -> int:
     """The total recomputed from the arrays alone (no cache)."""
     return Tree(
-        tree.game, tree.guess, tree.label, tree.parent, tree.depth, tree.terminal,
-        tree.start, tree.count, tree.codes,
+        tree.game,
+        tree.guess,
+        tree.label,
+        tree.parent,
+        tree.depth,
+        tree.terminal,
+        tree.start,
+        tree.count,
+        tree.codes,
     ).total
 
 
@@ -73,7 +80,9 @@ def parents(name: str, seed: int, pool: str = "all"):
     return random_breaker(g, rng, pool), random_breaker(g, rng, pool), rng
 
 
-small_games = st.sampled_from(["mastermind-2-3", "mastermind-3-3", "mastermind-3-4", "bulls-cows-3-5"])
+small_games = st.sampled_from(
+    ["mastermind-2-3", "mastermind-3-3", "mastermind-3-4", "bulls-cows-3-5"]
+)
 seeds = st.integers(0, 2**32 - 1)
 pools = st.sampled_from(["all", "consistent"])
 weights = st.sampled_from(ops.NODE_WEIGHTS)
@@ -203,7 +212,8 @@ def brute_force_total(g, codes: tuple[int, ...], memo: dict) -> int:
             continue  # does not help
         total = len(codes) + sum(
             brute_force_total(g, tuple(s[fb == f].tolist()), memo)
-            for f in np.unique(fb) if f != g.win
+            for f in np.unique(fb)
+            if f != g.win
         )
         best = total if best is None else min(best, total)
     memo[codes] = best

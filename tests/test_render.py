@@ -156,6 +156,10 @@ def test_cli_render(tmp_path):
     )
     assert res.exit_code == 0, res.output
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    res = runner.invoke(main, ["render", str(tmp_path), "-o", str(tmp_path / "run.svg")])
+    assert res.exit_code == 0, res.output  # a run directory stands for its best.json
+    nodes, _, _ = parse_svg((tmp_path / "run.svg").read_bytes())
+    assert sorted(nodes) == list(range(len(tree)))
     res = runner.invoke(main, ["render", str(tmp_path / "missing.json")])
     assert res.exit_code != 0 and "missing.json" in res.output
     res = runner.invoke(main, ["render", str(tmp_path / "best.json"), "--pegs", "4"])

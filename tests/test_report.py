@@ -144,6 +144,16 @@ def test_report_with_real_baselines(tmp_path):
     assert re.search(rf"<td>knuth</td><td>{knuth.total}</td>", html)
     assert "<td>optimal</td><td>73</td>" in html  # published optimum of the (3,3) game
     assert "<td>no-such-player</td><td>not available</td>" in html
+    html = write_report(run_dir).read_text()  # default: every baseline of the game
+    for name in baselines.default_names(make_game(3, 3)):
+        assert f"<td>{name}</td>" in html
+
+
+def test_report_of_an_unfinished_run(tmp_path, no_baselines):
+    run_dir, best, _ = make_run(tmp_path / "run-u")
+    (run_dir / "summary.json").unlink()
+    html = check_pages(run_dir, write_report(run_dir))
+    assert "not finished" in html and f"<td>{best.total}</td>" in html
 
 
 def test_cli_report_and_errors(tmp_path, no_baselines):
@@ -155,7 +165,7 @@ def test_cli_report_and_errors(tmp_path, no_baselines):
     check_pages(run_dir, run_dir / "report.html")
     (run_dir / "logbook.jsonl").write_text('{"gen": 0}\n')
     res = runner.invoke(main, ["report", str(run_dir)])
-    assert res.exit_code != 0 and "logbook.jsonl, line 1: missing key(s)" in res.output
+    assert res.exit_code != 0 and "logbook.jsonl, record 1: missing key(s)" in res.output
     res = runner.invoke(main, ["report", str(tmp_path / "nowhere")])
     assert res.exit_code != 0 and "nowhere" in res.output
 

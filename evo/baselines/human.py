@@ -52,7 +52,7 @@ def separating_player(game: Game) -> Player:
             if g is not None:
                 return g
             stab = node.stabilizer
-            cands = stab.representatives(game.all_codes()) if not stab.trivial else None
+            cands = stab.representatives() if not stab.trivial else None
             counts = partition_counts(game, codes, cands)
             ok = np.flatnonzero(counts.max(axis=1) == 1)
             if len(ok):

@@ -117,7 +117,7 @@ def lookahead_player(game: Game, name: str, consistent: bool = False) -> Player:
         stab = node.stabilizer
         cands = codes if consistent else None
         if not stab.trivial:
-            cands = stab.representatives(game.all_codes() if cands is None else cands)
+            cands = stab.representatives(cands)
         counts = partition_counts(game, codes, cands)
         if cands is None:
             cands = np.arange(game.num_codes)

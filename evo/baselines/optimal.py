@@ -12,7 +12,8 @@ depth-first branch and bound:
 * **Candidates**: one per orbit of the symmetries fixing the history
   (:mod:`evo.baselines.symmetry`), then one per distinct partition of ``S`` (guesses
   inducing the same partition, the win part included, have the same cost; detected by
-  two random 64-bit sums per part, so a false merge has a probability near 2^-100).
+  two fingerprints made of random real sums per part, so that a false merge would need
+  two coincidences of 53-bit floats).
   They are tried by increasing bound, a consistent one first, then the lowest code.
 * **Pruning**: parts are solved largest first with the budget left; a candidate is
   dropped once what it has cost so far plus the bounds of its remaining parts reaches
@@ -55,10 +56,39 @@ MEASURED_SECONDS: dict[tuple[str, int, int], float] = {
     ("bulls-cows", 4, 7): 52.0,
 }
 
-#: Best-known optimal totals (expected case) with their source.
+_GODDARD = "Goddard 2004, Mastermind revisited"
+_EVO = "exact search of evo.baselines.optimal (benchmarks/RESULTS.md)"
+
+#: Best-known optimal totals (expected case) with their source. Every published figure
+#: here was also found by :func:`optimal`; the others are its own results.
 KNOWN_OPTIMA: dict[tuple[str, int, int], tuple[int, str]] = {
+    ("mastermind", 2, 2): (8, _GODDARD),
+    ("mastermind", 3, 2): (18, _GODDARD),
+    ("mastermind", 4, 2): (44, _GODDARD),
+    ("mastermind", 5, 2): (97, _GODDARD),
+    ("mastermind", 6, 2): (224, _GODDARD),
+    ("mastermind", 7, 2): (496, _GODDARD),
+    ("mastermind", 2, 3): (21, _GODDARD),
+    ("mastermind", 3, 3): (73, _GODDARD),
+    ("mastermind", 4, 3): (246, _GODDARD),
+    ("mastermind", 5, 3): (816, _GODDARD),
+    ("mastermind", 2, 4): (45, _GODDARD),
+    ("mastermind", 3, 4): (206, _GODDARD),
+    ("mastermind", 4, 4): (905, _GODDARD),
+    ("mastermind", 2, 5): (81, _GODDARD),
+    ("mastermind", 3, 5): (451, _GODDARD),
+    ("mastermind", 4, 5): (2463, _GODDARD),
     ("mastermind", 4, 6): (5625, "Koyama & Lai 1993"),
-    ("bulls-cows", 4, 10): (26274, "published optimum for 4-digit Bulls and Cows"),
+    ("mastermind", 3, 6): (854, _EVO),
+    ("mastermind", 3, 7): (1474, _EVO),
+    ("mastermind", 3, 8): (2359, _EVO),
+    ("bulls-cows", 3, 6): (436, _EVO),
+    ("bulls-cows", 3, 7): (836, _EVO),
+    ("bulls-cows", 3, 8): (1449, _EVO),
+    ("bulls-cows", 4, 6): (1446, _EVO),
+    ("bulls-cows", 3, 10): (3575, _EVO),
+    ("bulls-cows", 4, 7): (3639, _EVO),
+    ("bulls-cows", 4, 10): (26274, "published optimum of 4-digit Bulls and Cows"),
 }
 
 
@@ -76,7 +106,7 @@ class _Timeout(Exception):
 
 def max_parts(game: Game) -> int:
     """``P``: the most non-win parts one guess can split the codes into."""
-    reps = Stabilizer.root(game).representatives(game.all_codes())
+    reps = Stabilizer.root(game).representatives()
     counts = partition_counts(game, game.all_codes(), reps)
     return int(np.count_nonzero(counts[:, 1:], axis=1).max())
 
@@ -110,7 +140,7 @@ class Solver:
         self.nodes = 0
         rng = np.random.default_rng(seed)
         self._weights = rng.random((2, game.num_codes))
-        self._member = np.zeros(game.num_codes, dtype=bool)
+        self._mix = rng.random(game.num_feedbacks) + 1.0
 
     # ------------------------------------------------------------------ search
     def solve(self, codes: np.ndarray, node: Node, bound: int) -> int:
@@ -169,27 +199,28 @@ class Solver:
         (``k × n``) and part sizes (``k × F``); guesses that do not help are dropped."""
         game, f = self.game, self.game.num_feedbacks
         stab = node.stabilizer
-        cands = game.all_codes().astype(np.int64)
-        if not stab.trivial:
-            cands = stab.representatives(cands)
+        cands = stab.representatives()
         fbm = feedback_block(game, cands, codes)
         k, n = fbm.shape
         key = fbm.astype(np.intp) + (np.arange(k, dtype=np.intp) * f)[:, None]
         flat = key.ravel()
         counts = np.bincount(flat, minlength=k * f).reshape(k, f)
         helpful = (counts[:, 0] > 0) | (counts.max(axis=1) < n)
-        # A partition's fingerprint: per part, two random sums of its codes; sorted.
-        sig = []
+        # A partition's fingerprint: two random sums per part (the win part told apart),
+        # sorted per row so that the labels of the parts do not matter, then mixed.
+        idx = np.flatnonzero(helpful)
+        hashes = []
         for w in self._weights:
             sums = np.bincount(
                 flat, weights=np.broadcast_to(w[codes], (k, n)).ravel(), minlength=k * f
-            ).reshape(k, f)
-            sums[:, 0] += 2.0 * (counts[:, 0] > 0)  # the win part is told apart
-            sig.append(np.sort(sums, axis=1))
-        sig = np.concatenate(sig, axis=1)[helpful]
-        idx = np.flatnonzero(helpful)
-        _, first = np.unique(sig, axis=0, return_index=True)
-        keep = np.sort(idx[first])
+            ).reshape(k, f)[idx]
+            sums[:, 0] += 2.0 * (counts[idx, 0] > 0)
+            hashes.append(np.sort(sums, axis=1) @ self._mix)
+        h1, h2 = hashes
+        order = np.lexsort((idx, h2, h1))  # equal fingerprints: the lowest code first
+        new = np.ones(len(order), dtype=bool)
+        new[1:] = (h1[order][1:] != h1[order][:-1]) | (h2[order][1:] != h2[order][:-1])
+        keep = np.sort(idx[order[new]])
         return cands[keep], fbm[keep], counts[keep]
 
     # ------------------------------------------------------------------ result

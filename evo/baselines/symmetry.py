@@ -19,10 +19,14 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
 from evo.game import Game
+
+#: Rows (element, code) canonicalised at once.
+_ROWS = 1 << 18
 
 
 @dataclass(frozen=True)
@@ -81,22 +85,37 @@ class Stabilizer:
             return codes.copy()
         game = self.game
         digits = game.digits[codes].astype(np.int64)
-        fresh = self.fresh
+        fresh = np.array(self.fresh, dtype=np.int64)
         fresh_mask = np.zeros(game.colors, dtype=bool)
         fresh_mask[fresh] = True
-        best = None
-        for pi, sigma in self.perms:
-            lut = np.array([s if s >= 0 else c for c, s in enumerate(sigma)], dtype=np.int64)
-            d = lut[digits[:, list(pi)]]
+        pis = np.array([pi for pi, _ in self.perms], dtype=np.int64)
+        luts = np.array(
+            [[s if s >= 0 else c for c, s in enumerate(sigma)] for _, sigma in self.perms],
+            dtype=np.int64,
+        )
+        best = np.full(len(codes), np.iinfo(np.int64).max)
+        step = max(1, _ROWS // len(codes))
+        for lo in range(0, len(pis), step):
+            pi, lut = pis[lo : lo + step], luts[lo : lo + step]
+            # (perms, codes, pegs): every element applied to every code at once.
+            d = digits[:, pi].transpose(1, 0, 2)
+            d = lut[np.arange(len(pi))[:, None, None], d].reshape(-1, game.pegs)
             if len(fresh) > 1:
-                d = _relabel_fresh(d, fresh_mask, np.array(fresh, dtype=np.int64), game.colors)
-            code = encode(game, d)
-            best = code if best is None else np.minimum(best, code)
+                d = _relabel_fresh(d, fresh_mask, fresh, game.colors)
+            best = np.minimum(best, encode(game, d).reshape(len(pi), -1).min(axis=0))
         return best
 
-    def representatives(self, codes: np.ndarray) -> np.ndarray:
-        """The codes of ``codes`` that are the lowest of their orbit (one per orbit, when
-        ``codes`` is closed under the group: all codes, or a code set of the node)."""
+    @cached_property
+    def _all_representatives(self) -> np.ndarray:
+        codes = self.game.all_codes().astype(np.int64)
+        return codes[self.canonical(codes) == codes]
+
+    def representatives(self, codes: np.ndarray | None = None) -> np.ndarray:
+        """The codes of ``codes`` (every code by default) that are the lowest of their
+        orbit: one per orbit, when ``codes`` is closed under the group (all codes, or a
+        code set of the node)."""
+        if codes is None:
+            return self._all_representatives
         codes = np.asarray(codes, dtype=np.int64)
         if self.trivial:
             return codes

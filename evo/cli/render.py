@@ -15,9 +15,12 @@ from evo.treeio import TreeFileError, load_tree
 
 
 def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, variant: str) -> Tree:
-    """The tree of a file, or of a baseline named ``source`` for the game of ``--pegs``,
-    ``--colors`` and ``--variant`` (a file is checked against them when they are given)."""
+    """The tree of a file (or a run directory's best.json), or of a baseline named
+    ``source`` for the game of ``--pegs``, ``--colors`` and ``--variant`` (a file is
+    checked against them when they are given)."""
     path = Path(source)
+    if path.is_dir():
+        path = path / "best.json"
     given = any(
         ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
         for p in ("pegs", "colors", "variant")
@@ -51,13 +54,16 @@ def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, varian
     help="Picture to write (default: TREE's name with the format's suffix, here).",
 )
 @click.option(
-    "--depth", type=click.IntRange(min=1), default=None, help="Collapse nodes deeper than K."
+    "--depth",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Draw K levels; what lies below a node becomes one box (its codes and guesses).",
 )
 @click.option(
     "--min-codes",
     type=click.IntRange(min=1),
     default=None,
-    help="Collapse subtrees holding fewer than N codes.",
+    help="Collapse subtrees of fewer than N codes into one box per parent.",
 )
 @click.option("--layout", type=click.Choice(LAYOUTS), default="dot", show_default=True)
 @click.option(
@@ -77,9 +83,9 @@ def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, varian
 @game_options
 @click.pass_context
 def render(ctx, tree, output, depth, min_codes, layout, fmt, direction, pegs, colors, variant):
-    """Draw TREE (a tree file such as best.json, or a baseline name such as knuth with
-    --pegs/--colors) through Graphviz: pegs as colored cells, terminal nodes in yellow,
-    edges labelled with the black and white pegs."""
+    """Draw TREE (a tree file such as best.json, a run directory, or a baseline name such
+    as knuth with --pegs/--colors) through Graphviz: pegs as colored cells, terminal nodes
+    in yellow, edges labelled with the black and white pegs."""
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
     if fmt is None:
         suffix = output.suffix.lstrip(".").lower() if output else ""
@@ -87,5 +93,9 @@ def render(ctx, tree, output, depth, min_codes, layout, fmt, direction, pegs, co
     if output is None:
         stem = Path(tree).stem if Path(tree).exists() else f"{tree}-{breaker.game.name}"
         output = Path(f"{stem}.{fmt}")
-    render_tree(breaker, output, depth, min_codes, layout, fmt, direction)
+    title = (
+        f"{Path(tree).stem if Path(tree).exists() else tree}: total {breaker.total}, "
+        f"average {breaker.average:.4f}, worst {breaker.worst} (yellow: can be the secret)"
+    )
+    render_tree(breaker, output, depth, min_codes, layout, fmt, direction, title)
     click.echo(f"{output} ({len(breaker)} nodes, total {breaker.total})")

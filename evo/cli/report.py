@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from evo.report import DEFAULT_BASELINES, RunDirError, write_report
+from evo.report import RunDirError, write_report
 from evo.treeio import TreeFileError
 
 
@@ -25,7 +25,7 @@ def baseline_names(text: str | None) -> list[str] | None:
 @click.option(
     "--baselines",
     default=None,
-    help=f"Comma-separated baselines to compare with (default: {','.join(DEFAULT_BASELINES)}).",
+    help="Comma-separated baselines to compare with (default: every baseline of the game).",
 )
 def report(run_dir: Path, baselines: str | None) -> None:
     """Write fitness.png, depths.png, best.svg, report.html and report.md into RUN_DIR."""
