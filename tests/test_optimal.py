@@ -148,9 +148,7 @@ def test_known_optima():
     assert KNOWN_OPTIMA[("bulls-cows", 4, 10)][0] == 26274
 
 
-@pytest.mark.parametrize(
-    "pegs, colors", [(5, 2), (6, 2), (4, 3), (5, 3), (4, 4), (3, 5), (3, 6)]
-)
+@pytest.mark.parametrize("pegs, colors", [(5, 2), (6, 2), (4, 3), (5, 3), (4, 4), (3, 5), (3, 6)])
 def test_published_small_optima(pegs, colors):
     """Goddard's table of optimal averages (and our own figures beyond it)."""
     game = make_game(pegs, colors)
