@@ -18,8 +18,6 @@ Parts:
 from __future__ import annotations
 
 import argparse
-import os
-import platform
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -28,19 +26,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchmarks.machine import machine_line  # noqa: E402
 from evo.config import load_config  # noqa: E402
 from evo.evolution import evolve  # noqa: E402
 
 KNUTH_46 = 5801
-
-
-def machine() -> str:
-    load = os.getloadavg()
-    return (
-        f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}; load average at start "
-        f"{load[0]:.1f} / {load[1]:.1f} / {load[2]:.1f}"
-    )
 
 
 def timed_run(config_path, overrides, record_every=False):
@@ -208,11 +198,11 @@ def main(argv: list[str] | None = None) -> str:
     ap.add_argument("--long-minutes", type=float, default=60)
     ap.add_argument("--ablation-seconds", type=float, default=120)
     ap.add_argument("--skip", nargs="*", default=[], choices=["time", "3-3", "4-6", "ablation"])
-    args = ap.parse_args(argv)
+    args = ap.parse_args([] if argv is None else argv)
     out = [
         "## Evolution (issue 4)",
         "",
-        f"Machine: {machine()}. Command: `.venv/bin/python benchmarks/bench_evolution.py`.",
+        f"Machine: {machine_line()}. Command: `.venv/bin/python benchmarks/bench_evolution.py`.",
         "",
     ]
     parts = [
@@ -232,4 +222,4 @@ def main(argv: list[str] | None = None) -> str:
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

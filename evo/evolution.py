@@ -183,8 +183,6 @@ def breed(tb: base.Toolbox, parents: tuple[Tree, Tree], key: tuple[int, ...]):
     rng = np.random.default_rng(np.random.SeedSequence(list(key)))
     cfg = tb.config
     a, b = parents
-    for t in (a, b):  # trees arrive from other processes with a game of their own
-        t.game = tb.game
     kids = [a, b]
     if rng.random() < cfg.crossover.rate:
         kids = list(tb.mate(a, b, rng))
@@ -311,7 +309,6 @@ def load_checkpoint(path: Path, config: Config, game: Game) -> State:
     def inds(items):
         out = []
         for tree, values, crowding in items:
-            tree.game = game
             ind = as_individual(cls, tree, values)
             if crowding is not None:  # NSGA-II's tournament reads it
                 ind.fitness.crowding_dist = crowding
@@ -430,6 +427,7 @@ def evolve(
             state = load_checkpoint(ckpt, config, game)
         else:
             state = _initial_state(config, game, tb, stats)
+            state.elapsed = time.perf_counter() - t_start
             if ckpt is not None:
                 save_checkpoint(ckpt, state, config)
         if run_dir is not None:
@@ -446,10 +444,9 @@ def evolve(
             state.random_state = random.getstate()
             state.elapsed = base_elapsed + time.perf_counter() - t_start
             last_good = _snapshot(state)
-            if run_dir is not None:
+            if run_dir is not None and state.generation % config.checkpoint_interval == 0:
+                save_checkpoint(ckpt, state, config)
                 write_logbook(run_dir, list(state.logbook))
-                if state.generation % config.checkpoint_interval == 0:
-                    save_checkpoint(ckpt, state, config)
             bar.update(state)
             if on_generation is not None:
                 on_generation(state.generation, state.population, state.logbook)
@@ -474,6 +471,7 @@ def evolve(
         _WORKER.pop("toolbox", None)
     if ckpt is not None:
         save_checkpoint(ckpt, state, config)
+        write_logbook(run_dir, list(state.logbook))
     best = best_of(state, config)
     summary = make_summary(config, game, state, best, knuth, stopped_by)
     if run_dir is not None:
@@ -489,7 +487,7 @@ def _snapshot(state: State) -> State:
     hof.items = list(state.halloffame.items)
     hof.keys = list(state.halloffame.keys)
     lb = _new_logbook()
-    lb.extend(copy.deepcopy(list(state.logbook)))
+    lb.extend(state.logbook)  # records are never changed once written
     return State(
         state.generation,
         list(state.population),
@@ -510,8 +508,6 @@ def _initial_state(config: Config, game: Game, tb, stats) -> State:
     pop = [as_individual(tb.cls, t, v) for t, v in results]
     for tree in baselines[:size]:
         pop.append(as_individual(tb.cls, tree, tb.evaluate(tree)))
-    for ind in pop:
-        ind.game = game
     random.seed(config.seed)
     if config.selection.method == "nsga2":
         pop = tb.select(pop, len(pop))  # assigns the crowding distances selection needs
@@ -541,7 +537,6 @@ def _generation(config: Config, tb, stats, state: State) -> None:
             if tree is None:  # a copy of its own: NSGA-II keeps per-individual state
                 offspring.append(as_individual(tb.cls, parent, parent.fitness.values))
             else:
-                tree.game = tb.game
                 offspring.append(as_individual(tb.cls, tree, values))
                 nevals += 1
     offspring = offspring[:n_off]

@@ -2,7 +2,8 @@
 
 =================  ==================================================================
 ``config.yaml``    the resolved config (every default filled in): ``evo resume`` reads it
-``logbook.jsonl``  one JSON object per generation: the DEAP logbook's records
+``logbook.jsonl``  one JSON object per generation: the DEAP logbook's records (rewritten
+                   at every checkpoint and at the end)
 ``checkpoint.pkl`` population, hall of fame, logbook, random state, elapsed time
 ``best.json``      the best breaker (:mod:`evo.treeio` format)
 ``summary.json``   best total, average and worst case, generations, seconds, Knuth's total…

@@ -241,3 +241,44 @@ def test_cli_run_and_resume(tmp_path):
     assert "population.size" in res.output
     res = runner.invoke(main, ["resume", str(tmp_path / "nowhere")])
     assert res.exit_code != 0 and "not a run directory" in res.output
+
+
+def test_ctrl_c_then_resume_gives_the_uninterrupted_logbook(tmp_path):
+    """A real interruption: SIGINT to `evo run`, then `evo resume`."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    data = {**BASE, "stop": {"generations": 50}, "checkpoint_interval": 3}
+    cfg_path = tmp_path / "c.yaml"
+    cfg_path.write_text(json.dumps(data))
+    whole = logbook_of(config(data))
+    runs = tmp_path / "runs"
+    evo = [sys.executable, "-c", "from evo.cli import main; main()"]
+    cmd = evo + ["run", str(cfg_path), "--runs", str(runs), "-q"]
+    proc = subprocess.Popen(
+        cmd + ["--no-report"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        dirs = list(runs.glob("t-*")) if runs.exists() else []
+        if dirs and (dirs[0] / "logbook.jsonl").exists():
+            if len(load_run(dirs[0]).logbook) > 4:
+                break
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    (run_dir,) = runs.glob("t-*")
+    if proc.returncode == 0:  # it finished before the signal came: nothing to test
+        pytest.skip("the run ended before it could be interrupted")
+    assert "evo resume" in err
+    assert not (run_dir / "summary.json").exists()
+    res = subprocess.run(
+        evo + ["resume", str(run_dir), "-q", "--no-report"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert res.returncode == 0, res.stderr
+    assert load_run(run_dir).logbook == whole

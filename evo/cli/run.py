@@ -49,6 +49,10 @@ def execute(cfg, run_dir: Path, resume: bool, quiet: bool, report: bool) -> None
     try:
         result = evolve(cfg, run_dir, resume=resume, progress=not quiet)
     except RunInterrupted as e:
+        if e.generation < 0:
+            raise click.ClickException(
+                "interrupted before the first population was complete"
+            ) from None
         raise click.ClickException(
             f"interrupted after generation {e.generation}; continue with: evo resume {run_dir}"
         ) from None
