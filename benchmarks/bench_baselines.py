@@ -37,8 +37,10 @@ LADDER = [
     ("mastermind", 4, 5),
     ("bulls-cows", 3, 10),
     ("bulls-cows", 4, 7),
+    ("mastermind", 5, 4),
     ("mastermind", 4, 6),
     ("bulls-cows", 4, 8),
+    ("mastermind", 4, 7),
 ]
 TEN_MINUTES = 600.0
 

@@ -18,6 +18,7 @@ Parts:
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -29,21 +30,24 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.machine import machine_line  # noqa: E402
 from evo.config import load_config  # noqa: E402
 from evo.evolution import evolve  # noqa: E402
+from evo.rundir import create_run_dir  # noqa: E402
 
 KNUTH_46 = 5801
 
 
-def timed_run(config_path, overrides, record_every=False):
-    """Run a config (no run directory); returns (result, [(seconds, gen, best)])."""
+def timed_run(config_path, overrides, run_dir: bool = False):
+    """Run a config (in a new run directory under runs/ with ``run_dir``); returns
+    (result, [(seconds, gen, best)], run directory or None)."""
     cfg = load_config(ROOT / config_path, overrides)
+    path = create_run_dir(cfg, ROOT / "runs") if run_dir else None
     t0 = time.perf_counter()
     trace = []
 
     def hook(gen, pop, logbook):
         trace.append((time.perf_counter() - t0, gen, logbook[-1]["min"]))
 
-    result = evolve(cfg, None, progress=False, on_generation=hook)
-    return result, trace
+    result = evolve(cfg, path, progress=False, on_generation=hook)
+    return result, trace, path
 
 
 # ------------------------------------------------------------ 1. generation time
@@ -61,7 +65,7 @@ def generation_time(extra: list[str], label: str, gens: int = 3) -> list[str]:
         "stop.seconds=null",
         "stop.target_total=null",
     ] + extra
-    _, trace = timed_run("configs/mastermind-4-6.yaml", over)
+    _, trace, _ = timed_run("configs/mastermind-4-6.yaml", over)
     init = trace[0][0]
     per_gen = [(b[0] - a[0]) for a, b in zip(trace, trace[1:])]
     return [
@@ -95,7 +99,7 @@ def part_3_3() -> list[str]:
         "|---|---|---|---|",
     ]
     for seed in range(1, 6):
-        r, trace = timed_run("configs/mastermind-3-3.yaml", [f"seed={seed}"])
+        r, _, _ = timed_run("configs/mastermind-3-3.yaml", [f"seed={seed}"])
         s = r.summary
         lines.append(f"| {seed} | {s['best_total']} | {s['generations']} | {s['seconds']:.2f} |")
     return lines
@@ -104,7 +108,10 @@ def part_3_3() -> list[str]:
 # ------------------------------------------------------------ 3. (4,6) long run
 def part_4_6(minutes: float) -> list[str]:
     over = [f"stop.seconds={minutes * 60}"]
-    r, trace = timed_run("configs/mastermind-4-6.yaml", over)
+    r, trace, path = timed_run("configs/mastermind-4-6.yaml", over, run_dir=True)
+    from evo.report import write_report
+
+    write_report(path)
     beat = next(((t, g, b) for t, g, b in trace if b <= KNUTH_46 - 1), None)
     at15 = min((b for t, g, b in trace if t <= 900), default=None)
     s = r.summary
@@ -128,6 +135,9 @@ def part_4_6(minutes: float) -> list[str]:
         "",
         "Best total over time (s: total): "
         + ", ".join(f"{t:.0f}: {b}" for t, b in _milestones(trace)),
+        "",
+        f"Run directory: `{path.relative_to(ROOT)}` (best.json, logbook, report); load average "
+        f"at the end {os.getloadavg()[0]:.1f}.",
     ]
     return lines
 
@@ -143,34 +153,35 @@ def _milestones(trace):
 
 # ------------------------------------------------------------ 4. ablation
 ABLATION = [
-    ("regrow only", ["crossover.rate=0", "mutation.operators=[{kind: regrow}]"]),
-    ("graft + regrow", ["crossover.operator.kind=graft", "mutation.operators=[{kind: regrow}]"]),
+    ("regrow only, no crossover", ["crossover.rate=0", "mutation.operators=[{kind: regrow}]"]),
+    ("graft + regrow", ["crossover.operator={kind: graft}", "mutation.operators=[{kind: regrow}]"]),
     ("exchange + regrow", ["mutation.operators=[{kind: regrow}]"]),
     (
         "exchange + regrow + best-of-4",
-        ["mutation.operators=[{kind: regrow}, {kind: best-of-k, k: 4}]"],
+        ["mutation.operators=[{kind: regrow}, {kind: best-of-k, k: 4, weight: 2}]"],
     ),
     (
         "exchange + regrow + exhaustive (<= 16 codes)",
         ["mutation.operators=[{kind: regrow}, {kind: exhaustive, max_codes: 16, weight: 2}]"],
     ),
     (
-        "exchange + regrow + greedy (no exact)",
+        "exchange + regrow + greedy (look-ahead only, no exact search)",
         ["mutation.operators=[{kind: regrow}, {kind: greedy, weight: 2}]"],
     ),
-    ("the study's set (greedy with exact <= 16, exhaustive <= 24, regrow)", []),
+    ("the study's set (see configs/mastermind-4-6.yaml)", []),
+    ("the study's set, no crossover", ["crossover.rate=0"]),
+    ("the study's set, graft instead of exchange", ["crossover.operator={kind: graft}"]),
     (
         "the study's set, nodes picked uniformly",
         [f"mutation.operators.{i}.node_weight=uniform" for i in range(3)],
     ),
-    ("the study's set, graft instead of exchange", ["crossover.operator={kind: graft}"]),
 ]
 
 
 def _ablation_one(args):
     label, over, seconds = args
     over = over + [f"stop.seconds={seconds}", "workers=1", "stop.target_total=null"]
-    r, _ = timed_run("configs/mastermind-4-6.yaml", over)
+    r, _, _ = timed_run("configs/mastermind-4-6.yaml", over)
     return label, r.summary
 
 

@@ -611,8 +611,10 @@ class _Progress:
         self.last = time.perf_counter()
         self.bar = None
         if enabled and self.tty:
+            # A bar toward the last generation when that is the limit; a counter when the
+            # wall time is (generations then come at no foreseeable pace).
             self.bar = tqdm(
-                total=config.stop.generations,
+                total=config.stop.generations if config.stop.seconds is None else None,
                 initial=state.generation,
                 desc=config.name,
                 unit="gen",

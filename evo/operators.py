@@ -62,6 +62,18 @@ def splice(tree: Tree, node: int, sub: Tree) -> Tree:
     return new_tree
 
 
+def offer(tree: Tree, node: int, sub: Tree, keep_current: bool = False) -> Tree:
+    """``tree`` with ``sub`` at ``node``; ``tree`` itself when ``sub`` is the same subtree,
+    or, with ``keep_current``, when ``sub`` is worse. A subtree as good as the current one
+    is taken: such neutral moves let the population drift along plateaus of equal total."""
+    n = int(tree.nsub[node])
+    if len(sub) == n and np.array_equal(sub.guess, tree.guess[node : node + n]):
+        return tree  # same guesses in preorder on the same code set: the same subtree
+    if keep_current and sub.total > tree.subtree_totals()[node]:
+        return tree
+    return splice(tree, node, sub)
+
+
 def candidate_nodes(
     tree: Tree, min_codes: int = MIN_CODES, max_codes: int | None = None
 ) -> np.ndarray:
@@ -380,7 +392,7 @@ def best_of_k_mutation(
     keep_current: bool = True,
 ) -> Tree:
     """*Best-of-k regrow*: ``k`` random regrows of a node's subtree; the one with the least
-    total replaces it (only when better than the current one, with ``keep_current``)."""
+    total replaces it (unless it is worse than the current one, with ``keep_current``)."""
     node = pick_node(tree, rng, node_weight)
     if node is None:
         return tree
@@ -390,9 +402,7 @@ def best_of_k_mutation(
         sub = grow(tree.game, codes, rng, pool)
         if best is None or sub.total < best.total:
             best = sub
-    if keep_current and best.total >= tree.subtree_totals()[node]:
-        return tree
-    return splice(tree, node, best)
+    return offer(tree, node, best, keep_current)
 
 
 def greedy_mutation(
@@ -409,7 +419,7 @@ def greedy_mutation(
     """*Greedy subtree*: a node's subtree is rebuilt by one-step look-ahead with
     ``heuristic``. ``tries`` root guesses are drawn among the ``top`` best by the heuristic
     (the best one always among them), each completed by look-ahead below; the best result
-    replaces the subtree (only when better, with ``keep_current``). Code sets of at most
+    replaces the subtree (unless it is worse, with ``keep_current``). Code sets of at most
     ``exact_below`` codes are solved exactly."""
     node = pick_node(tree, rng, node_weight)
     if node is None:
@@ -426,9 +436,7 @@ def greedy_mutation(
         sub = greedy_subtree(game, codes, pool, heuristic, int(ranked[p]), exact_below)
         if best is None or sub.total < best.total:
             best = sub
-    if keep_current and best.total >= tree.subtree_totals()[node]:
-        return tree
-    return splice(tree, node, best)
+    return offer(tree, node, best, keep_current)
 
 
 def exhaustive_mutation(
@@ -439,15 +447,12 @@ def exhaustive_mutation(
     max_codes: int = 10,
 ) -> Tree:
     """*Exhaustive subtree*: a node with at most ``max_codes`` codes gets an optimal subtree
-    (exact search); unchanged when it already is optimal."""
+    (exact search): the first optimal one in the search's order, so an optimal subtree
+    of another shape may be replaced by this one, of the same total."""
     node = pick_node(tree, rng, node_weight, max_codes=max_codes)
     if node is None:
         return tree
-    solver = exact_solver(tree.game, pool)
-    codes = tree.code_set(node)
-    if solver.total(codes) >= tree.subtree_totals()[node]:
-        return tree
-    return splice(tree, node, solver.subtree(codes))
+    return offer(tree, node, exact_solver(tree.game, pool).subtree(tree.code_set(node)))
 
 
 # --------------------------------------------------------------- crossovers
@@ -491,9 +496,7 @@ def _graft(a: Tree, b: Tree, rng, pool, node_weight) -> Tree:
         if y is None:
             return a
         sub = replay(a.game, a.code_set(x), Template.of(b, y), rng, pool)
-    if np.array_equal(sub.guess, a.guess[x : x + int(a.nsub[x])]) and len(sub) == a.nsub[x]:
-        return a
-    return splice(a, x, sub)
+    return offer(a, x, sub)
 
 
 def divergence_points(a: Tree, b: Tree) -> list[tuple[int, int]]:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from evo.baselines import (
     HEURISTICS,
     build,
+    cached,
     estimate_rc,
     lookahead,
     parse_name,
@@ -288,7 +289,10 @@ def test_cache_reuses_and_recovers_from_corruption():
 
 def test_rc_cache_is_per_seed():
     game = make_game(3, 4)
+    assert cached(game, "rc", seed=1) is None
     a = run(game, "rc", seed=1, rc_seeds=10)
+    assert cached(game, "rc", seed=1).tree.total == a.tree.total
+    assert cached(game, "rc", seed=3) is None
     b = run(game, "rc", seed=2, rc_seeds=10)
     assert bcache.cache_path(game, "rc-1").exists() and bcache.cache_path(game, "rc-2").exists()
     assert a.result["estimate"]["seeds"] == 10
@@ -360,3 +364,18 @@ def test_bulls_and_cows_defaults_include_human_players():
     assert r.exit_code == 0, r.output
     names = [x["name"] for x in json.loads(r.output)]
     assert "least-frequent" in names and "separating" in names and "optimal" in names
+
+
+def test_fixed_interface():
+    from evo.baselines import BASELINE_NAMES, KNOWN_OPTIMA, baseline_result, baseline_tree
+
+    game = make_game(3, 3)
+    assert {"knuth", "irving-consistent", "lc", "rc", "optimal", "separating"} <= set(
+        BASELINE_NAMES
+    )
+    tree = baseline_tree(game, "optimal")
+    assert tree.total == KNOWN_OPTIMA[(3, 3, "mastermind")] == 73
+    result = baseline_result(game, "knuth")
+    assert {"name", "total", "average", "worst", "histogram", "seconds"} <= set(result)
+    assert result["total"] == baseline_tree(game, "knuth").total
+    assert baseline_tree(game, "rc", seed=4).total == random_consistent(game, 4).total

@@ -6,8 +6,9 @@ Names: ``knuth``, ``irving``, ``kooi``, ``entropy`` and their ``-consistent`` fo
 ``least-frequent`` and ``separating`` (human players); ``optimal``.
 
 >>> game = make_game(4, 6)
->>> tree = build(game, "knuth")          # a Tree: 5801 in total, worst case 5
->>> result = run(game, "knuth")          # cached: the tree and its result dict
+>>> tree = baseline_tree(game, "knuth")      # a Tree: 5801 in total, worst case 5 (cached)
+>>> baseline_result(game, "knuth")["total"]  # 5801
+>>> build(game, "irving")                    # no cache
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from evo.baselines import cache
 from evo.baselines.build import Node, Player, build_tree
 from evo.baselines.human import least_frequent, separating
 from evo.baselines.lookahead import SCORES, lookahead
-from evo.baselines.optimal import KNOWN_OPTIMA, OptimalRefused, optimal
+from evo.baselines.optimal import KNOWN_OPTIMA, OPTIMA_SOURCES, OptimalRefused, optimal
 from evo.baselines.simple import (
     estimate_rc,
     lowest_consistent,
@@ -30,16 +31,23 @@ from evo.game import Game
 from evo.tree import Tree
 
 __all__ = [
+    "BASELINE_NAMES",
+    "DEFAULT_TIME_LIMIT",
     "HEURISTICS",
     "HUMAN",
     "KNOWN_OPTIMA",
+    "OPTIMA_SOURCES",
     "NAMES",
     "Baseline",
     "Node",
     "OptimalRefused",
     "Player",
+    "baseline_result",
+    "baseline_tree",
     "build",
     "build_tree",
+    "cache_key",
+    "cached",
     "default_names",
     "estimate_rc",
     "known_optimum",
@@ -57,6 +65,10 @@ __all__ = [
 HEURISTICS: tuple[str, ...] = tuple(f"{s}{c}" for s in SCORES for c in ("", "-consistent"))
 HUMAN: tuple[str, ...] = ("least-frequent", "separating")
 NAMES: tuple[str, ...] = HEURISTICS + ("lc", "rc") + HUMAN + ("optimal",)
+BASELINE_NAMES = NAMES  # the name the other modules use
+
+#: Seconds the optimum may take when the caller gives no limit.
+DEFAULT_TIME_LIMIT = 600.0
 _FOLLOWERS = ("lc", "rc")
 
 
@@ -108,7 +120,9 @@ def _seeded(name: str) -> bool:
     return name == "rc" or name.endswith("+rc")
 
 
-def build(game: Game, name: str, seed: int = 0, time_limit: float | None = 600.0) -> Tree:
+def build(
+    game: Game, name: str, seed: int = 0, time_limit: float | None = DEFAULT_TIME_LIMIT
+) -> Tree:
     """The tree of baseline ``name`` (no cache). ``seed``: of RC forms; ``time_limit``:
     seconds the optimum may take (:class:`OptimalRefused` beyond)."""
     name = parse_name(game, name)
@@ -141,44 +155,56 @@ class Baseline:
 
 
 def known_optimum(game: Game) -> tuple[int, str] | None:
-    """The best-known optimal total of the game and its source, when published."""
-    return KNOWN_OPTIMA.get((game.variant, game.pegs, game.colors))
+    """The best-known optimal total of the game and its source, when known."""
+    total = KNOWN_OPTIMA.get(game.key)
+    return None if total is None else (total, OPTIMA_SOURCES[game.key])
+
+
+def cache_key(game: Game, name: str, seed: int = 0) -> str:
+    """The cache file name of a baseline: its name, with ``-seed`` for RC forms."""
+    name = parse_name(game, name)
+    return f"{name}-{seed}" if _seeded(name) else name
+
+
+def cached(game: Game, name: str, seed: int = 0) -> Baseline | None:
+    """A baseline from the cache only (None when it was never computed)."""
+    hit = cache.load(game, cache_key(game, name, seed))
+    if hit is None:
+        return None
+    tree, result = hit
+    result["histogram"] = {int(k): int(v) for k, v in result["histogram"].items()}
+    result["cached"] = True
+    return Baseline(parse_name(game, name), tree, result)
 
 
 def run(
     game: Game,
     name: str,
     seed: int = 0,
-    time_limit: float | None = 600.0,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     rc_seeds: int = 100,
     use_cache: bool = True,
 ) -> Baseline:
     """A baseline from the cache, or built (and cached). RC forms also carry the estimate
     of their expected average over ``rc_seeds`` seeds (0: none)."""
     name = parse_name(game, name)
-    key = f"{name}-{seed}" if _seeded(name) else name
-    hit = cache.load(game, key) if use_cache else None
-    if hit is not None:
-        tree, result = hit
-        result["histogram"] = {int(k): int(v) for k, v in result["histogram"].items()}
-        result["cached"] = True
+    key = cache_key(game, name, seed)
+    found = cached(game, name, seed) if use_cache else None
+    if found is not None:
+        result = found.result
         if _seeded(name) and rc_seeds >= 2 and result.get("estimate", {}).get("seeds") != rc_seeds:
             result["estimate"] = _estimate(game, name, rc_seeds, seed)
-            cache.store(game, key, tree, {**result, "cached": False})
-        return Baseline(name, tree, result)
+            cache.store(game, key, found.tree, {**result, "cached": False})
+        return found
     game.prepare()  # the one-time table is not part of a strategy's time
     t0 = time.perf_counter()
     tree = build(game, name, seed, time_limit)
     seconds = time.perf_counter() - t0
     result = {
         "name": name,
-        "total": tree.total,
-        "average": tree.average,
-        "worst": tree.worst,
-        "histogram": tree.histogram_dict(),
+        **tree.summary(),
         "seconds": round(seconds, 4),
         "first_guess": game.format_code(int(tree.guess[0])),
-        "nodes": len(tree),
         "cached": False,
     }
     if _seeded(name):
@@ -188,6 +214,24 @@ def run(
     if use_cache:
         cache.store(game, key, tree, result)
     return Baseline(name, tree, result)
+
+
+def baseline_tree(
+    game: Game, name: str, seed: int | None = None, time_limit: float | None = None
+) -> Tree:
+    """The tree of baseline ``name``, from the cache or built and cached. ``seed`` (RC
+    forms) defaults to 0; ``time_limit`` (the optimum) to :data:`DEFAULT_TIME_LIMIT`."""
+    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    return run(game, name, seed=seed or 0, time_limit=limit, rc_seeds=0).tree
+
+
+def baseline_result(
+    game: Game, name: str, seed: int | None = None, time_limit: float | None = None
+) -> dict:
+    """The result dict of baseline ``name`` (``name, total, average, worst, histogram,
+    seconds`` and more, see :class:`Baseline`), from the cache or computed and cached."""
+    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    return run(game, name, seed=seed or 0, time_limit=limit, rc_seeds=0).result
 
 
 def _estimate(game: Game, name: str, seeds: int, seed: int) -> dict:
@@ -202,6 +246,5 @@ def run_all(game: Game, names: list[str], **options) -> list[Baseline | OptimalR
         try:
             out.append(run(game, name, **options))
         except OptimalRefused as e:
-            e.name = parse_name(game, name)
             out.append(e)
     return out

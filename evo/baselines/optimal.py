@@ -45,51 +45,62 @@ MEASURED_SECONDS: dict[tuple[str, int, int], float] = {
     ("mastermind", 3, 6): 0.17,
     ("mastermind", 4, 4): 0.23,
     ("mastermind", 3, 7): 1.6,
-    ("mastermind", 3, 8): 5.6,
-    ("mastermind", 4, 5): 5.7,
-    ("mastermind", 4, 6): 314.0,
+    ("mastermind", 7, 2): 2.2,
+    ("mastermind", 4, 5): 2.0,
+    ("mastermind", 3, 8): 3.0,
+    ("mastermind", 5, 4): 6.6,
+    ("mastermind", 4, 6): 30.0,
     ("bulls-cows", 3, 6): 0.14,
     ("bulls-cows", 3, 7): 0.29,
     ("bulls-cows", 3, 8): 1.0,
     ("bulls-cows", 4, 6): 0.94,
-    ("bulls-cows", 3, 10): 48.0,
-    ("bulls-cows", 4, 7): 52.0,
+    ("bulls-cows", 3, 10): 4.3,
+    ("bulls-cows", 4, 7): 4.1,
+    ("bulls-cows", 4, 8): 500.0,
 }
 
 _GODDARD = "Goddard 2004, Mastermind revisited"
 _EVO = "exact search of evo.baselines.optimal (benchmarks/RESULTS.md)"
 
-#: Best-known optimal totals (expected case) with their source. Every published figure
-#: here was also found by :func:`optimal`; the others are its own results.
-KNOWN_OPTIMA: dict[tuple[str, int, int], tuple[int, str]] = {
-    ("mastermind", 2, 2): (8, _GODDARD),
-    ("mastermind", 3, 2): (18, _GODDARD),
-    ("mastermind", 4, 2): (44, _GODDARD),
-    ("mastermind", 5, 2): (97, _GODDARD),
-    ("mastermind", 6, 2): (224, _GODDARD),
-    ("mastermind", 7, 2): (496, _GODDARD),
-    ("mastermind", 2, 3): (21, _GODDARD),
-    ("mastermind", 3, 3): (73, _GODDARD),
-    ("mastermind", 4, 3): (246, _GODDARD),
-    ("mastermind", 5, 3): (816, _GODDARD),
-    ("mastermind", 2, 4): (45, _GODDARD),
-    ("mastermind", 3, 4): (206, _GODDARD),
-    ("mastermind", 4, 4): (905, _GODDARD),
-    ("mastermind", 2, 5): (81, _GODDARD),
-    ("mastermind", 3, 5): (451, _GODDARD),
-    ("mastermind", 4, 5): (2463, _GODDARD),
-    ("mastermind", 4, 6): (5625, "Koyama & Lai 1993"),
-    ("mastermind", 3, 6): (854, _EVO),
-    ("mastermind", 3, 7): (1474, _EVO),
-    ("mastermind", 3, 8): (2359, _EVO),
-    ("bulls-cows", 3, 6): (436, _EVO),
-    ("bulls-cows", 3, 7): (836, _EVO),
-    ("bulls-cows", 3, 8): (1449, _EVO),
-    ("bulls-cows", 4, 6): (1446, _EVO),
-    ("bulls-cows", 3, 10): (3575, _EVO),
-    ("bulls-cows", 4, 7): (3639, _EVO),
-    ("bulls-cows", 4, 10): (26274, "published optimum of 4-digit Bulls and Cows"),
-}
+#: Best-known optimal totals (expected case): ``(pegs, colors, variant, total, source)``.
+#: Every published figure here was also found by :func:`optimal`; the others are its own.
+_OPTIMA = [
+    (2, 2, "mastermind", 8, _GODDARD),
+    (3, 2, "mastermind", 18, _GODDARD),
+    (4, 2, "mastermind", 44, _GODDARD),
+    (5, 2, "mastermind", 97, _GODDARD),
+    (6, 2, "mastermind", 224, _GODDARD),
+    (7, 2, "mastermind", 496, _GODDARD),
+    (2, 3, "mastermind", 21, _GODDARD),
+    (3, 3, "mastermind", 73, _GODDARD),
+    (4, 3, "mastermind", 246, _GODDARD),
+    (5, 3, "mastermind", 816, _GODDARD),
+    (2, 4, "mastermind", 45, _GODDARD),
+    (3, 4, "mastermind", 206, _GODDARD),
+    (4, 4, "mastermind", 905, _GODDARD),
+    (2, 5, "mastermind", 81, _GODDARD),
+    (3, 5, "mastermind", 451, _GODDARD),
+    (4, 5, "mastermind", 2463, _GODDARD),
+    (4, 6, "mastermind", 5625, "Koyama & Lai 1993"),
+    (3, 6, "mastermind", 854, _EVO),
+    (3, 7, "mastermind", 1474, _EVO),
+    (3, 8, "mastermind", 2359, _EVO),
+    (5, 4, "mastermind", 3954, _EVO),
+    (3, 6, "bulls-cows", 436, _EVO),
+    (3, 7, "bulls-cows", 836, _EVO),
+    (3, 8, "bulls-cows", 1449, _EVO),
+    (4, 6, "bulls-cows", 1446, _EVO),
+    (3, 10, "bulls-cows", 3575, _EVO),
+    (4, 7, "bulls-cows", 3639, _EVO),
+    (4, 8, "bulls-cows", 7817, _EVO),
+    (4, 10, "bulls-cows", 26274, "published optimum of 4-digit Bulls and Cows"),
+]
+
+#: Best-known optimal totals keyed by ``(pegs, colors, variant)``.
+KNOWN_OPTIMA: dict[tuple[int, int, str], int] = {(p, c, v): t for p, c, v, t, _ in _OPTIMA}
+
+#: Where each of :data:`KNOWN_OPTIMA` comes from.
+OPTIMA_SOURCES: dict[tuple[int, int, str], str] = {(p, c, v): s for p, c, v, _, s in _OPTIMA}
 
 
 class OptimalRefused(RuntimeError):
@@ -98,6 +109,7 @@ class OptimalRefused(RuntimeError):
     def __init__(self, message: str, estimate_seconds: float | None = None):
         super().__init__(message)
         self.estimate_seconds = estimate_seconds
+        self.name = "optimal"
 
 
 class _Timeout(Exception):
@@ -233,25 +245,23 @@ class Solver:
 
 def estimate_seconds(game: Game) -> float | None:
     """Seconds the optimum is expected to take: the measured time of a game in
-    :data:`MEASURED_SECONDS`, else a power law in the number of codes fitted (least
-    squares on logarithms) to the measured games of the variant; None without two."""
+    :data:`MEASURED_SECONDS`, else an exponential in the number of codes fitted (least
+    squares on the logarithm of the time) to the three largest measured games of the
+    variant; None without two."""
     key = (game.variant, game.pegs, game.colors)
     if key in MEASURED_SECONDS:
         return MEASURED_SECONDS[key]
-    points = [
-        (math.log(count_codes(p, c, v)), math.log(max(s, 1e-3)))
-        for (v, p, c), s in MEASURED_SECONDS.items()
-        if v == game.variant
-    ]
+    points = sorted(
+        (count_codes(p, c, v), s) for (v, p, c), s in MEASURED_SECONDS.items() if v == game.variant
+    )[-3:]
     if len(points) < 2:
         return None
-    x = np.array([p[0] for p in points])
-    y = np.array([p[1] for p in points])
-    if np.ptp(x) == 0:
-        return float(np.exp(y.max()))
-    slope, intercept = np.polyfit(x, y, 1)
-    slope = max(float(slope), 1.0)
-    return float(np.exp(intercept + slope * math.log(game.num_codes)))
+    m = np.array([p[0] for p in points], dtype=float)
+    t = np.log([max(p[1], 1e-3) for p in points])
+    if np.ptp(m) == 0:
+        return float(np.exp(t.max()))
+    rate, intercept = np.polyfit(m, t, 1)
+    return float(np.exp(intercept + max(float(rate), 0.0) * game.num_codes))
 
 
 def optimal(game: Game, time_limit: float | None = 600.0) -> Tree:

@@ -95,7 +95,7 @@ def baselines(
                     }
                 )
             else:
-                out.append({k: v for k, v in r.result.items()})
+                out.append(dict(r.result))
         click.echo(json.dumps(out))
         return
     rows = []
@@ -112,7 +112,7 @@ def baselines(
                 f"{res['average']:.4f}",
                 res["worst"],
                 _histogram(res["histogram"]),
-                f"{res['seconds']:.2f}{mark}",
+                f"{res['seconds']:.3f}{mark}",
             ]
         )
     click.echo(f"{game.variant} game, {pegs} pegs, {colors} colors: {game.num_codes:,} codes")
