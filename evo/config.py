@@ -114,7 +114,8 @@ class BestOfKConfig(_Model):
 
 class GreedyConfig(_Model):
     """A node's subtree rebuilt by one-step look-ahead, ``tries`` root guesses drawn from the
-    ``top`` best; code sets of at most ``exact_below`` codes solved exactly."""
+    ``top`` best; code sets of at most ``exact_below`` codes solved exactly; only nodes of
+    at most ``max_codes`` codes (when set) are rebuilt."""
 
     kind: Literal["greedy"]
     weight: float = Field(1.0, ge=0)
@@ -124,6 +125,7 @@ class GreedyConfig(_Model):
     top: int = Field(6, ge=1)
     exact_below: int = Field(0, ge=0, le=300)
     keep_current: bool = True
+    max_codes: int | None = Field(None, ge=3)
 
 
 class ExhaustiveConfig(_Model):

@@ -38,8 +38,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from evo.baselines.build import helps
 from evo.baselines.lookahead import SCORES as HEURISTICS
-from evo.baselines.lookahead import partition_counts
+from evo.baselines.lookahead import feedback_block, partition_counts
 from evo.baselines.lookahead import score as look_score
 from evo.baselines.optimal import max_parts, perfect_split_bounds
 from evo.game import Game
@@ -108,17 +109,16 @@ def pick_node(
     return int(nodes[min(len(nodes) - 1, np.searchsorted(cum, rng.random() * cum[-1], "right"))])
 
 
-def feedback_matrix(game: Game, guesses: np.ndarray, codes: np.ndarray) -> np.ndarray:
-    """``(len(guesses), len(codes))`` feedbacks."""
-    t = game.table
-    if t is not None:
-        return t[np.ix_(guesses, codes)] if len(guesses) != game.num_codes else t[:, codes]
-    return game.compute_feedback(np.asarray(guesses)[:, None], np.asarray(codes)[None, :])
-
-
 def candidates(game: Game, codes: np.ndarray, pool: str) -> np.ndarray:
     """The guesses considered at a node: every code (``all``) or its code set (``consistent``)."""
     return np.sort(codes).astype(np.int64) if pool == "consistent" else np.arange(game.num_codes)
+
+
+def candidate_feedbacks(game: Game, codes: np.ndarray, pool: str) -> tuple[np.ndarray, np.ndarray]:
+    """The pool's candidate guesses for ``codes`` and their ``(candidates, codes)``
+    feedbacks (read as the codes' rows: the feedback is symmetric, and that is fast)."""
+    cand = candidates(game, codes, pool)
+    return cand, feedback_block(game, codes, cand if pool == "consistent" else None).T
 
 
 def helpful_guess(
@@ -132,12 +132,9 @@ def helpful_guess(
             if pool == "consistent"
             else rng.integers(game.num_codes)
         )
-        if g != avoid:
-            fb = game.feedback(g, codes)
-            if fb.min() == game.win or fb.max() != fb.min():
-                return g
-    cand = candidates(game, codes, pool)
-    fb = feedback_matrix(game, cand, codes)
+        if g != avoid and helps(game, g, codes):
+            return g
+    cand, fb = candidate_feedbacks(game, codes, pool)
     ok = (fb == game.win).any(axis=1) | (fb != fb[:, :1]).any(axis=1)
     ok &= cand != avoid
     good = cand[ok]
@@ -211,9 +208,9 @@ def partition_scores(game: Game, codes: np.ndarray, pool: str, heuristic: str):
     cand = candidates(game, codes, pool)
     sizes = partition_counts(game, codes, cand if pool == "consistent" else None)
     consistent = sizes[:, game.win] > 0
-    helps = consistent | (np.count_nonzero(sizes, axis=1) > 1)
+    useful = consistent | (np.count_nonzero(sizes, axis=1) > 1)
     score = look_score(heuristic, sizes)
-    cand, score, consistent = cand[helps], score[helps], consistent[helps]
+    cand, score, consistent = cand[useful], score[useful], consistent[useful]
     order = np.lexsort((cand, ~consistent, score))
     return cand[order], score[order]
 
@@ -316,8 +313,7 @@ class ExactSolver:
             self.exact.clear()
             self.lower.clear()
         game = self.game
-        cand = candidates(game, s, self.pool)
-        fb = feedback_matrix(game, cand, s).astype(np.int64)
+        cand, fb = candidate_feedbacks(game, s, self.pool)
         # Canonical partitions: each code labelled by the first code of its part; the win
         # part (the guess itself) by n.
         same = fb[:, :, None] == fb[:, None, :]
@@ -415,13 +411,15 @@ def greedy_mutation(
     top: int = 6,
     exact_below: int = 0,
     keep_current: bool = True,
+    max_codes: int | None = None,
 ) -> Tree:
     """*Greedy subtree*: a node's subtree is rebuilt by one-step look-ahead with
     ``heuristic``. ``tries`` root guesses are drawn among the ``top`` best by the heuristic
     (the best one always among them), each completed by look-ahead below; the best result
     replaces the subtree (unless it is worse, with ``keep_current``). Code sets of at most
-    ``exact_below`` codes are solved exactly."""
-    node = pick_node(tree, rng, node_weight)
+    ``exact_below`` codes are solved exactly. Only nodes of at most ``max_codes`` codes
+    are picked, when it is given (a whole Bulls and Cows tree takes minutes to rebuild)."""
+    node = pick_node(tree, rng, node_weight, max_codes=max_codes)
     if node is None:
         return tree
     game = tree.game

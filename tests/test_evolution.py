@@ -282,3 +282,12 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_logbook(tmp_path):
     )
     assert res.returncode == 0, res.stderr
     assert load_run(run_dir).logbook == whole
+
+
+def test_fitness_of_every_individual_is_its_recomputed_total():
+    from tests.test_operators import fresh_total
+
+    result = evolve(config(BASE, "workers=2"), None, progress=False, knuth=False)
+    for ind in result.state.population:
+        ind.validate()
+        assert ind.fitness.values == (fresh_total(ind),)
