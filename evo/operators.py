@@ -75,6 +75,10 @@ def offer(tree: Tree, node: int, sub: Tree, keep_current: bool = False) -> Tree:
     return splice(tree, node, sub)
 
 
+def _total(tree: Tree) -> int:
+    return tree.total  # the first of equal totals wins a min()
+
+
 def candidate_nodes(
     tree: Tree, min_codes: int = MIN_CODES, max_codes: int | None = None
 ) -> np.ndarray:
@@ -393,11 +397,7 @@ def best_of_k_mutation(
     if node is None:
         return tree
     codes = tree.code_set(node)
-    best = None
-    for _ in range(k):
-        sub = grow(tree.game, codes, rng, pool)
-        if best is None or sub.total < best.total:
-            best = sub
+    best = min((grow(tree.game, codes, rng, pool) for _ in range(k)), key=_total)
     return offer(tree, node, best, keep_current)
 
 
@@ -429,12 +429,10 @@ def greedy_mutation(
     picks = [0]
     if tries > 1 and top > 1:
         picks += (1 + rng.permutation(top - 1)[: tries - 1]).tolist()
-    best = None
-    for p in picks:
-        sub = greedy_subtree(game, codes, pool, heuristic, int(ranked[p]), exact_below)
-        if best is None or sub.total < best.total:
-            best = sub
-    return offer(tree, node, best, keep_current)
+    subs = (
+        greedy_subtree(game, codes, pool, heuristic, int(ranked[p]), exact_below) for p in picks
+    )
+    return offer(tree, node, min(subs, key=_total), keep_current)
 
 
 def exhaustive_mutation(
