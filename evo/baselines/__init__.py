@@ -20,7 +20,13 @@ from evo.baselines import cache
 from evo.baselines.build import Node, Player, build_tree
 from evo.baselines.human import least_frequent, separating
 from evo.baselines.lookahead import SCORES, lookahead
-from evo.baselines.optimal import KNOWN_OPTIMA, OPTIMA_SOURCES, OptimalRefused, optimal
+from evo.baselines.optimal import (
+    DEFAULT_TIME_LIMIT,
+    KNOWN_OPTIMA,
+    OPTIMA_SOURCES,
+    OptimalRefused,
+    optimal,
+)
 from evo.baselines.simple import (
     estimate_rc,
     lowest_consistent,
@@ -66,9 +72,6 @@ HEURISTICS: tuple[str, ...] = tuple(f"{s}{c}" for s in SCORES for c in ("", "-co
 HUMAN: tuple[str, ...] = ("least-frequent", "separating")
 NAMES: tuple[str, ...] = HEURISTICS + ("lc", "rc") + HUMAN + ("optimal",)
 BASELINE_NAMES = NAMES  # the name the other modules use
-
-#: Seconds the optimum may take when the caller gives no limit.
-DEFAULT_TIME_LIMIT = 600.0
 _FOLLOWERS = ("lc", "rc")
 
 

@@ -29,11 +29,6 @@ class Node:
         self.history = history
         self._parent = parent
 
-    @property
-    def depth(self) -> int:
-        """Depth of the node (root = 1)."""
-        return len(self.history) + 1
-
     @cached_property
     def stabilizer(self) -> Stabilizer:
         if self._parent is None:
