@@ -8,21 +8,18 @@ no network: its pictures are files beside it, referenced by relative paths.
 from __future__ import annotations
 
 import html
-import importlib
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from evo import baselines as bl
 from evo.files import atomic_write_text
 from evo.game import Game, make_game
 from evo.plots import plot_depths, plot_fitness
 from evo.render import auto_depth, render_tree
 from evo.rundir import BEST, LOGBOOK, RunDirError, load_run
 from evo.tree import Tree
-
-#: Baselines a report lists when :mod:`evo.baselines` is missing (all "not available").
-FALLBACK_BASELINES: tuple[str, ...] = ("knuth", "irving", "kooi", "entropy", "lc", "rc", "optimal")
 
 #: Above this many codes, baselines are read from the cache only when already computed;
 #: computing look-ahead strategies for such games would take longer than a report should.
@@ -90,45 +87,36 @@ def read_run(run_dir: str | os.PathLike) -> RunData:
 
 
 def known_optimum(game: Game) -> int | None:
-    """The published optimal total of the game, when :mod:`evo.baselines` knows it."""
-    try:
-        known = importlib.import_module("evo.baselines").known_optimum(game)
-    except ImportError:
-        return None
+    """The best-known optimal total of the game, when known."""
+    known = bl.known_optimum(game)
     return None if known is None else int(known[0])
 
 
 def default_baselines(game: Game) -> list[str]:
     """Every baseline of the game (:func:`evo.baselines.default_names`)."""
-    try:
-        return list(importlib.import_module("evo.baselines").default_names(game))
-    except ImportError:
-        return list(FALLBACK_BASELINES)
+    return list(bl.default_names(game))
 
 
 def baseline_run(game: Game, name: str, compute: bool = True) -> tuple[Tree, dict]:
-    """A baseline's tree and result dict (``total``, ``worst``, ``histogram``…) from
-    :mod:`evo.baselines`, cached per game on disk; with ``compute`` False, from the
-    cache only (KeyError when it is not there). The optimum may take ``OPTIMAL_SECONDS``."""
-    baselines = importlib.import_module("evo.baselines")
+    """A baseline's tree and result dict (``total``, ``worst``, ``histogram``…), cached
+    per game on disk; with ``compute`` False, from the cache only (KeyError when it is not
+    there). The optimum may take ``OPTIMAL_SECONDS``."""
     if not compute:
-        hit = baselines.cache.load(game, baselines.parse_name(game, name))
+        hit = bl.cached(game, name)
         if hit is None:
             raise KeyError(f"not computed for games over {COMPUTE_LIMIT} codes (see evo baselines)")
-        return hit
-    found = baselines.run(game, name, time_limit=OPTIMAL_SECONDS, rc_seeds=0)
+        return hit.tree, hit.result
+    found = bl.run(game, name, time_limit=OPTIMAL_SECONDS, rc_seeds=0)
     return found.tree, found.result
 
 
 def baseline_figures(game: Game, name: str, compute: bool = True) -> BaselineFigures:
     """One baseline's figures, or a ``not available`` entry saying why, so a report
     never fails for a baseline."""
-    if name == "optimal" and (opt := known_optimum(game)) is not None:
-        return BaselineFigures(name, total=opt, note="published optimum")
+    if name == "optimal" and (known := bl.known_optimum(game)) is not None:
+        return BaselineFigures(name, total=int(known[0]), note=f"optimum: {known[1]}")
     try:
         _, result = baseline_run(game, name, compute)
-    except ImportError as e:
-        return BaselineFigures(name, note=f"baselines module not available ({e})")
     except Exception as e:  # any failure of a baseline must not sink the report
         return BaselineFigures(name, note=str(e.args[0]) if e.args else type(e).__name__)
     hist = result.get("histogram") or {}

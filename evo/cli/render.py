@@ -34,10 +34,6 @@ def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, varian
     game = open_game(pegs, colors, variant)
     try:
         return baseline_run(game, source)[0]
-    except ImportError:
-        raise click.ClickException(
-            f"{source!r} is not a tree file, and baselines are not available in this evo"
-        ) from None
     except Exception as e:  # an unknown name, or an optimum refused as too long
         raise click.ClickException(
             f"{source!r} is neither a tree file nor a baseline of this game: {e}"
