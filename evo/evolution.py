@@ -41,7 +41,7 @@ from evo.config import Config
 from evo.files import atomic_write_bytes
 from evo.game import Game, make_game
 from evo.growth import random_breaker
-from evo.rundir import CHECKPOINT, write_best, write_logbook, write_summary
+from evo.rundir import CHECKPOINT, append_logbook, write_best, write_logbook, write_summary
 from evo.tree import Tree
 
 CHECKPOINT_FORMAT = "evo-checkpoint"
@@ -430,8 +430,9 @@ def evolve(
             state.elapsed = time.perf_counter() - t_start
             if ckpt is not None:
                 save_checkpoint(ckpt, state, config)
-        if run_dir is not None:
+        if run_dir is not None:  # (on resume, drops what was logged after the checkpoint)
             write_logbook(run_dir, list(state.logbook))
+        logged = len(state.logbook)
         if on_generation is not None and not resume:
             on_generation(0, state.population, state.logbook)
         base_elapsed = state.elapsed - (time.perf_counter() - t_start)
@@ -446,7 +447,8 @@ def evolve(
             last_good = _snapshot(state)
             if run_dir is not None and state.generation % config.checkpoint_interval == 0:
                 save_checkpoint(ckpt, state, config)
-                write_logbook(run_dir, list(state.logbook))
+                append_logbook(run_dir, state.logbook[logged:])
+                logged = len(state.logbook)
             bar.update(state)
             if on_generation is not None:
                 on_generation(state.generation, state.population, state.logbook)
@@ -459,7 +461,7 @@ def evolve(
             pool = None
         if ckpt is not None and "last_good" in locals():
             save_checkpoint(ckpt, last_good, config)
-            write_logbook(run_dir, list(last_good.logbook))
+            append_logbook(run_dir, last_good.logbook[logged:])
         gen = last_good.generation if "last_good" in locals() else -1
         raise RunInterrupted(gen, run_dir) from None
     finally:
@@ -471,7 +473,7 @@ def evolve(
         _WORKER.pop("toolbox", None)
     if ckpt is not None:
         save_checkpoint(ckpt, state, config)
-        write_logbook(run_dir, list(state.logbook))
+        append_logbook(run_dir, state.logbook[logged:])
     best = best_of(state, config)
     summary = make_summary(config, game, state, best, knuth, stopped_by)
     if run_dir is not None:

@@ -2,7 +2,7 @@
 
 =================  ==================================================================
 ``config.yaml``    the resolved config (every default filled in): ``evo resume`` reads it
-``logbook.jsonl``  one JSON object per generation: the DEAP logbook's records (rewritten
+``logbook.jsonl``  one JSON object per generation: the DEAP logbook's records (appended
                    at every checkpoint and at the end)
 ``checkpoint.pkl`` population, hall of fame, logbook, random state, elapsed time
 ``best.json``      the best breaker (:mod:`evo.treeio` format)
@@ -59,10 +59,24 @@ def write_config(run_dir: Path, config: Config) -> None:
     atomic_write_text(Path(run_dir) / CONFIG, header + config.to_yaml())
 
 
+def _lines(records: list[dict]) -> str:
+    return "".join(json.dumps(r) + "\n" for r in records)
+
+
 def write_logbook(run_dir: Path, records: list[dict]) -> None:
-    """The logbook as JSON lines, one record per generation."""
-    text = "".join(json.dumps(r, sort_keys=False) + "\n" for r in records)
-    atomic_write_text(Path(run_dir) / LOGBOOK, text)
+    """The logbook as JSON lines, one record per generation (atomically replaced)."""
+    atomic_write_text(Path(run_dir) / LOGBOOK, _lines(records))
+
+
+def append_logbook(run_dir: Path, records: list[dict]) -> None:
+    """Records appended to the logbook (long runs would rewrite megabytes each time).
+    A crash while appending can leave a partial last line, which :func:`load_run`
+    ignores and ``evo resume`` rewrites from the checkpoint."""
+    if records:
+        with open(Path(run_dir) / LOGBOOK, "a", encoding="utf-8") as f:
+            f.write(_lines(records))
+            f.flush()
+            os.fsync(f.fileno())
 
 
 def write_summary(run_dir: Path, summary: dict) -> None:
@@ -112,12 +126,15 @@ def load_run(path: str | os.PathLike) -> Run:
         raise RunDirError(str(e)) from None
     logbook = []
     if (path / LOGBOOK).exists():
-        for i, line in enumerate((path / LOGBOOK).read_text(encoding="utf-8").splitlines()):
+        lines = (path / LOGBOOK).read_text(encoding="utf-8").splitlines()
+        for i, line in enumerate(lines):
             if not line.strip():
                 continue
             try:
                 logbook.append(json.loads(line))
             except json.JSONDecodeError:
+                if i == len(lines) - 1:
+                    break  # a line being appended when the run stopped
                 raise RunDirError(f"{path / LOGBOOK}: line {i + 1} is not valid JSON") from None
     summary = None
     if (path / SUMMARY).exists():
