@@ -291,3 +291,18 @@ def test_fitness_of_every_individual_is_its_recomputed_total():
     for ind in result.state.population:
         ind.validate()
         assert ind.fitness.values == (fresh_total(ind),)
+
+
+def test_load_run_ignores_a_partial_last_logbook_line(tmp_path):
+    from evo.rundir import RunDirError
+
+    cfg = config(BASE, "stop.generations=2")
+    run_dir = create_run_dir(cfg, tmp_path)
+    evolve(cfg, run_dir, progress=False, knuth=False)
+    log = run_dir / "logbook.jsonl"
+    good = log.read_text()
+    log.write_text(good + '{"gen": 3, "nev')
+    assert len(load_run(run_dir).logbook) == 3
+    log.write_text('{"gen": 0, "nev\n' + good)
+    with pytest.raises(RunDirError, match="line 1 is not valid JSON"):
+        load_run(run_dir)
