@@ -250,7 +250,12 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_logbook(tmp_path):
     import sys
     import time
 
-    data = {**BASE, "stop": {"generations": 50}, "checkpoint_interval": 3}
+    data = {
+        **BASE,
+        "population": {"size": 8},
+        "stop": {"generations": 300},
+        "checkpoint_interval": 3,
+    }
     cfg_path = tmp_path / "c.yaml"
     cfg_path.write_text(json.dumps(data))
     whole = logbook_of(config(data))
