@@ -77,6 +77,9 @@ def grow(
 ) -> Tree:
     """A random breaker subtree for the code set ``codes`` (DESIGN's ``grow(S, used, rng)``).
 
+    No ``used`` argument: a guess used above a node never helps on its code set (every code
+    of it answered that guess alike), so it is never drawn.
+
     ``root_guess``, when given and helpful, is the root's guess (mutation uses it).
     """
     template = None if root_guess is None else Template.single(root_guess, game.num_feedbacks)

@@ -149,6 +149,7 @@ def test_report_knuth_from_the_run(tmp_path, no_baselines):
 
 def test_report_with_real_baselines(tmp_path):
     from evo import baselines
+
     run_dir, _, _ = make_run(tmp_path / "run-b")
     html = check_pages(run_dir, write_report(run_dir, ["knuth", "optimal", "no-such-player"]))
     knuth = baselines.run(make_game(3, 3), "knuth").tree
