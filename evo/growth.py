@@ -146,8 +146,13 @@ def _check_no_repeats(tree: Tree) -> None:
 
 
 # --------------------------------------------------------------------- engine
-def _segment_ids(counts: np.ndarray) -> np.ndarray:
-    return np.repeat(np.arange(len(counts)), counts)
+def _segments(starts: np.ndarray, counts: np.ndarray):
+    """Gather contiguous ranges ``[starts[s], starts[s] + counts[s])`` into one array:
+    the segment of each element, where each segment begins in it, and its positions."""
+    seg = np.repeat(np.arange(len(counts)), counts)
+    first = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    pos = np.arange(len(seg)) + np.repeat(starts - first, counts)
+    return seg, first, pos
 
 
 def _build(
@@ -184,9 +189,7 @@ def _build(
     f_tmpl = np.array([template.root if template is not None else -1], dtype=np.int64)
 
     while len(f_id):
-        seg = _segment_ids(f_count)
-        first = np.concatenate(([0], np.cumsum(f_count)[:-1]))
-        pos = np.arange(len(seg)) + np.repeat(f_start - first, f_count)
+        seg, first, pos = _segments(f_start, f_count)
         cur = order[pos]
 
         if strict:
@@ -316,11 +319,11 @@ def _choose_guesses(
     tmpl = tmpl.copy()
     # First round: a few candidates per node, the first helpful one wins; nearly all
     # nodes are settled here (a consistent candidate always helps).
-    width = 1 if pool == "consistent" or count.min() >= _LARGE_SET else _FIRST_WIDTH
     rand = tmpl < 0
     if pool == "consistent":
         cand = cur[first + rng.integers(0, count)][:, None]
     else:
+        width = 1 if count.min() >= _LARGE_SET else _FIRST_WIDTH
         cand = _uniform_codes(rng, m, (k, width))
     if template is not None and not rand.all():
         cand[~rand] = template.guess[tmpl[~rand]][:, None]
@@ -383,10 +386,9 @@ def _retry(game, cur, first, count, tmpl, template, rng, pool, guesses, pending)
     m = game.num_codes
     rounds = 0
     while len(pending):
-        width = _BATCH
         t = tmpl[pending]
         from_t = t >= 0
-        cand = np.empty((len(pending), width), dtype=np.int64)
+        cand = np.empty((len(pending), _BATCH), dtype=np.int64)
         if from_t.any():
             cand[from_t] = template.guess[t[from_t]][:, None]
         rand = np.flatnonzero(~from_t)
@@ -394,18 +396,15 @@ def _retry(game, cur, first, count, tmpl, template, rng, pool, guesses, pending)
             rp = pending[rand]
             if pool == "consistent":
                 cand[rand] = cur[
-                    first[rp, None] + rng.integers(0, count[rp, None], (len(rp), width))
+                    first[rp, None] + rng.integers(0, count[rp, None], (len(rp), _BATCH))
                 ]
             elif rounds < _REJECTION_ROUNDS:
-                cand[rand] = _uniform_codes(rng, m, (len(rp), width))
+                cand[rand] = _uniform_codes(rng, m, (len(rp), _BATCH))
             else:
                 cand[rand] = np.array(
                     [_helpful_draw(game, cur[first[s] : first[s] + count[s]], rng) for s in rp]
                 )[:, None]
-        sub_counts = count[pending]
-        sub_seg = _segment_ids(sub_counts)
-        sub_first = np.concatenate(([0], np.cumsum(sub_counts)[:-1]))
-        idx = np.arange(len(sub_seg)) + np.repeat(first[pending] - sub_first, sub_counts)
+        sub_seg, sub_first, idx = _segments(first[pending], count[pending])
         fb = game.feedback(cand[sub_seg], cur[idx][:, None])
         helpful = _helpful(fb, sub_seg, sub_first, game.win)
         if pool == "consistent" and from_t.any():
