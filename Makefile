@@ -17,8 +17,9 @@ bench: setup
 	$(BIN)/python benchmarks/run_all.py
 
 lint: setup
-	$(BIN)/ruff check evo tests benchmarks
-	$(BIN)/ruff format --check evo tests benchmarks
+	$(BIN)/ruff check evo tests benchmarks scripts
+	$(BIN)/ruff format --check evo tests benchmarks scripts
+	$(BIN)/mypy
 
 setup: $(STAMP) dot
 

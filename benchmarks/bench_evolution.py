@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.machine import machine_line  # noqa: E402
 from evo.config import load_config  # noqa: E402
-from evo.evolution import evolve  # noqa: E402
+from evo.ea import evolve  # noqa: E402
 from evo.rundir import create_run_dir  # noqa: E402
 
 KNUTH_46 = 5801
@@ -39,14 +39,14 @@ def timed_run(config_path, overrides, run_dir: bool = False):
     """Run a config (in a new run directory under runs/ with ``run_dir``); returns
     (result, [(seconds, gen, best)], run directory or None)."""
     cfg = load_config(ROOT / config_path, overrides)
-    path = create_run_dir(cfg, ROOT / "runs") if run_dir else None
+    path = create_run_dir(cfg, root=ROOT / "runs") if run_dir else None
     t0 = time.perf_counter()
     trace = []
 
     def hook(gen, pop, logbook):
         trace.append((time.perf_counter() - t0, gen, logbook[-1]["min"]))
 
-    result = evolve(cfg, path, progress=False, on_generation=hook)
+    result = evolve(cfg, run_dir=path, progress=False, on_generation=hook)
     return result, trace, path
 
 

@@ -23,7 +23,7 @@ def _median_ms(game, repeats: int, pool: str = "all") -> float:
     times = []
     for _ in range(repeats):
         t0 = time.perf_counter()
-        random_breaker(game, rng, pool)
+        random_breaker(game, rng=rng, pool=pool)
         times.append(time.perf_counter() - t0)
     return statistics.median(times) * 1000
 

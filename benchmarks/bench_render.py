@@ -58,9 +58,9 @@ def make_run_dir(root: Path, tree, generations: int = 30) -> Path:
 
 def main() -> None:
     rng = np.random.default_rng(2024)
-    small = random_breaker(make_game(3, 3), rng)
-    big = random_breaker(make_game(4, 6), rng)
-    bc = random_breaker(make_game(4, 10, "bulls-cows"), rng)
+    small = random_breaker(make_game(3, 3), rng=rng)
+    big = random_breaker(make_game(4, 6), rng=rng)
+    bc = random_breaker(make_game(4, 10, "bulls-cows"), rng=rng)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)

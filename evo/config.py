@@ -14,18 +14,14 @@ from __future__ import annotations
 import os
 import re
 from pathlib import Path
-from typing import Annotated, Any, Literal, Union, get_args, get_origin
+from typing import Annotated, Any, Literal, TypeGuard, Union, get_args, get_origin
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from evo.files import read_text
 from evo.game import count_codes
-from evo.operators import HEURISTICS, NODE_WEIGHTS
-
-NodeWeight = Literal["uniform", "size", "sqrt"]
-Heuristic = Literal["knuth", "irving", "kooi", "entropy"]
-assert set(get_args(NodeWeight)) == set(NODE_WEIGHTS)
-assert set(get_args(Heuristic)) == set(HEURISTICS)
+from evo.kinds import Heuristic, NodeWeight, Pool, Variant
 
 
 class ConfigError(ValueError):
@@ -41,7 +37,7 @@ class GameConfig(_Model):
 
     pegs: int = Field(4, ge=1, le=20)
     colors: int = Field(6, ge=1, le=35)
-    variant: Literal["mastermind", "bulls-cows"] = "mastermind"
+    variant: Variant = "mastermind"
 
     @model_validator(mode="after")
     def _check(self) -> GameConfig:
@@ -54,7 +50,7 @@ class InitConfig(_Model):
     """The first population: random breakers (random path completion with ``pool``), with
     the named baseline strategies (``evo.baselines``) put in when listed."""
 
-    pool: Literal["all", "consistent"] = "all"
+    pool: Pool = "all"
     baselines: list[str] = []
 
 
@@ -181,7 +177,7 @@ class Config(_Model):
     game: GameConfig = GameConfig()
     population: PopulationConfig = PopulationConfig()
     stop: StopConfig = StopConfig(generations=50)
-    pool: Literal["all", "consistent"] = "all"
+    pool: Pool = "all"
     crossover: CrossoverConfig = CrossoverConfig()
     mutation: MutationConfig = MutationConfig()
     selection: SelectionConfig = SelectionConfig()
@@ -237,16 +233,17 @@ def apply_override(data: dict, path: list[str], value: Any, defaults: Any = None
     way is copied from ``defaults``, the default config as plain data); list items by index."""
     node: Any = data
     default: Any = defaults
-    for i, key in enumerate(path):
+    for i, name in enumerate(path):
         last = i == len(path) - 1
         where = ".".join(path[: i + 1])
+        key: str | int = name
         if isinstance(node, list):
-            if not key.isdigit() or int(key) >= len(node):
+            if not name.isdigit() or int(name) >= len(node):
                 raise ConfigError(
                     f"--set {'.'.join(path)}: {where} is not an item of the list "
                     f"(it has {len(node)} items, 0..{len(node) - 1})"
                 )
-            key = int(key)
+            key = int(name)
         elif not isinstance(node, dict):
             raise ConfigError(f"--set {'.'.join(path)}: {'.'.join(path[:i])} is not a mapping")
         if last:
@@ -273,10 +270,7 @@ def load_config(
     else:
         path = Path(source)
         where = str(path)
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as e:
-            raise ConfigError(f"cannot read config {path}: {e.strerror or e}") from None
+        text = read_text(path, what="config", error=ConfigError)
         try:
             data = yaml.safe_load(text)
         except yaml.YAMLError as e:
@@ -342,7 +336,7 @@ def format_errors(where: str, error: ValidationError) -> str:
     return "\n".join(lines)
 
 
-def _is_union_tag(p: Any) -> bool:
+def _is_union_tag(p: object) -> TypeGuard[str]:
     return isinstance(p, str) and p in _KIND_MODELS
 
 

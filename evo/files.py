@@ -1,4 +1,5 @@
-"""Atomic file writes: write to a temporary file beside the target, then rename."""
+"""Files: atomic writes (a temporary file beside the target, then a rename) and reads of
+the files users give, with one-line errors."""
 
 from __future__ import annotations
 
@@ -42,3 +43,17 @@ def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
 def atomic_write_json(path: str | os.PathLike, data: Any, indent: int | None = 1) -> Path:
     """Write ``data`` as JSON atomically."""
     return atomic_write_text(path, json.dumps(data, indent=indent) + "\n")
+
+
+def read_text(path: str | os.PathLike, *, what: str, error: type[Exception]) -> str:
+    """The UTF-8 text of a file the user gave (``what`` it is: ``config``, ``tree file``);
+    when it cannot be read, ``error`` with one line naming the file and why."""
+    path = Path(path)
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as e:
+        raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
+    except UnicodeDecodeError as e:
+        raise error(
+            f"{path} is not a {what} (not UTF-8 text: byte {e.start} is {e.object[e.start]:#04x})"
+        ) from None

@@ -1,4 +1,4 @@
-"""Mastermind-family games: codes, feedbacks and the feedback table (DESIGN §1).
+"""Mastermind-family games: codes, feedbacks and the feedback table (docs/DESIGN.md §1).
 
 A code is an integer ``0 .. M-1``. For Mastermind it is the base-``C`` number of its
 pegs (first peg most significant); for Bulls and Cows it is the rank of its digit
@@ -13,12 +13,10 @@ import itertools
 import os
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Literal
 
 import numpy as np
 
-Variant = Literal["mastermind", "bulls-cows"]
-VARIANTS: tuple[str, ...] = ("mastermind", "bulls-cows")
+from evo.kinds import VARIANTS, Variant
 
 #: Symbols used to print pegs: Mastermind colors read 1..C, Bulls and Cows digits 0..C-1.
 _SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -36,7 +34,7 @@ class GameTooLargeError(ValueError):
 
 
 def feedback_index(b: int, w: int, pegs: int) -> int:
-    """The integer of feedback ``<b, w>`` in an ``pegs``-peg game (DESIGN §1 order)."""
+    """The integer of feedback ``<b, w>`` in an ``pegs``-peg game (docs/DESIGN.md §1 order)."""
     if not (0 <= b <= pegs and 0 <= w <= pegs - b):
         raise ValueError(f"<{b},{w}> is not a feedback of a {pegs}-peg game")
     k = pegs - b
@@ -229,7 +227,7 @@ class Game:
             common[lo : lo + block] = part.sum(axis=-1, dtype=np.uint8)
         return ids.reshape(-1).astype(np.int32), common
 
-    def compute_feedback(self, guesses: np.ndarray, secrets: np.ndarray) -> np.ndarray:
+    def compute_feedback(self, guesses: np.ndarray | int, secrets: np.ndarray | int) -> np.ndarray:
         """Feedbacks of paired (broadcast) guess and secret arrays, from the pegs (no table)."""
         g = np.asarray(guesses, dtype=np.int64)
         s = np.asarray(secrets, dtype=np.int64)
@@ -285,12 +283,30 @@ class Game:
             secrets = np.arange(self.num_codes)
         return self.compute_feedback(np.int64(guess), secrets)
 
+    def helps(self, guess: int, codes: np.ndarray) -> bool:
+        """The guess wins for one of ``codes`` or splits them (:func:`helpful_rows`)."""
+        return bool(helpful_rows(self.feedback_row(int(guess), codes)[None, :], self.win)[0])
+
     def all_codes(self) -> np.ndarray:
         """Every code, as an int32 array ``0 .. M-1``."""
         return np.arange(self.num_codes, dtype=np.int32)
 
 
 _GAMES: dict[tuple, Game] = {}
+
+
+def helpful_rows(fb: np.ndarray, win: int) -> np.ndarray:
+    """Rows of a ``(guesses, codes)`` feedback block whose guess *helps* on the codes: it
+    wins for one of them, or not all of them answer alike (so it splits them). This is
+    the rule that every guess of a breaker must follow; a guess that does not help tells
+    nothing."""
+    return (fb == win).any(axis=1) | (fb != fb[:, :1]).any(axis=1)
+
+
+def helpful_counts(counts: np.ndarray, win: int) -> np.ndarray:
+    """:func:`helpful_rows` from part sizes: rows of ``(guesses, F)`` counts of the codes
+    per feedback."""
+    return (counts[:, win] > 0) | (np.count_nonzero(counts, axis=1) > 1)
 
 
 def _interned_game(pegs: int, colors: int, variant: str, use_table: bool) -> Game:
@@ -351,3 +367,8 @@ def make_game(
     if table is not None:
         use_table = table
     return _interned_game(pegs, colors, variant, use_table)
+
+
+def feedback_text(black: int, white: int, variant: str) -> str:
+    """An edge label: ``1B 2W`` (black and white pegs) or ``1B 2C`` (bulls and cows)."""
+    return f"{black}B {white}{'W' if variant == 'mastermind' else 'C'}"

@@ -17,7 +17,8 @@ def to_networkx(tree: Tree) -> nx.DiGraph:
     Node attributes: ``guess`` (code), ``label`` (its printed form, ``1122``), ``pegs``
     (its 0-based colors or digits), ``codes``
     (size of the code set), ``subtotal`` (guesses the codes of the subtree make from this
-    node on, DESIGN's additive total), ``depth`` (root = 1), ``terminal``. Edge attributes:
+    node on: the additive total of docs/DESIGN.md §2), ``depth`` (root = 1), ``terminal``.
+    Edge attributes:
     ``feedback`` (integer), ``label`` (``b,w``), ``black``, ``white``. Graph attributes:
     the game (``pegs``, ``colors``, ``variant``), ``total``, ``average`` and ``worst``.
     """

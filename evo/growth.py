@@ -3,7 +3,7 @@
 All three share one engine that builds a tree level by level, splitting every node's
 code set with one vectorised feedback lookup per level.
 
-Random path completion (DESIGN §3) grows code by code, then shrinks and
+Random path completion (docs/DESIGN.md §3) grows code by code, then shrinks and
 triangle-optimizes. The engine draws the same trees directly:
 
 * A guess drawn at a node either *helps* (it is in the code set ``S``, or it splits
@@ -25,15 +25,12 @@ tests check that both give the same fitness distribution.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import numpy as np
 
-from evo.game import Game
+from evo.game import Game, helpful_rows
+from evo.kinds import POOLS, Pool
 from evo.tree import InvalidTreeError, Tree
-
-Pool = Literal["all", "consistent"]
-POOLS: tuple[str, ...] = ("all", "consistent")
 
 #: Rounds of batched rejection sampling before a node's helpful guesses are listed exactly,
 #: the candidates drawn at once per node in later rounds, and in the first.
@@ -71,11 +68,13 @@ class Template:
 def grow(
     game: Game,
     codes: np.ndarray,
+    *,
     rng: np.random.Generator,
     pool: Pool = "all",
     root_guess: int | None = None,
 ) -> Tree:
-    """A random breaker subtree for the code set ``codes`` (DESIGN's ``grow(S, used, rng)``).
+    """A random breaker subtree for the code set ``codes`` (``grow(S, used, rng)`` of
+    docs/DESIGN.md §3).
 
     No ``used`` argument: a guess used above a node never helps on its code set (every code
     of it answered that guess alike), so it is never drawn.
@@ -86,15 +85,22 @@ def grow(
     return _build(game, np.asarray(codes, dtype=np.int32), rng, pool, template, strict=False)
 
 
-def random_breaker(game: Game, rng: np.random.Generator, pool: Pool = "all") -> Tree:
+def tree_rngs(seed: int | None, size: int) -> list[np.random.Generator]:
+    """One independent generator per individual, spawned from ``seed``: the population is
+    the same whatever order or process grows it."""
+    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(size)]
+
+
+def random_breaker(game: Game, *, rng: np.random.Generator, pool: Pool = "all") -> Tree:
     """A random breaker for the whole game: random path completion, shrink, triangles."""
-    return grow(game, game.all_codes(), rng, pool)
+    return grow(game, game.all_codes(), rng=rng, pool=pool)
 
 
 def replay(
     game: Game,
     codes: np.ndarray,
     template: Template,
+    *,
     rng: np.random.Generator,
     pool: Pool = "all",
 ) -> Tree:
@@ -103,7 +109,7 @@ def replay(
     return _build(game, np.asarray(codes, dtype=np.int32), rng, pool, template, strict=False)
 
 
-def build_exact(game: Game, template: Template, codes: np.ndarray | None = None) -> Tree:
+def build_exact(game: Game, template: Template, *, codes: np.ndarray | None = None) -> Tree:
     """The tree that is exactly the template (no growth, no shrinking), checked on every
     code: raises :class:`InvalidTreeError` when a code has no path or a node is reached by
     no code. Used to load files and to turn hand-built strategies into trees."""
@@ -132,7 +138,7 @@ def _template_size(template: Template) -> int:
 
 def _check_no_repeats(tree: Tree) -> None:
     """Raise when a guess repeats on a path (the feedback would tell nothing new)."""
-    stack = [(0, frozenset())]
+    stack: list[tuple[int, frozenset[int]]] = [(0, frozenset())]
     child = tree.child_table
     while stack:
         node, above = stack.pop()
@@ -159,7 +165,7 @@ def _build(
     game: Game,
     codes: np.ndarray,
     rng: np.random.Generator | None,
-    pool: str,
+    pool: Pool,
     template: Template | None,
     strict: bool,
 ) -> Tree:
@@ -171,14 +177,14 @@ def _build(
     order = codes.copy()
 
     # Node records, indexed by creation id (creation order is breadth-first).
-    rec_label, rec_parent, rec_depth, rec_start, rec_count = (
-        [[-1]],
-        [[-1]],
-        [[1]],
-        [[0]],
-        [[len(codes)]],
-    )
-    rec_ids, rec_guess, rec_term = [], [], []
+    rec_label: list[np.ndarray | list[int]] = [[-1]]
+    rec_parent: list[np.ndarray | list[int]] = [[-1]]
+    rec_depth: list[np.ndarray | list[int]] = [[1]]
+    rec_start: list[np.ndarray | list[int]] = [[0]]
+    rec_count: list[np.ndarray | list[int]] = [[len(codes)]]
+    rec_ids: list[np.ndarray] = []
+    rec_guess: list[np.ndarray] = []
+    rec_term: list[np.ndarray] = []
     next_id = 1
 
     # The frontier: nodes whose guess is still to be chosen.
@@ -193,9 +199,13 @@ def _build(
         cur = order[pos]
 
         if strict:
+            if template is None:
+                raise ValueError("an exact build needs a template")
             guesses = template.guess[f_tmpl].astype(np.int64)
             fb = game.feedback(guesses[seg], cur)
         else:
+            if rng is None:
+                raise ValueError("growing a tree needs a random generator")
             guesses, fb, f_tmpl = _choose_guesses(
                 game, cur, seg, first, f_count, f_tmpl, template, rng, pool
             )
@@ -229,9 +239,10 @@ def _build(
         if strict and np.any(c_tmpl < 0):
             bad = int(np.flatnonzero(c_tmpl < 0)[0])
             code = int(order[c_start[bad]])
-            g = int(guesses[c_seg[bad]])
+            bad_guess = int(guesses[c_seg[bad]])
             raise InvalidTreeError(
-                f"code {game.format_code(code)} has no path: after guess {game.format_code(g)} "
+                f"code {game.format_code(code)} has no path: "
+                f"after guess {game.format_code(bad_guess)} "
                 f"there is no branch for feedback {game.format_feedback(int(c_fb[bad]))}"
             )
         rec_label.append(c_fb)
@@ -242,8 +253,10 @@ def _build(
 
         if strict:
             go = np.ones(len(run_len), dtype=bool)
+        elif rng is None:
+            raise ValueError("growing a tree needs a random generator")
         else:
-            # One-code children end as a leaf guessing their code (DESIGN §3, shrink);
+            # One-code children end as a leaf guessing their code (docs/DESIGN.md §3, shrink);
             # two-code children as one of their codes with the other as its leaf.
             go = run_len > 2
             single = run_len == 1
@@ -306,7 +319,7 @@ def _choose_guesses(
     tmpl: np.ndarray,
     template: Template | None,
     rng: np.random.Generator,
-    pool: str,
+    pool: Pool,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A helpful guess for every frontier node, and the feedback of every code against it.
 
@@ -356,8 +369,8 @@ def _uniform_codes(rng: np.random.Generator, m: int, shape: tuple[int, int]) -> 
 
 
 def _helpful(fb: np.ndarray, seg: np.ndarray, first: np.ndarray, win: int) -> np.ndarray:
-    """Per segment (rows ``seg == s`` of ``fb``, starting at ``first[s]``): the guess wins
-    for a code, or not all codes answer alike. ``fb`` may have candidate columns."""
+    """:func:`evo.game.helpful_rows` per segment, for a level of many nodes at once: rows
+    ``seg == s`` of ``fb`` (codes, starting at ``first[s]``) against candidate columns."""
     lead = fb[first]
     differs = np.logical_or.reduceat(fb != lead[seg], first, axis=0)
     return differs | (lead == win)
@@ -450,5 +463,4 @@ def _helpful_draw(game: Game, s: np.ndarray, rng: np.random.Generator) -> int:
     """Uniform draw among all codes that help on code set ``s`` (exact, for rare cases)."""
     every = game.all_codes()
     fb = game.feedback(every[:, None], s[None, :])
-    helpful = np.any(fb == game.win, axis=1) | np.any(fb != fb[:, :1], axis=1)
-    return int(rng.choice(np.flatnonzero(helpful)))
+    return int(rng.choice(np.flatnonzero(helpful_rows(fb, game.win))))

@@ -11,8 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from evo.game import Game, feedback_pair
-from evo.render import feedback_text
+from evo.game import Game, feedback_pair, feedback_text
 from evo.tree import Tree
 
 UNDO = ("undo", "u", "back")
@@ -112,7 +111,7 @@ def secret_lines(tree: Tree, code: int) -> list[str]:
 
 
 def play_loop(
-    tree: Tree, read: Callable[[str], str | None], write: Callable[[str], None]
+    tree: Tree, *, read: Callable[[str], str | None], write: Callable[[str], None]
 ) -> Position:
     """Ask each guess with ``read(prompt)`` (None: input ended) until the win, writing
     messages with ``write``; returns the final position (``solved`` or not)."""

@@ -67,6 +67,7 @@ def plot_fitness(
     logbook: list[dict],
     num_codes: int,
     path: str | os.PathLike,
+    *,
     baselines: dict[str, int | None] | None = None,
     optimum: int | None = None,
     title: str = "",
@@ -96,6 +97,7 @@ def plot_fitness(
 def plot_depths(
     histograms: dict[str, dict[int, int]],
     path: str | os.PathLike,
+    *,
     title: str = "",
     figsize: tuple[float, float] = (8, 4.5),
 ) -> Path:
@@ -134,6 +136,7 @@ class RunFigures:
 def plot_comparison(
     runs: list[RunFigures],
     path: str | os.PathLike,
+    *,
     title: str = "",
     figsize: tuple[float, float] | None = None,
 ) -> Path:
@@ -161,7 +164,7 @@ def plot_comparison(
                 x + 0.35,
                 color=OPTIMUM if name == "optimal" else "#000000",
                 linestyle=styles[name],
-                label=name if first else None,
+                label=name if first else "",  # "": no legend entry
             )
     ax.set_xticks(range(len(runs)), [r.name for r in runs], rotation=20, ha="right", fontsize=8)
     ax.set_xlim(-0.6, len(runs) - 0.4)

@@ -9,19 +9,15 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from evo.game import Game
-from evo.growth import Pool, random_breaker
+from evo.growth import random_breaker, tree_rngs
+from evo.kinds import Pool
 from evo.tree import Tree
-
-
-def tree_rngs(seed: int | None, size: int) -> list[np.random.Generator]:
-    """One independent generator per individual, spawned from ``seed``: the population is
-    the same whatever order or process grows it."""
-    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(size)]
 
 
 def random_population(
     game: Game,
     size: int,
+    *,
     seed: int | None = None,
     pool: Pool = "all",
     progress: Callable[[int], None] | None = None,
@@ -29,7 +25,7 @@ def random_population(
     """``size`` random breakers (random path completion), reproducible from ``seed``."""
     trees = []
     for rng in tree_rngs(seed, size):
-        trees.append(random_breaker(game, rng, pool))
+        trees.append(random_breaker(game, rng=rng, pool=pool))
         if progress is not None:
             progress(1)
     return trees
@@ -42,7 +38,7 @@ class PopulationStats:
     pegs: int
     colors: int
     variant: str
-    pool: str
+    pool: Pool
     size: int
     min: float
     max: float
@@ -57,7 +53,7 @@ class PopulationStats:
         return asdict(self)
 
 
-def population_stats(trees: list[Tree], pool: str, seconds: float) -> PopulationStats:
+def population_stats(trees: list[Tree], pool: Pool, seconds: float) -> PopulationStats:
     """Min, max, mean and (population) standard deviation of the average number of guesses."""
     game = trees[0].game
     totals = np.array([t.total for t in trees], dtype=np.int64)
@@ -80,10 +76,15 @@ def population_stats(trees: list[Tree], pool: str, seconds: float) -> Population
 
 
 def timed_population(
-    game: Game, size: int, seed: int | None, pool: Pool = "all", progress=None
+    game: Game,
+    size: int,
+    *,
+    seed: int | None,
+    pool: Pool = "all",
+    progress: Callable[[int], None] | None = None,
 ) -> tuple[list[Tree], PopulationStats]:
     """Grow a population and time it (the feedback table is built before the clock starts)."""
     game.prepare()  # one-time cost, not part of the population's time
     t0 = time.perf_counter()
-    trees = random_population(game, size, seed, pool, progress)
+    trees = random_population(game, size, seed=seed, pool=pool, progress=progress)
     return trees, population_stats(trees, pool, time.perf_counter() - t0)

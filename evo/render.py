@@ -19,6 +19,7 @@ import graphviz
 import networkx as nx
 
 from evo.files import atomic_write_bytes
+from evo.game import feedback_text
 from evo.graph import to_networkx
 from evo.tree import Tree
 
@@ -74,7 +75,7 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def guess_label(pegs: tuple[int, ...], printed: str, variant: str, note: str = "") -> str:
+def guess_label(pegs: tuple[int, ...], printed: str, variant: str, *, note: str = "") -> str:
     """The HTML-like label of a guess: one colored cell per peg with its printed symbol
     (Mastermind) or the digits (Bulls and Cows), and an optional small note below."""
     if variant == "mastermind":
@@ -96,11 +97,6 @@ def guess_label(pegs: tuple[int, ...], printed: str, variant: str, note: str = "
         small = '<FONT POINT-SIZE="8" COLOR="#444444">'
         row += f'<TR><TD COLSPAN="{span}" BORDER="0">{small}{_escape(note)}</FONT></TD></TR>'
     return f"<{table}{row}</TABLE>>"
-
-
-def feedback_text(black: int, white: int, variant: str) -> str:
-    """An edge label: ``1B 2W`` (black and white pegs) or ``1B 2C`` (bulls and cows)."""
-    return f"{black}B {white}{'W' if variant == 'mastermind' else 'C'}"
 
 
 def collapsed_text(codes: int, guesses: int) -> str:
@@ -137,6 +133,7 @@ def drawn_nodes(graph: nx.DiGraph, cut: Cut) -> list[int]:
 
 def tree_dot(
     tree: Tree,
+    *,
     depth: int | None = None,
     min_codes: int | None = None,
     layout: str = "dot",
@@ -144,11 +141,19 @@ def tree_dot(
     title: str | None = None,
 ) -> graphviz.Digraph:
     """The Graphviz picture of a breaker tree (see the module docstring)."""
-    return graph_dot(to_networkx(tree), depth, min_codes, layout, rankdir, title)
+    return graph_dot(
+        to_networkx(tree),
+        depth=depth,
+        min_codes=min_codes,
+        layout=layout,
+        rankdir=rankdir,
+        title=title,
+    )
 
 
 def graph_dot(
     graph: nx.DiGraph,
+    *,
     depth: int | None = None,
     min_codes: int | None = None,
     layout: str = "dot",
@@ -198,7 +203,7 @@ def graph_dot(
         note = f"{a['codes']} codes" if a["codes"] > 1 else ""
         dot.node(
             f"n{node}",
-            label=guess_label(a["pegs"], a["label"], variant, note),
+            label=guess_label(a["pegs"], a["label"], variant, note=note),
             fillcolor=TERMINAL_FILL if a["terminal"] else INNER_FILL,
             color="#8A6D00" if a["terminal"] else "#555555",
             penwidth="1.6" if a["terminal"] else "1",
@@ -242,6 +247,7 @@ def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
 def render_tree(
     tree: Tree,
     path: str | os.PathLike,
+    *,
     depth: int | None = None,
     min_codes: int | None = None,
     layout: str = "dot",
@@ -251,11 +257,13 @@ def render_tree(
 ) -> Path:
     """Draw a tree into ``path`` (``svg``, ``png`` or ``pdf``), written atomically."""
     _check_choice("format", fmt, FORMATS)
-    dot = tree_dot(tree, depth, min_codes, layout, rankdir, title)
+    dot = tree_dot(
+        tree, depth=depth, min_codes=min_codes, layout=layout, rankdir=rankdir, title=title
+    )
     return atomic_write_bytes(path, dot.pipe(format=fmt))
 
 
-def auto_depth(tree: Tree, max_nodes: int = 150) -> int | None:
+def auto_depth(tree: Tree, *, max_nodes: int = 150) -> int | None:
     """The largest depth limit that draws at most ``max_nodes`` nodes (None: draw it all);
     at least 2, so the root and its answers always show."""
     if len(tree) <= max_nodes:

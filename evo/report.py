@@ -13,20 +13,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from evo import baselines as bl
+from evo.baselines import known_optimum
+from evo.baselines.reference import (
+    BaselineFigures,
+    baseline_figures,
+    collect_baselines,
+    reference_names,
+)
 from evo.files import atomic_write_text
 from evo.game import Game, make_game
 from evo.plots import plot_depths, plot_fitness
 from evo.render import auto_depth, render_tree
 from evo.rundir import BEST, LOGBOOK, RunDirError, load_run
 from evo.tree import Tree
-
-#: Above this many codes, baselines are read from the cache only when already computed;
-#: computing look-ahead strategies for such games would take longer than a report should.
-COMPUTE_LIMIT = 10_000
-
-#: Seconds the exact optimum may take when a report computes it (else: not available).
-OPTIMAL_SECONDS = 30.0
 
 #: Drawn nodes above which the best breaker's picture is cut to a depth.
 MAX_DRAWN_NODES = 150
@@ -45,17 +44,6 @@ class RunData:
     @property
     def game(self) -> Game:
         return self.best.game
-
-
-@dataclass(frozen=True)
-class BaselineFigures:
-    """A baseline's fitness, or why it is not available (``total`` None)."""
-
-    name: str
-    total: int | None = None
-    worst: int | None = None
-    histogram: dict[int, int] | None = None
-    note: str = ""
 
 
 def check_logbook(run_dir: Path, logbook: list[dict]) -> list[dict]:
@@ -84,62 +72,6 @@ def read_run(run_dir: str | os.PathLike) -> RunData:
         logbook=check_logbook(run.path, run.logbook),
         best=best,
     )
-
-
-def known_optimum(game: Game) -> int | None:
-    """The best-known optimal total of the game, when known."""
-    known = bl.known_optimum(game)
-    return None if known is None else int(known[0])
-
-
-def default_baselines(game: Game) -> list[str]:
-    """Every baseline of the game (:func:`evo.baselines.default_names`)."""
-    return list(bl.default_names(game))
-
-
-def baseline_run(game: Game, name: str, compute: bool = True) -> tuple[Tree, dict]:
-    """A baseline's tree and result dict (``total``, ``worst``, ``histogram``…), cached
-    per game on disk; with ``compute`` False, from the cache only (KeyError when it is not
-    there). The optimum may take ``OPTIMAL_SECONDS``."""
-    if not compute:
-        hit = bl.cached(game, name)
-        if hit is None:
-            raise KeyError(f"not computed for games over {COMPUTE_LIMIT} codes (see evo baselines)")
-        return hit.tree, hit.result
-    found = bl.run(game, name, time_limit=OPTIMAL_SECONDS, rc_seeds=0)
-    return found.tree, found.result
-
-
-def baseline_figures(game: Game, name: str, compute: bool = True) -> BaselineFigures:
-    """One baseline's figures, or a ``not available`` entry saying why, so a report
-    never fails for a baseline."""
-    if name == "optimal" and (known := bl.known_optimum(game)) is not None:
-        return BaselineFigures(name, total=int(known[0]), note=f"optimum: {known[1]}")
-    try:
-        _, result = baseline_run(game, name, compute)
-    except Exception as e:  # any failure of a baseline must not sink the report
-        return BaselineFigures(name, note=str(e.args[0]) if e.args else type(e).__name__)
-    hist = result.get("histogram") or {}
-    return BaselineFigures(
-        name,
-        total=int(result["total"]),
-        worst=int(result["worst"]) if result.get("worst") is not None else None,
-        histogram={int(d): int(c) for d, c in hist.items()},
-    )
-
-
-def collect_baselines(
-    game: Game, names: Sequence[str], summary: dict | None = None
-) -> list[BaselineFigures]:
-    """Figures of the named baselines; Knuth falls back on the run's ``knuth_total``."""
-    compute = game.num_codes <= COMPUTE_LIMIT
-    out = []
-    for name in names:
-        fig = baseline_figures(game, name, compute)
-        if fig.total is None and name == "knuth" and summary and summary.get("knuth_total"):
-            fig = BaselineFigures(name, total=int(summary["knuth_total"]), note="from the run")
-        out.append(fig)
-    return out
 
 
 # ------------------------------------------------------------------ tables
@@ -352,22 +284,32 @@ def write_report(run_dir: str | os.PathLike, baselines: Sequence[str] | None = N
     ``report.md`` into the run directory; return the path of ``report.html``."""
     run = read_run(run_dir)
     game, best = run.game, run.best
-    names = list(default_baselines(game) if baselines is None else baselines)
-    figures = collect_baselines(game, names, run.summary)
-    optimum = next((b.total for b in figures if b.name == "optimal"), None) or known_optimum(game)
+    names = list(reference_names(game) if baselines is None else baselines)
+    figures = collect_baselines(game, names, knuth_total=run.summary.get("knuth_total"))
+    known = known_optimum(game)
+    optimum = next((b.total for b in figures if b.name == "optimal"), None) or (
+        known.total if known else None
+    )
     lines = {b.name: b.total for b in figures if b.name != "optimal"}
     title = f"{run.name}: {game_title(game)}"
-    plot_fitness(run.logbook, game.num_codes, run.path / "fitness.png", lines, optimum, title)
+    plot_fitness(
+        run.logbook,
+        game.num_codes,
+        run.path / "fitness.png",
+        baselines=lines,
+        optimum=optimum,
+        title=title,
+    )
 
     hists = {"best evolved": best.histogram_dict()}
     knuth = next((b for b in figures if b.name == "knuth"), None)
     if knuth is None and "knuth" not in names:
-        knuth = baseline_figures(game, "knuth", game.num_codes <= COMPUTE_LIMIT)
+        knuth = baseline_figures(game, "knuth")
     if knuth is not None and knuth.histogram:
         hists["Knuth"] = knuth.histogram
     plot_depths(hists, run.path / "depths.png", title=f"Depth histogram: {title}")
 
-    depth = auto_depth(best, MAX_DRAWN_NODES)
+    depth = auto_depth(best, max_nodes=MAX_DRAWN_NODES)
     render_tree(
         best,
         run.path / "best.svg",
@@ -424,7 +366,9 @@ def compare_runs(
         g = run.config.game
         game = make_game(g.pegs, g.colors, g.variant)
         if game.key not in per_game:
-            per_game[game.key] = collect_baselines(game, names, summary)
+            per_game[game.key] = collect_baselines(
+                game, names, knuth_total=summary.get("knuth_total")
+            )
         out.append(
             RunComparison(
                 name=run.path.name,

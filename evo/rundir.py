@@ -1,4 +1,4 @@
-"""Run directories (DESIGN §6): ``runs/<name>-<timestamp>/`` and what a run writes there.
+"""Run directories (docs/DESIGN.md §6): ``runs/<name>-<timestamp>/`` and what a run writes there.
 
 =================  ==================================================================
 ``config.yaml``    the resolved config (every default filled in): ``evo resume`` reads it
@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,7 +37,7 @@ class RunDirError(ValueError):
     """A run directory is missing or one of its files cannot be read."""
 
 
-def create_run_dir(config: Config, root: str | os.PathLike = "runs") -> Path:
+def create_run_dir(config: Config, *, root: str | os.PathLike = "runs") -> Path:
     """Make ``root/<name>-<UTC timestamp>/`` (a suffix ``-2``, ``-3``… when taken) and write
     the resolved config into it."""
     root = Path(root)
@@ -79,7 +80,7 @@ def append_logbook(run_dir: Path, records: list[dict]) -> None:
             os.fsync(f.fileno())
 
 
-def write_summary(run_dir: Path, summary: dict) -> None:
+def write_summary(run_dir: Path, summary: Mapping[str, Any]) -> None:
     atomic_write_json(Path(run_dir) / SUMMARY, summary)
 
 

@@ -44,7 +44,7 @@ def subtree_worst(tree: Tree) -> np.ndarray:
     return worst
 
 
-def table_rows(tree: Tree, min_count: int = 1) -> list[dict]:
+def table_rows(tree: Tree, *, min_count: int = 1) -> list[dict]:
     """The rows of nodes reached by at least ``min_count`` codes, as plain data:
     ``node``, ``move``, ``history``, ``guess``, ``count``, ``total``, ``average``, ``worst``.
     The history of a node after one move that got no peg is empty like the root's:

@@ -1,4 +1,4 @@
-"""Breaker trees as flat NumPy arrays (DESIGN §2).
+"""Breaker trees as flat NumPy arrays (docs/DESIGN.md §2).
 
 Nodes are stored in preorder, children in feedback order. Every node's code set is a
 contiguous slice ``codes[start : start + count]``: ``codes`` lists the codes in the
@@ -19,7 +19,7 @@ from evo.game import Game
 
 
 class InvalidTreeError(ValueError):
-    """A tree (or a file describing one) breaks a rule of DESIGN §2."""
+    """A tree (or a file describing one) breaks a rule of docs/DESIGN.md §2."""
 
 
 @dataclass(eq=False)
@@ -106,8 +106,8 @@ class Tree:
         return self._memo("nsub", compute)
 
     def subtree_totals(self) -> np.ndarray:
-        """``total`` of every node's subtree, counting its own guess as 1: DESIGN's additive
-        ``total(node) = |S| + sum of total(child)``."""
+        """``total`` of every node's subtree, counting its own guess as 1: the additive
+        ``total(node) = |S| + sum of total(child)`` of docs/DESIGN.md §2."""
 
         def compute() -> np.ndarray:
             cum = np.concatenate(([0], np.cumsum(self.terminal_depths, dtype=np.int64)))
@@ -227,7 +227,7 @@ class Tree:
 
     # ----------------------------------------------------------- checking
     def validate(self) -> None:
-        """Check every rule of DESIGN §2 from scratch, by playing every code with the
+        """Check every rule of docs/DESIGN.md §2 from scratch, by playing every code with the
         game's feedback; raise :class:`InvalidTreeError` saying what is wrong."""
         game, fmt = self.game, self.game.format_code
         n = len(self)

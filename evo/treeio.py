@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from evo.files import atomic_write_json
+from evo.files import atomic_write_json, read_text
 from evo.game import Game, make_game
 from evo.growth import Template, build_exact
 from evo.tree import InvalidTreeError, Tree
@@ -27,7 +27,7 @@ class TreeFileError(ValueError):
     """A tree file cannot be read: it says which file and what is wrong."""
 
 
-def to_nested(tree: Tree, node: int = 0) -> dict[str, Any]:
+def to_nested(tree: Tree, *, node: int = 0) -> dict[str, Any]:
     """The subtree under ``node`` as nested dicts with printed codes and feedbacks."""
     game, child = tree.game, tree.child_table
     out: dict[str, Any] = {"guess": game.format_code(int(tree.guess[node]))}
@@ -45,7 +45,7 @@ def to_nested(tree: Tree, node: int = 0) -> dict[str, Any]:
     return out
 
 
-def from_nested(game: Game, nested: dict[str, Any], where: str = "tree") -> Tree:
+def from_nested(game: Game, nested: dict[str, Any], *, where: str = "tree") -> Tree:
     """Build (and check) the tree that a nested dict describes; codes and feedbacks may be
     printed strings or integers. Raises :class:`InvalidTreeError` saying what is wrong."""
     guesses: list[int] = []
@@ -112,14 +112,11 @@ def save_tree(tree: Tree, path: str | os.PathLike, **extra: Any) -> Path:
     return atomic_write_json(path, tree_document(tree, **extra), indent=None)
 
 
-def load_tree(path: str | os.PathLike, game: Game | None = None) -> Tree:
+def load_tree(path: str | os.PathLike, *, game: Game | None = None) -> Tree:
     """Read and check a tree file; with ``game``, refuse a tree of another game.
     Raises :class:`TreeFileError` that names the file and what is wrong."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise TreeFileError(f"cannot read tree file {path}: {e.strerror or e}") from None
+    text = read_text(path, what="tree file", error=TreeFileError)
     try:
         doc = json.loads(text)
     except json.JSONDecodeError as e:
@@ -128,12 +125,12 @@ def load_tree(path: str | os.PathLike, game: Game | None = None) -> Tree:
             "the file is corrupted or truncated"
         ) from None
     try:
-        return tree_from_document(doc, game)
+        return tree_from_document(doc, game=game)
     except (InvalidTreeError, ValueError) as e:
         raise TreeFileError(f"{path}: {e}") from None
 
 
-def tree_from_document(doc: Any, game: Game | None = None) -> Tree:
+def tree_from_document(doc: Any, *, game: Game | None = None) -> Tree:
     """The tree of a JSON document made by :func:`tree_document`, fully checked."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise InvalidTreeError(f'not an evo breaker file (no "format": "{FORMAT}")')

@@ -51,13 +51,12 @@ def main() -> None:
     for path, gens in RUNS:
         if only and not any(o in path for o in only):
             continue
-        cfg = load_config(
-            path, [f"stop.generations={gens}", "stop.seconds=null", "workers=1"]
-        )
+        cfg = load_config(path, [f"stop.generations={gens}", "stop.seconds=null", "workers=1"])
         res = evolve(cfg, progress=False, knuth=False)
         records = [{k: v for k, v in dict(r).items()} for r in res.state.logbook]
         lb = hashlib.sha256(json.dumps(records, sort_keys=True).encode()).hexdigest()[:16]
-        print(f"run {path} gens={gens} total={res.best.total} logbook={lb} best={tree_digest(res.best)}")
+        best = tree_digest(res.best)
+        print(f"run {path} gens={gens} total={res.best.total} logbook={lb} best={best}")
     if only:
         return
     from evo.baselines import run as run_baseline

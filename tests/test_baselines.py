@@ -12,29 +12,33 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evo.baselines import (
-    HEURISTICS,
+    LOOKAHEAD,
+    NAMES,
+    Baseline,
+    KnownTotal,
+    Refused,
     build,
     cached,
     estimate_rc,
+    known_optimum,
+    knuth_total,
     lookahead,
+    optimal,
     parse_name,
     parse_names,
     random_consistent,
     run,
+    run_all,
     with_opening,
 )
 from evo.baselines import cache as bcache
-from evo.baselines.build import build_tree
 from evo.baselines.human import least_frequent, separating
-from evo.baselines.lookahead import SCORES, best_guess, partition_counts, score
-from evo.baselines.symmetry import Stabilizer
 from evo.cli import main
-from evo.game import make_game
-
-
-@pytest.fixture(autouse=True)
-def private_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVO_CACHE", str(tmp_path / "cache"))
+from evo.game import helpful_counts, make_game
+from evo.kinds import HEURISTICS
+from evo.search.build import build_tree
+from evo.search.partition import partition_counts
+from evo.search.symmetry import Stabilizer
 
 
 @pytest.fixture(scope="module")
@@ -73,13 +77,32 @@ def test_lowest_consistent_is_shapiros_simple_strategy(g46):
 
 
 # ------------------------------------------------------------------- heuristics
+def _plain_score(name, counts):
+    """The four scores written from their definitions (lower is better)."""
+    if name == "knuth":
+        return [max(row) for row in counts]
+    if name == "irving":
+        return [sum(int(n) * int(n) for n in row) for row in counts]
+    if name == "kooi":
+        return [-sum(1 for n in row if n) for row in counts]
+    return [round(sum(float(n) * np.log(float(n)) for n in sorted(row) if n), 9) for row in counts]
+
+
 def _plain(game, name, consistent):
-    """The same strategy without symmetry nor shortcuts: every candidate scored."""
+    """The same strategy without symmetry nor shortcuts: every helpful candidate scored,
+    ties to a consistent guess, then to the lowest code."""
 
     def choose(codes, node):
         cands = codes if consistent else np.arange(game.num_codes)
         counts = partition_counts(game, codes, cands)
-        return best_guess(game, codes, cands, score(name, counts))
+        helpful = helpful_counts(counts, game.win)
+        scores = _plain_score(name, counts)
+        keys = [
+            (scores[i], not counts[i, game.win], int(cands[i]))
+            for i in range(len(cands))
+            if helpful[i]
+        ]
+        return min(keys)[2]
 
     return build_tree(game, choose)
 
@@ -87,9 +110,10 @@ def _plain(game, name, consistent):
 @pytest.mark.parametrize("args", [(3, 4, "mastermind"), (3, 5, "bulls-cows"), (2, 5, "mastermind")])
 def test_symmetry_and_shortcuts_change_no_choice(args):
     game = make_game(*args)
-    for name in SCORES:
+    for name in HEURISTICS:
         for consistent in (False, True):
-            fast, plain = lookahead(game, name, consistent), _plain(game, name, consistent)
+            fast = lookahead(game, name, consistent=consistent)
+            plain = _plain(game, name, consistent)
             assert np.array_equal(fast.guess, plain.guess), (name, consistent)
             assert np.array_equal(fast.label, plain.label)
 
@@ -110,7 +134,7 @@ games = st.sampled_from(
 
 
 @settings(max_examples=25, deadline=None)
-@given(games, st.sampled_from(HEURISTICS))
+@given(games, st.sampled_from(LOOKAHEAD))
 def test_every_heuristic_is_valid_and_consistent_forms_stay_consistent(args, name):
     game = make_game(*args)
     tree = build(game, name)
@@ -172,7 +196,8 @@ def test_partition_counts_match_a_loop(use_table):
 
 # --------------------------------------------------------------- simple players
 def test_rc_is_seeded_consistent_and_reproducible(g46):
-    a, b, c = random_consistent(g46, 7), random_consistent(g46, 7), random_consistent(g46, 8)
+    a, b = random_consistent(g46, seed=7), random_consistent(g46, seed=7)
+    c = random_consistent(g46, seed=8)
     a.validate()
     assert np.array_equal(a.guess, b.guess) and np.array_equal(a.label, b.label)
     assert not (len(a) == len(c) and np.array_equal(a.guess, c.guess))
@@ -367,15 +392,40 @@ def test_bulls_and_cows_defaults_include_human_players():
 
 
 def test_fixed_interface():
-    from evo.baselines import BASELINE_NAMES, KNOWN_OPTIMA, baseline_result, baseline_tree
+    from evo.baselines import KNOWN_OPTIMA
 
     game = make_game(3, 3)
-    assert {"knuth", "irving-consistent", "lc", "rc", "optimal", "separating"} <= set(
-        BASELINE_NAMES
-    )
-    tree = baseline_tree(game, "optimal")
+    assert {"knuth", "irving-consistent", "lc", "rc", "optimal", "separating"} <= set(NAMES)
+    assert set(LOOKAHEAD) == {f"{h}{c}" for h in HEURISTICS for c in ("", "-consistent")}
+    tree = run(game, "optimal").tree
     assert tree.total == KNOWN_OPTIMA[(3, 3, "mastermind")] == 73
-    result = baseline_result(game, "knuth")
+    result = run(game, "knuth").result
     assert {"name", "total", "average", "worst", "histogram", "seconds"} <= set(result)
-    assert result["total"] == baseline_tree(game, "knuth").total
-    assert baseline_tree(game, "rc", seed=4).total == random_consistent(game, 4).total
+    assert result["total"] == run(game, "knuth").tree.total == lookahead(game, "knuth").total
+    assert run(game, "rc", seed=4).tree.total == random_consistent(game, seed=4).total
+
+
+def test_run_all_gives_a_refused_record_for_an_optimum_beyond_the_limit(g46):
+    out = run_all(g46, ["knuth", "optimal"], time_limit=0.2, rc_seeds=0)
+    assert [type(x) for x in out] == [Baseline, Refused]
+    assert out[0].name == "knuth" and out[0].tree.total == 5801
+    assert out[1].name == "optimal"
+    assert "refused" in out[1].reason and out[1].estimate_seconds > 0.2
+
+
+def test_known_optimum_names_its_source():
+    assert known_optimum(make_game(4, 6)) == KnownTotal(5625, "Koyama & Lai 1993", proved=True)
+    k = known_optimum(make_game(3, 3))
+    assert (k.total, k.proved) == (73, True) and "Goddard" in k.source
+    # Not recorded, but small enough (at most 64 codes) to be solved on the spot.
+    tiny = make_game(2, 4, "bulls-cows")
+    k = known_optimum(tiny)
+    assert k is not None and k.total == optimal(tiny, time_limit=None).total
+    assert "computed" in k.source
+    assert known_optimum(make_game(5, 5)) is None  # 3125 codes: neither recorded nor tiny
+
+
+def test_knuth_total_is_knuths_tree():
+    game = make_game(3, 4)
+    assert knuth_total(game) == lookahead(game, "knuth").total
+    assert cached(game, "knuth") is not None  # and it went to the cache

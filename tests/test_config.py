@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import yaml
 
 from evo.config import Config, ConfigError, load_config, parse_override
 
@@ -20,6 +21,7 @@ def error_of(data=None, overrides=()) -> str:
 
 def test_defaults_are_valid():
     c = load_config({})
+    assert c == Config()
     assert c.population.size == 100
     assert c.crossover.operator.kind == "graft"
     assert c.stop.generations == 50
@@ -28,7 +30,7 @@ def test_defaults_are_valid():
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.name)
 def test_shipped_configs_are_valid(path):
     c = load_config(path)
-    assert c.name
+    assert c.name == path.stem  # its runs are named after the file
     # Every shipped config explains its choices.
     assert path.read_text().count("#") >= 5
 
@@ -122,5 +124,7 @@ def test_resolved_config_round_trips(tmp_path):
     c = load_config({"name": "x", "mutation": {"operators": [{"kind": "greedy", "tries": 3}]}})
     path = tmp_path / "config.yaml"
     path.write_text(c.to_yaml())
-    assert load_config(path) == c
-    assert isinstance(c, Config)
+    back = load_config(path)
+    assert back == c
+    assert back.mutation.operators[0].kind == "greedy" and back.mutation.operators[0].tries == 3
+    assert yaml.safe_load(path.read_text()) == c.model_dump(mode="json")

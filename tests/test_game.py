@@ -2,10 +2,10 @@
 
 import numpy as np
 import pytest
+from support.definitions import all_code_tuples, design_feedback_number
+from support.reference_growth import brute_feedback
 
 from evo.game import GameTooLargeError, feedback_index, feedback_pair, make_game
-from tests.helpers import all_code_tuples, design_feedback_number
-from tests.reference_growth import brute_feedback
 
 SMALL_GAMES = [
     (2, 2, "mastermind"),

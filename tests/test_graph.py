@@ -5,27 +5,12 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 import pytest
+from support.definitions import all_code_tuples
+from support.reference_growth import brute_feedback
 
 from evo.game import make_game
 from evo.graph import to_networkx
 from evo.growth import random_breaker
-from evo.treeio import from_nested
-from tests.helpers import all_code_tuples
-from tests.reference_growth import brute_feedback
-
-
-def hand_tree():
-    """(2,2): 11 first; 1B0W leaves {12, 21}: guess 12, then 21 on 0B2W; 0B0W leaves 22.
-    Guesses: 11 -> 1, 12 -> 2, 21 -> 3, 22 -> 2: total 8."""
-    game = make_game(2, 2)
-    nested = {
-        "guess": "11",
-        "children": {
-            "1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
-            "0,0": {"guess": "22"},
-        },
-    }
-    return from_nested(game, nested)
 
 
 def total_by_playing_graph(graph: nx.DiGraph, pegs: int, colors: int, variant: str) -> int:
@@ -49,8 +34,10 @@ def total_by_playing_graph(graph: nx.DiGraph, pegs: int, colors: int, variant: s
     return total
 
 
-def test_hand_tree_graph():
-    g = to_networkx(hand_tree())
+def test_hand_tree_graph(hand_tree):
+    """(2,2): 11 first; 1B0W leaves {12, 21}: guess 12, then 21 on 0B2W; 0B0W leaves 22.
+    Guesses: 11 -> 1, 12 -> 2, 21 -> 3, 22 -> 2: total 8."""
+    g = to_networkx(hand_tree)
     assert nx.is_arborescence(g)
     labels = {g.nodes[n]["label"]: n for n in g}
     assert set(labels) == {"11", "12", "21", "22"}
@@ -76,7 +63,7 @@ def test_hand_tree_graph():
 )
 def test_graph_of_random_tree(pegs, colors, variant, seed):
     game = make_game(pegs, colors, variant)
-    tree = random_breaker(game, np.random.default_rng(seed))
+    tree = random_breaker(game, rng=np.random.default_rng(seed))
     g = to_networkx(tree)
     assert nx.is_arborescence(g)
     assert g.number_of_nodes() == len(tree)

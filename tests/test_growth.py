@@ -5,11 +5,12 @@ import random
 
 import numpy as np
 import pytest
+import support.reference_growth as reference
+from support.definitions import all_code_tuples, play_depths
+from support.reference_growth import depths, grow_reference
 
 from evo.game import make_game
 from evo.growth import Template, grow, random_breaker, replay
-from tests.helpers import all_code_tuples, play_depths
-from tests.reference_growth import depths, grow_reference
 
 GAMES = [
     (2, 3, "mastermind"),
@@ -40,7 +41,7 @@ def test_grown_trees_are_valid_shrunk_and_fitness_matches_play(pegs, colors, var
     codes = all_code_tuples(pegs, colors, variant)
     rng = np.random.default_rng(pegs * 100 + colors)
     for _ in range(3):
-        tree = random_breaker(game, rng, pool)
+        tree = random_breaker(game, rng=rng, pool=pool)
         tree.validate()
         assert_shrunk_and_triangled(tree)
         played = play_depths(tree, codes)
@@ -53,8 +54,8 @@ def test_grown_trees_are_valid_shrunk_and_fitness_matches_play(pegs, colors, var
 
 def test_same_seed_same_tree():
     game = make_game(4, 6)
-    a = random_breaker(game, np.random.default_rng(42))
-    b = random_breaker(game, np.random.default_rng(42))
+    a = random_breaker(game, rng=np.random.default_rng(42))
+    b = random_breaker(game, rng=np.random.default_rng(42))
     assert np.array_equal(a.guess, b.guess) and np.array_equal(a.label, b.label)
 
 
@@ -81,7 +82,9 @@ def test_distribution_matches_the_code_by_code_procedure(pegs, colors, variant, 
         dtype=float,
     )
     rng = np.random.default_rng(1)
-    fast = np.array([random_breaker(game, rng, pool).total for _ in range(samples)], dtype=float)
+    fast = np.array(
+        [random_breaker(game, rng=rng, pool=pool).total for _ in range(samples)], dtype=float
+    )
     se = np.sqrt(ref.var() / samples + fast.var() / samples)
     assert abs(ref.mean() - fast.mean()) < 4 * se, (ref.mean(), fast.mean(), se)
     assert 0.85 < fast.std() / ref.std() < 1.15, (ref.std(), fast.std())
@@ -93,22 +96,17 @@ def test_the_check_above_can_fail():
     """The tolerance rejects a procedure that differs only by skipping triangle optimization."""
     game = make_game(3, 3)
     rng = np.random.default_rng(5)
-    fast = np.array([random_breaker(game, rng).total for _ in range(1000)], dtype=float)
+    fast = np.array([random_breaker(game, rng=rng).total for _ in range(1000)], dtype=float)
     # Without triangles every two-code node costs one more guess: totals shift up.
     codes = all_code_tuples(3, 3)
     py_rng = random.Random(5)
 
-    def no_triangle_total():
-        import tests.reference_growth as r
-
-        saved = r.triangle
-        r.triangle = lambda *a, **k: None
-        try:
-            return sum(depths(grow_reference(codes, py_rng), codes, 3).values())
-        finally:
-            r.triangle = saved
-
-    other = np.array([no_triangle_total() for _ in range(400)], dtype=float)
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(reference, "triangle", lambda *a, **k: None)
+        other = np.array(
+            [sum(depths(grow_reference(codes, py_rng), codes, 3).values()) for _ in range(400)],
+            dtype=float,
+        )
     se = np.sqrt(other.var() / 400 + fast.var() / 1000)
     assert abs(other.mean() - fast.mean()) > 4 * se
 
@@ -117,10 +115,10 @@ def test_grow_on_a_code_set_with_a_root_guess():
     game = make_game(4, 6)
     rng = np.random.default_rng(0)
     codes = np.flatnonzero(game.feedback_row(game.parse_code("1122")) == game.parse_feedback("1,0"))
-    sub = grow(game, codes, rng, root_guess=game.parse_code("1344"))
+    sub = grow(game, codes, rng=rng, root_guess=game.parse_code("1344"))
     assert sub.guess[0] == game.parse_code("1344")
     assert sorted(sub.codes) == sorted(codes)
-    whole = random_breaker(game, rng)
+    whole = random_breaker(game, rng=rng)
     node = whole.children(0)[int(game.feedback(whole.guess[0], codes[0]))]
     # Grafting a subtree grown for another node's code set is refused.
     if whole.count[node] != len(codes):
@@ -131,9 +129,9 @@ def test_grow_on_a_code_set_with_a_root_guess():
 def test_replay_on_the_same_code_set_reproduces_the_subtree():
     game = make_game(4, 6)
     rng = np.random.default_rng(9)
-    tree = random_breaker(game, rng)
+    tree = random_breaker(game, rng=rng)
     for node in rng.integers(0, len(tree), 25):
-        again = replay(game, tree.code_set(node), Template.of(tree, node), rng)
+        again = replay(game, tree.code_set(node), Template.of(tree, node), rng=rng)
         sub = tree.subtree(node)
         assert np.array_equal(again.guess, sub.guess)
         assert again.total == sub.total
@@ -143,10 +141,10 @@ def test_replay_on_the_same_code_set_reproduces_the_subtree():
 def test_replay_onto_another_code_set_repairs_the_subtree(pool):
     game = make_game(4, 6)
     rng = np.random.default_rng(11)
-    a, b = random_breaker(game, rng, pool), random_breaker(game, rng, pool)
+    a, b = random_breaker(game, rng=rng, pool=pool), random_breaker(game, rng=rng, pool=pool)
     for _ in range(30):
         na, nb = int(rng.integers(0, len(a))), int(rng.integers(0, len(b)))
-        sub = replay(game, a.code_set(na), Template.of(b, nb), rng, pool)
+        sub = replay(game, a.code_set(na), Template.of(b, nb), rng=rng, pool=pool)
         child = a.replace(na, sub)
         child.validate()
         assert_shrunk_and_triangled(child)

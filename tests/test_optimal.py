@@ -13,9 +13,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evo.baselines import KNOWN_OPTIMA, OptimalRefused, build, optimal
-from evo.baselines.build import Node
-from evo.baselines.optimal import Solver, perfect_split_bounds
 from evo.game import make_game
+from evo.search.build import Node
+from evo.search.exact import Solver, perfect_split_bounds
 
 optmod = importlib.import_module("evo.baselines.optimal")
 
@@ -75,7 +75,7 @@ def test_optimum_equals_brute_force(pegs, colors, variant):
 
 
 def test_three_three_is_73():
-    assert optimal(make_game(3, 3), None).total == 73
+    assert optimal(make_game(3, 3), time_limit=None).total == 73
 
 
 @settings(max_examples=30, deadline=None)
@@ -94,7 +94,7 @@ def test_subproblems_equal_brute_force(picks, secret):
             continue
         s = s[game.feedback_row(g, s) == game.feedback(g, secret)]
         node = node.then(g)
-    solver = Solver(game)
+    solver = Solver(game, policy="symmetry")
     got = solver.solve(s, node, np.iinfo(np.int64).max)
     assert got == cost(tuple(codes[int(c)] for c in s))
     assert got >= solver.lb[len(s)]
@@ -109,7 +109,7 @@ def test_perfect_split_bounds():
 
 def test_optimum_beats_every_heuristic():
     game = make_game(3, 4)
-    best = optimal(game, 60).total
+    best = optimal(game, time_limit=60).total
     for name in ("knuth", "irving", "kooi", "entropy", "lc"):
         assert best <= build(game, name).total
 
@@ -153,4 +153,4 @@ def test_known_optima():
 def test_published_small_optima(pegs, colors):
     """Goddard's table of optimal averages (and our own figures beyond it)."""
     game = make_game(pegs, colors)
-    assert optimal(game, None).total == KNOWN_OPTIMA[(pegs, colors, "mastermind")]
+    assert optimal(game, time_limit=None).total == KNOWN_OPTIMA[(pegs, colors, "mastermind")]

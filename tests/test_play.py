@@ -10,19 +10,15 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from support.reference_growth import brute_feedback
 
 from evo.cli import main
 from evo.game import make_game
 from evo.growth import random_breaker
 from evo.play import AnswerError, Position, answer, parse_answer, secret_lines
 from evo.treeio import save_tree
-from tests.reference_growth import brute_feedback
-from tests.test_graph import hand_tree  # (2,2): 11, then 12 and 21 on 1B0W, 22 on 0B0W
 
-
-@pytest.fixture(autouse=True)
-def _cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVO_CACHE", str(tmp_path / "cache"))
+# hand_tree (conftest.py): (2,2): 11, then 12 and 21 on 1B0W, 22 on 0B0W.
 
 
 def answers_for(tree, secret: str) -> list[str]:
@@ -39,8 +35,8 @@ def answers_for(tree, secret: str) -> list[str]:
         node = tree.children(node)[game.parse_feedback(f"{b},{w}")]
 
 
-def test_answers_lead_to_the_secret():
-    tree = hand_tree()
+def test_answers_lead_to_the_secret(hand_tree):
+    tree = hand_tree
     game = tree.game
     pos = Position()
     pos = answer(tree, pos, parse_answer(game, "1B0W"))
@@ -50,8 +46,8 @@ def test_answers_lead_to_the_secret():
     assert pos.solved and len(pos.history) == 3 and pos.history[-1][0] == game.parse_code("21")
 
 
-def test_wrong_answers_are_refused():
-    tree = hand_tree()
+def test_wrong_answers_are_refused(hand_tree):
+    tree = hand_tree
     game = tree.game
     with pytest.raises(AnswerError, match="not an answer"):
         parse_answer(game, "banana")
@@ -72,7 +68,7 @@ def test_bulls_and_cows_answers():
 
 
 def test_secret_lines_follow_the_tree():
-    tree = random_breaker(make_game(4, 6), np.random.default_rng(9))
+    tree = random_breaker(make_game(4, 6), rng=np.random.default_rng(9))
     lines = secret_lines(tree, tree.game.parse_code("5512"))
     assert lines[0] == "Secret 5512" and lines[-1] == f"Solved in {len(lines) - 2} guesses: 5512"
     expected = answers_for(tree, "5512")
@@ -91,7 +87,7 @@ def refused_answer(tree, node: int) -> str:
 
 @pytest.fixture
 def tree_file(tmp_path):
-    tree = random_breaker(make_game(3, 4), np.random.default_rng(4))
+    tree = random_breaker(make_game(3, 4), rng=np.random.default_rng(4))
     path = tmp_path / "tree.json"
     save_tree(tree, path)
     return tree, path

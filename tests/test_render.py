@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from evo.baselines import run
 from evo.cli import main
 from evo.game import feedback_pair, make_game
 from evo.growth import random_breaker
@@ -22,13 +23,8 @@ XLINK = "{http://www.w3.org/1999/xlink}"
 COLLAPSED = re.compile(r"^(\d+) codes?, (\d+) guess(?:es)?$")
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVO_CACHE", str(tmp_path / "cache"))
-
-
 def tree_of(pegs, colors, variant="mastermind", seed=1):
-    return random_breaker(make_game(pegs, colors, variant), np.random.default_rng(seed))
+    return random_breaker(make_game(pegs, colors, variant), rng=np.random.default_rng(seed))
 
 
 def parse_svg(data: bytes):
@@ -167,11 +163,10 @@ def test_cli_render(tmp_path):
 
 
 def test_cli_render_baseline(tmp_path, monkeypatch):
-    baselines = pytest.importorskip("evo.baselines")
     monkeypatch.chdir(tmp_path)
     res = CliRunner().invoke(main, ["render", "knuth", "--pegs", "3", "--colors", "3"])
     assert res.exit_code == 0, res.output
-    tree = baselines.run(make_game(3, 3), "knuth").tree
+    tree = run(make_game(3, 3), "knuth").tree
     nodes, boxes, _ = parse_svg((tmp_path / "knuth-mastermind-3-3.svg").read_bytes())
     assert sorted(nodes) == list(range(len(tree))) and not boxes
     for i, (texts, *_rest) in nodes.items():

@@ -7,42 +7,37 @@ import re
 import struct
 from html.parser import HTMLParser
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 from click.testing import CliRunner
 
+import evo.baselines.reference
 import evo.report
+from evo.baselines import OptimalRefused
 from evo.cli import main
 from evo.config import load_config
 from evo.game import make_game
 from evo.population import random_population
-from evo.report import write_report
+from evo.report import pareto_rows, write_report
 from evo.rundir import write_config
 from evo.treeio import save_tree
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.fixture(autouse=True)
-def _cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("EVO_CACHE", str(tmp_path / "cache"))
-
-
 @pytest.fixture
 def no_baselines(monkeypatch):
-    """Baselines that cannot be had: every one fails and no optimum is known."""
+    """Baselines that cannot be had: none is cached, computing any is refused, and no
+    optimum is known."""
 
-    def fail(*args, **kwargs):
-        raise RuntimeError("cannot be computed here")
+    def refuse(game, name, **kwargs):
+        raise OptimalRefused(f"{name} cannot be computed here")
 
-    stand_in = SimpleNamespace(
-        run=fail,
-        cached=lambda *args, **kwargs: None,
-        known_optimum=lambda game: None,
-        default_names=lambda game: ("knuth", "irving", "kooi", "entropy", "lc", "rc", "optimal"),
-    )
-    monkeypatch.setattr(evo.report, "bl", stand_in)
+    ref = evo.baselines.reference
+    monkeypatch.setattr(ref, "run", refuse)
+    monkeypatch.setattr(ref, "cached", lambda *args, **kwargs: None)
+    monkeypatch.setattr(ref, "known_optimum", lambda game: None)
+    monkeypatch.setattr(evo.report, "known_optimum", lambda game: None)
 
 
 def make_run(run_dir: Path, pegs=3, colors=3, variant="mastermind", gens=4, size=8, seed=7):
@@ -143,7 +138,7 @@ def test_report_knuth_from_the_run(tmp_path, no_baselines):
     summary = json.loads((run_dir / "summary.json").read_text())
     summary["knuth_total"] = 81
     (run_dir / "summary.json").write_text(json.dumps(summary))
-    html = write_report(run_dir, ["knuth"]).read_text()
+    html = write_report(run_dir, baselines=["knuth"]).read_text()
     assert f"<td>knuth</td><td>81</td><td>3.0000</td><td></td><td>{81 - best.total:+d}</td>" in html
 
 
@@ -151,7 +146,9 @@ def test_report_with_real_baselines(tmp_path):
     from evo import baselines
 
     run_dir, _, _ = make_run(tmp_path / "run-b")
-    html = check_pages(run_dir, write_report(run_dir, ["knuth", "optimal", "no-such-player"]))
+    html = check_pages(
+        run_dir, write_report(run_dir, baselines=["knuth", "optimal", "no-such-player"])
+    )
     knuth = baselines.run(make_game(3, 3), "knuth").tree
     assert re.search(rf"<td>knuth</td><td>{knuth.total}</td>", html)
     assert "<td>optimal</td><td>73</td>" in html  # the (3,3) optimum (Goddard 2004)
@@ -201,3 +198,24 @@ def test_cli_compare(tmp_path, no_baselines):
         assert cells[7:] == ["n/a", "n/a"]
     assert "knuth: not available" in res.output
     assert png_size(out) == (620, 500)
+
+
+def test_report_of_an_nsga2_run_shows_its_pareto_front(tmp_path, no_baselines):
+    run_dir, best, _ = make_run(tmp_path / "run-p")
+    summary = json.loads((run_dir / "summary.json").read_text())
+    front = [[best.total + 6, 3], [best.total, best.worst]]
+    summary["pareto_front"] = front
+    (run_dir / "summary.json").write_text(json.dumps(summary))
+    html = write_report(run_dir, baselines=["knuth"]).read_text()
+    md = (run_dir / "report.md").read_text()
+    assert "Pareto front" in html and "Pareto front" in md
+    for total, worst in front:
+        assert f"<td>{total}</td><td>{total / 27:.4f}</td><td>{worst}</td>" in html
+        assert f"| {total} | {total / 27:.4f} | {worst} |" in md
+    assert pareto_rows(summary, 27) == [[str(t), f"{t / 27:.4f}", str(w)] for t, w in front]
+
+
+def test_report_of_a_tournament_run_has_no_pareto_front(tmp_path, no_baselines):
+    run_dir, _, _ = make_run(tmp_path / "run-t")
+    html = write_report(run_dir, baselines=["knuth"]).read_text()
+    assert "Pareto" not in html and "Pareto" not in (run_dir / "report.md").read_text()

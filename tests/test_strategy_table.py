@@ -11,16 +11,7 @@ from evo.baselines import lookahead
 from evo.cli import main
 from evo.game import make_game
 from evo.strategy_table import feedback_letters, table_rows
-from evo.treeio import from_nested, save_tree
-
-# The (2,2) game worked by hand: 11 first; <1,0> -> 12, then <0,2> -> 21; <0,0> -> 22.
-HAND = {
-    "guess": "11",
-    "children": {
-        "1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
-        "0,0": {"guess": "22"},
-    },
-}
+from evo.treeio import save_tree
 
 
 def test_feedback_letters():
@@ -29,8 +20,9 @@ def test_feedback_letters():
     assert feedback_letters(0, 4) == "RRRR"
 
 
-def test_hand_worked_rows():
-    rows = table_rows(from_nested(make_game(2, 2), HAND))
+def test_hand_worked_rows(hand_tree):
+    """(2,2) by hand: 11 first; <1,0> -> 12, then <0,2> -> 21; <0,0> -> 22."""
+    rows = table_rows(hand_tree)
     got = [(r["move"], r["history"], r["guess"], r["count"], r["total"], r["worst"]) for r in rows]
     assert got == [
         (1, "", "11", 4, 8, 3),

@@ -10,23 +10,7 @@ from evo.growth import random_breaker
 from evo.tree import InvalidTreeError
 from evo.treeio import TreeFileError, from_nested, load_tree, save_tree, to_nested
 
-# The (2,2) game: codes 11, 12, 21, 22. Worked by hand:
-#   guess 11: 11 wins (1 guess); 12 and 21 answer <1,0>; 22 answers <0,0>.
-#   <1,0> -> guess 12: 12 wins (2); 21 answers <0,2> -> guess 21 (3).
-#   <0,0> -> guess 22 (2).
-# Total 1 + 2 + 3 + 2 = 8, average 2.0, worst 3, histogram {1: 1, 2: 2, 3: 1}.
-HAND = {
-    "guess": "11",
-    "children": {
-        "1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
-        "0,0": {"guess": "22"},
-    },
-}
-
-
-@pytest.fixture
-def hand_tree():
-    return from_nested(make_game(2, 2), HAND)
+# hand_tree, hand_nested, hand_tree_swapped: the (2,2) trees worked by hand in conftest.py.
 
 
 def test_hand_worked_fitness(hand_tree):
@@ -52,26 +36,18 @@ def test_hand_worked_play_and_code_sets(hand_tree):
     assert hand_tree.subtree_totals()[node_12] == 2 + 1
 
 
-def test_nested_round_trip(hand_tree):
-    assert to_nested(hand_tree) == HAND
+def test_nested_round_trip(hand_tree, hand_nested):
+    assert to_nested(hand_tree) == hand_nested
 
 
-def test_replace_splices_a_subtree(hand_tree):
+def test_replace_splices_a_subtree(hand_tree, hand_tree_swapped):
     g = hand_tree.game
     node_12 = hand_tree.children(0)[g.parse_feedback("1,0")]
     sub = hand_tree.subtree(node_12)
     assert sub.total == 3 and sub.num_codes == 2
     # Guess 21 first instead: 21 wins in 2, 12 answers <0,2> and wins in 3: same total.
-    swapped = from_nested(
-        g,
-        {
-            "guess": "11",
-            "children": {
-                "1,0": {"guess": "21", "children": {"0,2": {"guess": "12"}}},
-                "0,0": {"guess": "22"},
-            },
-        },
-    )
+    swapped = hand_tree_swapped
+    assert to_nested(swapped) != to_nested(hand_tree)
     new = hand_tree.replace(node_12, swapped.subtree(swapped.children(0)[g.parse_feedback("1,0")]))
     new.validate()
     assert to_nested(new) == to_nested(swapped)
@@ -81,7 +57,7 @@ def test_replace_splices_a_subtree(hand_tree):
 def test_replace_on_random_trees_keeps_everything_consistent():
     game = make_game(3, 4)
     rng = np.random.default_rng(7)
-    a, b = random_breaker(game, rng), random_breaker(game, rng)
+    a, b = random_breaker(game, rng=rng), random_breaker(game, rng=rng)
     for _ in range(20):
         node = int(rng.integers(1, len(a)))
         # A node of b with the same code set, when one exists, can be swapped in as it is.
@@ -136,10 +112,10 @@ def test_invalid_strategies_are_refused(nested, message):
         from_nested(make_game(2, 2), nested)
 
 
-def test_file_round_trip(tmp_path, hand_tree):
+def test_file_round_trip(tmp_path, hand_tree, hand_nested):
     path = save_tree(hand_tree, tmp_path / "t.json")
     back = load_tree(path)
-    assert to_nested(back) == HAND and back.total == 8
+    assert to_nested(back) == hand_nested and back.total == 8
     doc = json.loads(path.read_text())
     assert doc["format"] == "evo-breaker" and doc["game"]["pegs"] == 2
     assert doc["summary"]["total"] == 8
@@ -147,8 +123,8 @@ def test_file_round_trip(tmp_path, hand_tree):
 
 def test_random_tree_file_round_trip(tmp_path):
     game = make_game(4, 6)
-    tree = random_breaker(game, np.random.default_rng(3))
-    back = load_tree(save_tree(tree, tmp_path / "r.json"), game)
+    tree = random_breaker(game, rng=np.random.default_rng(3))
+    back = load_tree(save_tree(tree, tmp_path / "r.json"), game=game)
     assert back.total == tree.total
     assert np.array_equal(back.guess, tree.guess)
 
@@ -168,7 +144,7 @@ def test_corrupted_files_say_what_is_wrong(tmp_path, hand_tree):
             load_tree(tmp_path / name)
         assert name in str(e.value)
     with pytest.raises(TreeFileError, match="not for mastermind with 2 pegs and 3 colors"):
-        load_tree(path, make_game(2, 3))
+        load_tree(path, game=make_game(2, 3))
     with pytest.raises(TreeFileError, match="cannot read"):
         load_tree(tmp_path / "missing.json")
 

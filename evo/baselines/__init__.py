@@ -1,25 +1,24 @@
-"""Exhaustive baselines (DESIGN §5): classic strategies built as breaker trees, so that
-fitness, rendering and comparison treat them like evolved ones.
+"""Exhaustive baselines: classic strategies built as breaker trees, so that fitness,
+rendering and comparison treat them like evolved ones.
 
 Names: ``knuth``, ``irving``, ``kooi``, ``entropy`` and their ``-consistent`` forms;
 ``lc``, ``rc`` (seeded); openings such as ``5463+lc`` or ``1123+2245+rc``;
-``least-frequent`` and ``separating`` (human players); ``optimal``.
+``least-frequent`` and ``separating`` (human players); ``optimal``. Each is a player
+of :mod:`evo.search` (or the exact search), built into a tree and cached per game.
 
 >>> game = make_game(4, 6)
->>> tree = baseline_tree(game, "knuth")      # a Tree: 5801 in total, worst case 5 (cached)
->>> baseline_result(game, "knuth")["total"]  # 5801
->>> build(game, "irving")                    # no cache
+>>> run(game, "knuth").tree.total     # 5801, worst case 5 (cached on disk)
+>>> build(game, "irving")             # no cache
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TypedDict
 
 from evo.baselines import cache
-from evo.baselines.build import Node, Player, build_tree
 from evo.baselines.human import least_frequent, separating
-from evo.baselines.lookahead import SCORES, lookahead
 from evo.baselines.optimal import (
     DEFAULT_TIME_LIMIT,
     KNOWN_OPTIMA,
@@ -34,25 +33,27 @@ from evo.baselines.simple import (
     with_opening,
 )
 from evo.game import Game
+from evo.kinds import HEURISTICS, Pool
+from evo.search.build import build_tree
+from evo.search.lookahead import lookahead_player
 from evo.tree import Tree
 
 __all__ = [
-    "BASELINE_NAMES",
     "DEFAULT_TIME_LIMIT",
-    "HEURISTICS",
     "HUMAN",
     "KNOWN_OPTIMA",
-    "OPTIMA_SOURCES",
+    "LOOKAHEAD",
     "NAMES",
+    "OPTIMA_SOURCES",
     "Baseline",
-    "Node",
+    "BaselineResult",
     "OptimalRefused",
-    "Player",
-    "baseline_result",
-    "baseline_tree",
+    "Refused",
     "build",
-    "build_tree",
+    "KnownTotal",
+    "SOLVE_OPTIMUM_UP_TO",
     "cache_key",
+    "knuth_total",
     "cached",
     "default_names",
     "estimate_rc",
@@ -68,17 +69,17 @@ __all__ = [
     "with_opening",
 ]
 
-HEURISTICS: tuple[str, ...] = tuple(f"{s}{c}" for s in SCORES for c in ("", "-consistent"))
+#: The one-step look-ahead baselines: each heuristic, and its consistent-only form.
+LOOKAHEAD: tuple[str, ...] = tuple(f"{s}{c}" for s in HEURISTICS for c in ("", "-consistent"))
 HUMAN: tuple[str, ...] = ("least-frequent", "separating")
-NAMES: tuple[str, ...] = HEURISTICS + ("lc", "rc") + HUMAN + ("optimal",)
-BASELINE_NAMES = NAMES  # the name the other modules use
+NAMES: tuple[str, ...] = LOOKAHEAD + ("lc", "rc") + HUMAN + ("optimal",)
 _FOLLOWERS = ("lc", "rc")
 
 
 def default_names(game: Game) -> list[str]:
     """What ``evo baselines`` runs without ``--only``: the one-step strategies, LC, RC,
     the human players for Bulls and Cows, and the optimum."""
-    names = list(HEURISTICS) + ["lc", "rc"]
+    names = list(LOOKAHEAD) + ["lc", "rc"]
     if game.variant == "bulls-cows":
         names += list(HUMAN)
     return names + ["optimal"]
@@ -123,76 +124,139 @@ def _seeded(name: str) -> bool:
     return name == "rc" or name.endswith("+rc")
 
 
+def lookahead(game: Game, heuristic: str, *, consistent: bool = False) -> Tree:
+    """The tree of a one-step look-ahead strategy (``knuth``, ``irving``, ``kooi`` or
+    ``entropy``); ``consistent`` restricts the guesses to the node's code set."""
+    pool: Pool = "consistent" if consistent else "all"
+    return build_tree(game, lookahead_player(game, heuristic, pool=pool))
+
+
 def build(
-    game: Game, name: str, seed: int = 0, time_limit: float | None = DEFAULT_TIME_LIMIT
+    game: Game, name: str, *, seed: int = 0, time_limit: float | None = DEFAULT_TIME_LIMIT
 ) -> Tree:
     """The tree of baseline ``name`` (no cache). ``seed``: of RC forms; ``time_limit``:
     seconds the optimum may take (:class:`OptimalRefused` beyond)."""
     name = parse_name(game, name)
-    if name in HEURISTICS:
-        score, _, rest = name.partition("-")
-        return lookahead(game, score, consistent=rest == "consistent")
+    if name in LOOKAHEAD:
+        heuristic, _, rest = name.partition("-")
+        return lookahead(game, heuristic, consistent=rest == "consistent")
     if name == "lc":
         return lowest_consistent(game)
     if name == "rc":
-        return random_consistent(game, seed)
+        return random_consistent(game, seed=seed)
     if name == "least-frequent":
         return least_frequent(game)
     if name == "separating":
         return separating(game)
     if name == "optimal":
-        return optimal(game, time_limit)
+        return optimal(game, time_limit=time_limit)
     *codes, then = name.split("+")
-    return with_opening(game, [game.parse_code(c) for c in codes], then, seed)
+    return with_opening(game, [game.parse_code(c) for c in codes], then, seed=seed)
 
 
-@dataclass
-class Baseline:
-    """A baseline's tree and its result: ``name``, ``total``, ``average``, ``worst``,
+class BaselineResult(TypedDict, total=False):
+    """A baseline's figures, as cached and printed: ``total``, ``average``, ``worst``,
     ``histogram`` (guesses: codes), ``seconds`` (of the original computation),
     ``first_guess``, ``nodes``, ``cached``; RC forms also ``seed`` and ``estimate``."""
 
     name: str
+    total: int
+    average: float
+    worst: int
+    histogram: dict[int, int]
+    nodes: int
+    seconds: float
+    first_guess: str
+    cached: bool
+    seed: int
+    estimate: dict
+
+
+@dataclass
+class Baseline:
+    """A baseline's tree and its figures."""
+
+    name: str
     tree: Tree
-    result: dict
+    result: BaselineResult
 
 
-def known_optimum(game: Game) -> tuple[int, str] | None:
-    """The best-known optimal total of the game and its source, when known."""
+@dataclass(frozen=True)
+class Refused:
+    """A baseline that was not computed (an optimum beyond the time limit), and why."""
+
+    name: str
+    reason: str
+    estimate_seconds: float | None = None
+
+
+@dataclass(frozen=True)
+class KnownTotal:
+    """The best-known total of a game and where it comes from: ``source`` names the
+    publication or search; ``proved`` says whether it is a proven optimum."""
+
+    total: int
+    source: str
+    proved: bool
+
+
+#: Games of at most this many codes have their optimum computed (in milliseconds) when
+#: none is recorded.
+SOLVE_OPTIMUM_UP_TO = 64
+
+
+def known_optimum(game: Game) -> KnownTotal | None:
+    """The game's best-known optimal total with its source: a recorded optimum
+    (published, or found by evo's exact search), or for tiny games (up to
+    :data:`SOLVE_OPTIMUM_UP_TO` codes) one computed now; None otherwise."""
     total = KNOWN_OPTIMA.get(game.key)
-    return None if total is None else (total, OPTIMA_SOURCES[game.key])
+    if total is not None:
+        return KnownTotal(total, OPTIMA_SOURCES[game.key], proved=True)
+    if game.num_codes <= SOLVE_OPTIMUM_UP_TO:
+        from evo.search.exact import shared_solver
+
+        total = shared_solver(game).total(game.all_codes())
+        return KnownTotal(total, "evo's exact search, computed now", proved=True)
+    return None
 
 
-def cache_key(game: Game, name: str, seed: int = 0) -> str:
+def knuth_total(game: Game) -> int:
+    """Knuth's total for the game (cached on disk per game): the yardstick of every run."""
+    return int(run(game, "knuth", rc_seeds=0).tree.total)
+
+
+def cache_key(game: Game, name: str, *, seed: int = 0) -> str:
     """The cache file name of a baseline: its name, with ``-seed`` for RC forms."""
     name = parse_name(game, name)
     return f"{name}-{seed}" if _seeded(name) else name
 
 
-def cached(game: Game, name: str, seed: int = 0) -> Baseline | None:
+def cached(game: Game, name: str, *, seed: int = 0) -> Baseline | None:
     """A baseline from the cache only (None when it was never computed)."""
-    hit = cache.load(game, cache_key(game, name, seed))
+    hit = cache.load(game, cache_key(game, name, seed=seed))
     if hit is None:
         return None
     tree, result = hit
     result["histogram"] = {int(k): int(v) for k, v in result["histogram"].items()}
     result["cached"] = True
-    return Baseline(parse_name(game, name), tree, result)
+    return Baseline(parse_name(game, name), tree, BaselineResult(**result))
 
 
 def run(
     game: Game,
     name: str,
+    *,
     seed: int = 0,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     rc_seeds: int = 100,
     use_cache: bool = True,
 ) -> Baseline:
     """A baseline from the cache, or built (and cached). RC forms also carry the estimate
-    of their expected average over ``rc_seeds`` seeds (0: none)."""
+    of their expected average over ``rc_seeds`` seeds (0: none). Raises
+    :class:`OptimalRefused` for an optimum beyond ``time_limit``."""
     name = parse_name(game, name)
-    key = cache_key(game, name, seed)
-    found = cached(game, name, seed) if use_cache else None
+    key = cache_key(game, name, seed=seed)
+    found = cached(game, name, seed=seed) if use_cache else None
     if found is not None:
         result = found.result
         if _seeded(name) and rc_seeds >= 2 and result.get("estimate", {}).get("seeds") != rc_seeds:
@@ -201,53 +265,52 @@ def run(
         return found
     game.prepare()  # the one-time table is not part of a strategy's time
     t0 = time.perf_counter()
-    tree = build(game, name, seed, time_limit)
+    tree = build(game, name, seed=seed, time_limit=time_limit)
     seconds = time.perf_counter() - t0
-    result = {
-        "name": name,
+    result = BaselineResult(
+        name=name,
         **tree.summary(),
-        "seconds": round(seconds, 4),
-        "first_guess": game.format_code(int(tree.guess[0])),
-        "cached": False,
-    }
+        seconds=round(seconds, 4),
+        first_guess=game.format_code(int(tree.guess[0])),
+        cached=False,
+    )
     if _seeded(name):
         result["seed"] = seed
         if rc_seeds >= 2:
             result["estimate"] = _estimate(game, name, rc_seeds, seed)
     if use_cache:
-        cache.store(game, key, tree, result)
+        cache.store(game, key, tree, dict(result))
     return Baseline(name, tree, result)
-
-
-def baseline_tree(
-    game: Game, name: str, seed: int | None = None, time_limit: float | None = None
-) -> Tree:
-    """The tree of baseline ``name``, from the cache or built and cached. ``seed`` (RC
-    forms) defaults to 0; ``time_limit`` (the optimum) to :data:`DEFAULT_TIME_LIMIT`."""
-    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-    return run(game, name, seed=seed or 0, time_limit=limit, rc_seeds=0).tree
-
-
-def baseline_result(
-    game: Game, name: str, seed: int | None = None, time_limit: float | None = None
-) -> dict:
-    """The result dict of baseline ``name`` (``name, total, average, worst, histogram,
-    seconds`` and more, see :class:`Baseline`), from the cache or computed and cached."""
-    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
-    return run(game, name, seed=seed or 0, time_limit=limit, rc_seeds=0).result
 
 
 def _estimate(game: Game, name: str, seeds: int, seed: int) -> dict:
     opening = [game.parse_code(c) for c in name.split("+")[:-1]]
-    return estimate_rc(game, seeds, seed, opening)
+    return estimate_rc(game, seeds=seeds, seed=seed, opening=opening)
 
 
-def run_all(game: Game, names: list[str], **options) -> list[Baseline | OptimalRefused]:
-    """:func:`run` for each name; a refused optimum is returned as its exception."""
-    out: list[Baseline | OptimalRefused] = []
+def run_all(
+    game: Game,
+    names: list[str],
+    *,
+    seed: int = 0,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    rc_seeds: int = 100,
+    use_cache: bool = True,
+) -> list[Baseline | Refused]:
+    """:func:`run` for each name; a refused optimum is a :class:`Refused` record."""
+    out: list[Baseline | Refused] = []
     for name in names:
         try:
-            out.append(run(game, name, **options))
+            out.append(
+                run(
+                    game,
+                    name,
+                    seed=seed,
+                    time_limit=time_limit,
+                    rc_seeds=rc_seeds,
+                    use_cache=use_cache,
+                )
+            )
         except OptimalRefused as e:
-            out.append(e)
+            out.append(Refused(e.name, str(e), e.estimate_seconds))
     return out

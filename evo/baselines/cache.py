@@ -34,7 +34,7 @@ def load(game: Game, key: str) -> tuple[Tree, dict] | None:
     path = cache_path(game, key)
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
-        tree = tree_from_document(doc, game)
+        tree = tree_from_document(doc, game=game)
         result = dict(doc["result"])
         if result.get("total") != tree.total:
             return None

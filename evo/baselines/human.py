@@ -16,10 +16,10 @@ import itertools
 
 import numpy as np
 
-from evo.baselines.build import Node, Player, build_tree, helps
-from evo.baselines.lookahead import partition_counts, perfect_consistent
-from evo.baselines.symmetry import encode
 from evo.game import Game
+from evo.search.build import Node, Player, build_tree
+from evo.search.partition import partition_counts, perfect_consistent
+from evo.search.symmetry import encode
 from evo.tree import Tree
 
 
@@ -34,7 +34,7 @@ def least_frequent_guess(game: Game, codes: np.ndarray) -> int:
     cands = np.unique(encode(game, arrangements))
     member = np.isin(cands, codes)
     for g in np.concatenate((cands[member], cands[~member])):
-        if helps(game, int(g), codes):
+        if game.helps(int(g), codes):
             return int(g)
     return int(codes[0])
 

@@ -1,27 +1,9 @@
-"""The exact optimum of the expected case (smallest total), by branch and bound.
+"""The exact optimum baseline: the tree of least total for a whole game.
 
-``cost(S)`` is the smallest total of a subtree for the code set ``S``:
-``|S| + min_g sum_f cost(S_f)`` over the guesses ``g`` that help. The search is a
-depth-first branch and bound:
-
-* **Lower bound** ("perfect split"): a guess solves at most one code of its set and
-  splits the rest into at most ``P`` parts (``P``: the most non-win feedbacks a guess
-  can produce in this game), so at most ``P^(d-1)`` codes are solved at depth ``d``;
-  filling depths greedily gives ``LB(n)``. A candidate ``g`` is bounded by
-  ``|S| + sum_f LB(|S_f|)``, with its real parts.
-* **Candidates**: one per orbit of the symmetries fixing the history
-  (:mod:`evo.baselines.symmetry`), then one per distinct partition of ``S`` (guesses
-  inducing the same partition, the win part included, have the same cost; detected by
-  two fingerprints made of random real sums per part, so that a false merge would need
-  two coincidences of 53-bit floats).
-  They are tried by increasing bound, a consistent one first, then the lowest code.
-* **Pruning**: parts are solved largest first with the budget left; a candidate is
-  dropped once what it has cost so far plus the bounds of its remaining parts reaches
-  the best total found. Exact costs are memoised per code set, and so are the lower
-  bounds that failed searches prove.
-
-``optimal(game, time_limit)`` refuses, before any work, a game whose estimated time is
-beyond the limit, and gives up with an estimate when the limit is reached.
+The search itself is :class:`evo.search.exact.Solver` with the ``symmetry`` policy (one
+candidate per orbit of the symmetries fixing the history). This module decides whether
+to run it (an estimate from measured games, refused beyond the time limit), gives up at
+the limit, and records the best-known optima with their sources.
 """
 
 from __future__ import annotations
@@ -30,10 +12,9 @@ import time
 
 import numpy as np
 
-from evo.baselines.build import Node, build_tree
-from evo.baselines.lookahead import feedback_block, partition_counts, perfect_consistent
-from evo.baselines.symmetry import Stabilizer
 from evo.game import Game, count_codes
+from evo.search.build import Node, build_tree
+from evo.search.exact import SearchTimeout, Solver
 from evo.tree import Tree
 
 #: Seconds measured for the whole optimum (search and tree) of games, on the machine of
@@ -59,7 +40,7 @@ MEASURED_SECONDS: dict[tuple[str, int, int], float] = {
 }
 
 _GODDARD = "Goddard 2004, Mastermind revisited"
-_EVO = "exact search of evo.baselines.optimal (benchmarks/RESULTS.md)"
+_EVO = "evo's own exact search (evo.search.exact; benchmarks/RESULTS.md)"
 
 #: Best-known optimal totals (expected case): ``(pegs, colors, variant, total, source)``.
 #: Every published figure here was also found by :func:`optimal`; the others are its own.
@@ -115,137 +96,6 @@ class OptimalRefused(RuntimeError):
         self.name = "optimal"
 
 
-class _Timeout(Exception):
-    pass
-
-
-def max_parts(game: Game) -> int:
-    """``P``: the most non-win parts one guess can split the codes into."""
-    reps = Stabilizer.root(game).representatives()
-    counts = partition_counts(game, game.all_codes(), reps)
-    return int(np.count_nonzero(counts[:, 1:], axis=1).max())
-
-
-def perfect_split_bounds(n_max: int, parts: int) -> np.ndarray:
-    """``LB[n]`` for ``n = 0 .. n_max``: the smallest total of ``n`` codes when every
-    node solves one code and has at most ``parts`` children."""
-    lb = np.zeros(n_max + 1, dtype=np.int64)
-    for n in range(1, n_max + 1):
-        left, depth, width, total = n, 1, 1, 0
-        while left:
-            k = min(left, width)
-            total += depth * k
-            left -= k
-            depth += 1
-            width *= max(parts, 1)
-        lb[n] = total
-    return lb
-
-
-class Solver:
-    """Branch and bound for one game; keeps its memo across calls."""
-
-    def __init__(self, game: Game, deadline: float | None = None, seed: int = 12345):
-        self.game = game
-        self.deadline = deadline
-        self.parts = max_parts(game)
-        self.lb = perfect_split_bounds(game.num_codes, self.parts)
-        self.exact: dict[bytes, tuple[int, int]] = {}
-        self.lower: dict[bytes, int] = {}
-        self.nodes = 0
-        rng = np.random.default_rng(seed)
-        self._weights = rng.random((2, game.num_codes))
-        self._mix = rng.random(game.num_feedbacks) + 1.0
-
-    # ------------------------------------------------------------------ search
-    def solve(self, codes: np.ndarray, node: Node, bound: int) -> int:
-        """``cost(codes)`` when it is below ``bound``; else a lower bound ``>= bound``."""
-        n = len(codes)
-        if n == 1:
-            return 1
-        if n == 2:
-            return 3
-        key = codes.tobytes()
-        hit = self.exact.get(key)
-        if hit is not None:
-            return hit[0]
-        low = max(int(self.lb[n]), self.lower.get(key, 0))
-        if low >= bound:
-            return low
-        self.nodes += 1
-        if self.deadline is not None and (self.nodes & 63) == 0:
-            if time.monotonic() > self.deadline:
-                raise _Timeout
-        if self.lb[n] == 2 * n - 1:
-            g = perfect_consistent(self.game, codes)
-            if g is not None:
-                self.exact[key] = (2 * n - 1, g)
-                return 2 * n - 1
-        cands, fbm, counts = self._candidates(codes, node)
-        bounds = n + self.lb[counts[:, 1:]].sum(axis=1)
-        consistent = counts[:, 0] > 0
-        order = np.lexsort((cands, ~consistent, bounds))
-        best, best_g = bound, -1
-        for i in order:
-            if bounds[i] >= best:
-                break
-            g = int(cands[i])
-            row = fbm[i]
-            sizes = counts[i]
-            fbs = [f for f in np.argsort(-sizes[1:], kind="stable") + 1 if sizes[f] > 0]
-            rest = int(bounds[i]) - n
-            total = n
-            below = node.then(g)
-            for f in fbs:
-                rest -= int(self.lb[sizes[f]])
-                total += self.solve(codes[row == f], below, best - total - rest)
-                if total + rest >= best:
-                    break
-            else:
-                best, best_g = total, g
-        if best_g >= 0:
-            self.exact[key] = (best, best_g)
-            return best
-        self.lower[key] = max(low, bound)
-        return max(low, bound)
-
-    def _candidates(self, codes: np.ndarray, node: Node):
-        """One candidate per symmetry orbit and distinct partition, with its feedbacks
-        (``k × n``) and part sizes (``k × F``); guesses that do not help are dropped."""
-        game, f = self.game, self.game.num_feedbacks
-        stab = node.stabilizer
-        cands = stab.representatives()
-        fbm = feedback_block(game, cands, codes)
-        k, n = fbm.shape
-        key = fbm.astype(np.intp) + (np.arange(k, dtype=np.intp) * f)[:, None]
-        flat = key.ravel()
-        counts = np.bincount(flat, minlength=k * f).reshape(k, f)
-        helpful = (counts[:, 0] > 0) | (counts.max(axis=1) < n)
-        # A partition's fingerprint: two random sums per part (the win part told apart),
-        # sorted per row so that the labels of the parts do not matter, then mixed.
-        idx = np.flatnonzero(helpful)
-        hashes = []
-        for w in self._weights:
-            sums = np.bincount(
-                flat, weights=np.broadcast_to(w[codes], (k, n)).ravel(), minlength=k * f
-            ).reshape(k, f)[idx]
-            sums[:, 0] += 2.0 * (counts[idx, 0] > 0)
-            hashes.append(np.sort(sums, axis=1) @ self._mix)
-        h1, h2 = hashes
-        order = np.lexsort((idx, h2, h1))  # equal fingerprints: the lowest code first
-        new = np.ones(len(order), dtype=bool)
-        new[1:] = (h1[order][1:] != h1[order][:-1]) | (h2[order][1:] != h2[order][:-1])
-        keep = np.sort(idx[order[new]])
-        return cands[keep], fbm[keep], counts[keep]
-
-    # ------------------------------------------------------------------ result
-    def guess_for(self, codes: np.ndarray, node: Node) -> int:
-        """The optimal guess of a code set the search has solved."""
-        if len(codes) <= 2:
-            return int(codes[0])
-        return self.exact[codes.tobytes()][1]
-
-
 def estimate_seconds(game: Game) -> float | None:
     """Seconds the optimum is expected to take: the measured time of a game in
     :data:`MEASURED_SECONDS`, else an exponential in the number of codes fitted (least
@@ -267,7 +117,7 @@ def estimate_seconds(game: Game) -> float | None:
     return float(np.exp(intercept + max(float(rate), 0.0) * game.num_codes))
 
 
-def optimal(game: Game, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Tree:
+def optimal(game: Game, *, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Tree:
     """The tree of smallest total. Raises :class:`OptimalRefused` (with an estimate)
     when the estimate is beyond ``time_limit`` seconds, or when the limit is reached."""
     if time_limit is not None:
@@ -281,11 +131,13 @@ def optimal(game: Game, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Tree:
             )
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
-    solver = Solver(game, deadline)
+    solver = Solver(game, policy="symmetry", deadline=deadline)
     codes = game.all_codes().astype(np.int64)
     try:
         solver.solve(codes, Node(game), np.iinfo(np.int64).max)
-    except _Timeout:
+    except SearchTimeout:
+        if time_limit is None:  # no deadline, so no timeout: not expected
+            raise
         est = estimate_seconds(game)
         more = f"; estimated {_duration(est)}" if est is not None and est > time_limit else ""
         raise OptimalRefused(
@@ -294,7 +146,7 @@ def optimal(game: Game, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Tree:
             f"{solver.nodes:,} searched nodes{more}",
             est,
         ) from None
-    return build_tree(game, solver.guess_for)
+    return build_tree(game, solver.best_guess)
 
 
 def _duration(seconds: float) -> str:

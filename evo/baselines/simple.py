@@ -1,4 +1,4 @@
-"""Simple players (DESIGN §5): lowest consistent (LC), random consistent (RC, seeded),
+"""Simple players (docs/DESIGN.md §5): lowest consistent (LC), random consistent (RC, seeded),
 and fixed openings followed by either (``5463+lc``, ``1123+2245+rc``).
 
 An opening guess is played at a node where it helps (it wins for a code of the set or
@@ -15,10 +15,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from evo.baselines.build import Node, Player, build_tree, helps
 from evo.game import Game
-from evo.growth import grow, random_breaker
-from evo.population import tree_rngs
+from evo.growth import grow, random_breaker, tree_rngs
+from evo.search.build import Node, Player, build_tree
 from evo.tree import Tree
 
 
@@ -32,10 +31,10 @@ def lowest_consistent(game: Game) -> Tree:
     return build_tree(game, lc_player)
 
 
-def random_consistent(game: Game, seed: int = 0) -> Tree:
+def random_consistent(game: Game, *, seed: int = 0) -> Tree:
     """RC: a uniformly random consistent code at every node, drawn from ``seed``. This is
     random path completion with the consistent pool (:func:`evo.growth.random_breaker`)."""
-    return random_breaker(game, np.random.default_rng(seed), "consistent")
+    return random_breaker(game, rng=np.random.default_rng(seed), pool="consistent")
 
 
 def opening_player(game: Game, opening: Sequence[int], then: Player) -> Player:
@@ -46,7 +45,7 @@ def opening_player(game: Game, opening: Sequence[int], then: Player) -> Player:
         for g in opening:
             if g in node.history:
                 continue
-            if (len(codes) > 2 or g in codes) and helps(game, g, codes):
+            if (len(codes) > 2 or g in codes) and game.helps(g, codes):
                 return g
         return then(codes, node)
 
@@ -71,11 +70,11 @@ def _rc_below(game: Game, skeleton: Tree, starts: list[int], rng: np.random.Gene
     ``starts``, the last first so that the earlier node numbers stay valid."""
     tree = skeleton
     for node in reversed(starts):
-        tree = tree.replace(node, grow(game, tree.code_set(node), rng, "consistent"))
+        tree = tree.replace(node, grow(game, tree.code_set(node), rng=rng, pool="consistent"))
     return tree
 
 
-def with_opening(game: Game, opening: Sequence[int], then: str, seed: int = 0) -> Tree:
+def with_opening(game: Game, opening: Sequence[int], then: str, *, seed: int = 0) -> Tree:
     """An opening followed by ``lc`` or ``rc`` (``rc`` drawn from ``seed``)."""
     if len(set(opening)) != len(opening):
         raise ValueError("an opening repeats a guess")
@@ -87,7 +86,9 @@ def with_opening(game: Game, opening: Sequence[int], then: str, seed: int = 0) -
     return _rc_below(game, skeleton, starts, np.random.default_rng(seed))
 
 
-def estimate_rc(game: Game, seeds: int = 100, seed: int = 0, opening: Sequence[int] = ()) -> dict:
+def estimate_rc(
+    game: Game, *, seeds: int = 100, seed: int = 0, opening: Sequence[int] = ()
+) -> dict:
     """The expected average of RC (or ``opening+rc``) over ``seeds`` trees drawn from
     ``seed``: mean, standard deviation and a 95% confidence interval of the mean
     (normal approximation, ``mean ± 1.96 sd / sqrt(seeds)``)."""
@@ -97,7 +98,7 @@ def estimate_rc(game: Game, seeds: int = 100, seed: int = 0, opening: Sequence[i
     averages = []
     for rng in tree_rngs(seed, seeds):
         if skeleton is None:
-            tree = random_breaker(game, rng, "consistent")
+            tree = random_breaker(game, rng=rng, pool="consistent")
         else:
             tree = _rc_below(game, *skeleton, rng)
         averages.append(tree.average)

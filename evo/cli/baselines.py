@@ -7,15 +7,7 @@ from pathlib import Path
 
 import click
 
-from evo.baselines import (
-    OptimalRefused,
-    default_names,
-    known_optimum,
-    parse_names,
-    run_all,
-)
 from evo.cli.common import format_table, game_options, open_game
-from evo.treeio import save_tree
 
 
 def _histogram(h: dict) -> str:
@@ -60,6 +52,9 @@ def baselines(
     """Build the classic strategies of a game and compare them: total, average, worst
     case, depth histogram and the time each took. Results are cached per game under
     $EVO_CACHE (default ~/.cache/evo)."""
+    from evo.baselines import Baseline, Refused, default_names, known_optimum, parse_names, run_all
+    from evo.treeio import save_tree
+
     game = open_game(pegs, colors, variant)
     try:
         names = parse_names(game, only) if only else default_names(game)
@@ -73,15 +68,15 @@ def baselines(
         rc_seeds=rc_seeds,
         use_cache=not no_cache,
     )
-    done = [r for r in results if not isinstance(r, OptimalRefused)]
+    done = [r for r in results if isinstance(r, Baseline)]
     if save is not None:
         for b in done:
             file = b.name.replace("+", "_") + (f"-{seed}" if "seed" in b.result else "")
             save_tree(b.tree, save / f"{file}.json", name=b.name, result=b.result)
     if as_json:
-        out = []
+        out: list[dict[str, object]] = []
         for r in results:
-            if isinstance(r, OptimalRefused):
+            if isinstance(r, Refused):
                 out.append(
                     {
                         "name": r.name,
@@ -90,17 +85,17 @@ def baselines(
                         "worst": None,
                         "histogram": None,
                         "seconds": None,
-                        "refused": str(r),
+                        "refused": r.reason,
                         "estimate_seconds": r.estimate_seconds,
                     }
                 )
             else:
-                out.append(dict(r.result))
+                out.append({**r.result})
         click.echo(json.dumps(out))
         return
-    rows = []
+    rows: list[list] = []
     for r in results:
-        if isinstance(r, OptimalRefused):
+        if isinstance(r, Refused):
             rows.append([r.name, "-", "-", "-", "refused (see below)", "-"])
             continue
         res = r.result
@@ -135,13 +130,11 @@ def baselines(
                 f"(95% CI {lo:.4f} to {hi:.4f}, sd {est['std']:.4f}); the row is seed {seed}"
             )
     for r in results:
-        if isinstance(r, OptimalRefused):
-            notes.append(f"{r.name}: {r}")
+        if isinstance(r, Refused):
+            notes.append(f"{r.name}: {r.reason}")
     known = known_optimum(game)
-    if known is not None and any(
-        isinstance(r, OptimalRefused) or r.name == "optimal" for r in results
-    ):
-        total, source = known
+    if known is not None and any(isinstance(r, Refused) or r.name == "optimal" for r in results):
+        total, source = known.total, known.source
         notes.append(
             f"best-known optimum: {total} (average {total / game.num_codes:.4f}, {source})"
         )

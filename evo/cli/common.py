@@ -4,11 +4,17 @@ from __future__ import annotations
 
 import functools
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+from click.core import ParameterSource
 
 from evo.game import VARIANTS, Game, GameTooLargeError, make_game
 from evo.growth import POOLS
+
+if TYPE_CHECKING:
+    from evo.tree import Tree
 
 
 def game_options(f):
@@ -47,6 +53,36 @@ def open_game(pegs: int, colors: int, variant: str, trees: int = 1) -> Game:
         raise click.ClickException(f"refused: {e}") from None
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
+
+
+def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, variant: str) -> Tree:
+    """The tree of a file (or a run directory's best.json), or of a baseline named
+    ``source`` for the game of ``--pegs``, ``--colors`` and ``--variant`` (a file is
+    checked against them when they are given)."""
+    from evo.treeio import TreeFileError, load_tree
+
+    path = Path(source)
+    if path.is_dir():
+        path = path / "best.json"
+    given = any(
+        ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
+        for p in ("pegs", "colors", "variant")
+    )
+    if path.exists() or source.endswith(".json"):
+        game = open_game(pegs, colors, variant) if given else None
+        try:
+            return load_tree(path, game=game)
+        except TreeFileError as e:
+            raise click.ClickException(str(e)) from None
+    game = open_game(pegs, colors, variant)
+    from evo.baselines.reference import reference_tree
+
+    try:
+        return reference_tree(game, source)
+    except Exception as e:  # an unknown name, or an optimum refused as too long
+        raise click.ClickException(
+            f"{source!r} is neither a tree file nor a baseline of this game: {e}"
+        ) from None
 
 
 def progress_bar(total: int, desc: str, enabled: bool = True):

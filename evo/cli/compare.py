@@ -8,8 +8,6 @@ import click
 
 from evo.cli.common import format_table
 from evo.cli.report import baseline_names
-from evo.plots import RunFigures, plot_comparison
-from evo.report import RunDirError, compare_runs
 
 DEFAULT = "knuth,kooi,optimal"
 
@@ -28,6 +26,9 @@ DEFAULT = "knuth,kooi,optimal"
 def compare(run_dirs: tuple[Path, ...], baselines: str, output: Path) -> None:
     """Compare the last generation of each RUN_DIR (best, average and worst total) with
     the baselines of its game."""
+    from evo.plots import RunFigures, plot_comparison
+    from evo.report import RunDirError, compare_runs
+
     names = baseline_names(baselines) or []
     try:
         runs = compare_runs(run_dirs, names)

@@ -6,8 +6,7 @@ import sys
 
 import click
 
-from evo.cli.common import game_options
-from evo.cli.render import load_breaker
+from evo.cli.common import game_options, load_breaker
 from evo.play import play_loop, secret_lines
 
 
@@ -49,6 +48,6 @@ def play(ctx, tree, secret, pegs, colors, variant) -> None:
     else:
         what, kind = f"{game.pegs} different digits from {lowest} to {highest}", "bulls and cows"
     click.echo(f"Think of a secret of {what}; answer each guess with its {kind}.")
-    pos = play_loop(breaker, _read_line, click.echo)
+    pos = play_loop(breaker, read=_read_line, write=click.echo)
     if not pos.solved:
         sys.exit(1)

@@ -8,8 +8,6 @@ from pathlib import Path
 import click
 
 from evo.cli.common import format_table, game_options, open_game, pool_option, progress_bar
-from evo.population import timed_population
-from evo.treeio import save_tree
 
 
 @click.command()
@@ -27,9 +25,12 @@ from evo.treeio import save_tree
 def population(pegs, colors, variant, size, seed, pool, as_json, save) -> None:
     """Grow SIZE random breakers and print min, max, average and standard deviation of
     their fitness (average number of guesses)."""
+    from evo.population import timed_population
+    from evo.treeio import save_tree
+
     game = open_game(pegs, colors, variant, trees=size)
     with progress_bar(size, "growing", enabled=not as_json) as bar:
-        trees, stats = timed_population(game, size, seed, pool, bar.update)
+        trees, stats = timed_population(game, size, seed=seed, pool=pool, progress=bar.update)
     if save is not None:
         best = min(trees, key=lambda t: t.total)
         save_tree(best, save / "best.json", seed=seed, pool=pool)

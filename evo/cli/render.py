@@ -5,39 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from click.core import ParameterSource
 
-from evo.cli.common import game_options, open_game
-from evo.render import FORMATS, LAYOUTS, RANKDIRS, render_tree
-from evo.report import baseline_run
-from evo.tree import Tree
-from evo.treeio import TreeFileError, load_tree
+from evo.cli.common import game_options, load_breaker
 
-
-def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, variant: str) -> Tree:
-    """The tree of a file (or a run directory's best.json), or of a baseline named
-    ``source`` for the game of ``--pegs``, ``--colors`` and ``--variant`` (a file is
-    checked against them when they are given)."""
-    path = Path(source)
-    if path.is_dir():
-        path = path / "best.json"
-    given = any(
-        ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
-        for p in ("pegs", "colors", "variant")
-    )
-    if path.exists() or source.endswith(".json"):
-        game = open_game(pegs, colors, variant) if given else None
-        try:
-            return load_tree(path, game)
-        except TreeFileError as e:
-            raise click.ClickException(str(e)) from None
-    game = open_game(pegs, colors, variant)
-    try:
-        return baseline_run(game, source)[0]
-    except Exception as e:  # an unknown name, or an optimum refused as too long
-        raise click.ClickException(
-            f"{source!r} is neither a tree file nor a baseline of this game: {e}"
-        ) from None
+#: The choices of evo.render (LAYOUTS, FORMATS, RANKDIRS), repeated here so that the
+#: options can be declared without importing Graphviz and networkx; a test keeps them equal.
+LAYOUTS: tuple[str, ...] = ("dot", "twopi")
+FORMATS: tuple[str, ...] = ("svg", "png", "pdf")
+RANKDIRS: tuple[str, ...] = ("auto", "TB", "LR")
 
 
 @click.command()
@@ -82,6 +57,8 @@ def render(ctx, tree, output, depth, min_codes, layout, fmt, direction, pegs, co
     """Draw TREE (a tree file such as best.json, a run directory, or a baseline name such
     as knuth with --pegs/--colors) through Graphviz: pegs as colored cells, terminal nodes
     in yellow, edges labelled with the black and white pegs."""
+    from evo.render import render_tree
+
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
     if fmt is None:
         suffix = output.suffix.lstrip(".").lower() if output else ""
@@ -93,5 +70,14 @@ def render(ctx, tree, output, depth, min_codes, layout, fmt, direction, pegs, co
         f"{Path(tree).stem if Path(tree).exists() else tree}: total {breaker.total}, "
         f"average {breaker.average:.4f}, worst {breaker.worst} (yellow: can be the secret)"
     )
-    render_tree(breaker, output, depth, min_codes, layout, fmt, direction, title)
+    render_tree(
+        breaker,
+        output,
+        depth=depth,
+        min_codes=min_codes,
+        layout=layout,
+        fmt=fmt,
+        rankdir=direction,
+        title=title,
+    )
     click.echo(f"{output} ({len(breaker)} nodes, total {breaker.total})")

@@ -6,9 +6,6 @@ from pathlib import Path
 
 import click
 
-from evo.report import RunDirError, write_report
-from evo.treeio import TreeFileError
-
 
 def baseline_names(text: str | None) -> list[str] | None:
     """``knuth,kooi`` as a list (None: the default list)."""
@@ -29,6 +26,9 @@ def baseline_names(text: str | None) -> list[str] | None:
 )
 def report(run_dir: Path, baselines: str | None) -> None:
     """Write fitness.png, depths.png, best.svg, report.html and report.md into RUN_DIR."""
+    from evo.report import RunDirError, write_report
+    from evo.treeio import TreeFileError
+
     try:
         page = write_report(run_dir, baseline_names(baselines))
     except (RunDirError, TreeFileError) as e:

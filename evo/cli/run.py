@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import click
 
 from evo.cli.common import format_table
-from evo.config import ConfigError, load_config
 
 
 @click.command()
@@ -31,23 +32,25 @@ from evo.config import ConfigError, load_config
 def run(config: Path, overrides: tuple[str, ...], runs: Path, quiet: bool, no_report: bool) -> None:
     """Evolve breakers as CONFIG (a YAML file, see configs/) says. Writes
     runs/<name>-<timestamp>/ and ends with a summary against Knuth's strategy."""
+    from evo.config import ConfigError, load_config
+
     try:
         cfg = load_config(config, overrides)
     except ConfigError as e:
         raise click.ClickException(str(e)) from None
     from evo.rundir import create_run_dir
 
-    run_dir = create_run_dir(cfg, runs)
+    run_dir = create_run_dir(cfg, root=runs)
     click.echo(f"run directory: {run_dir}", err=True)
     execute(cfg, run_dir, resume=False, quiet=quiet, report=not no_report)
 
 
 def execute(cfg, run_dir: Path, resume: bool, quiet: bool, report: bool) -> None:
     """Run or resume, then print the summary and write the report (shared with resume)."""
-    from evo.evolution import CheckpointError, RunInterrupted, evolve
+    from evo.ea import CheckpointError, RunInterrupted, evolve
 
     try:
-        result = evolve(cfg, run_dir, resume=resume, progress=not quiet)
+        result = evolve(cfg, run_dir=run_dir, resume=resume, progress=not quiet)
     except RunInterrupted as e:
         if e.generation < 0:
             raise click.ClickException(
@@ -67,7 +70,7 @@ def execute(cfg, run_dir: Path, resume: bool, quiet: bool, report: bool) -> None
     click.echo(f"run directory: {run_dir}")
 
 
-def summary_table(s: dict) -> str:
+def summary_table(s: Mapping[str, Any]) -> str:
     """The end-of-run summary as a small table."""
     m = s["codes"]
 

@@ -8,8 +8,6 @@ from pathlib import Path
 import click
 
 from evo.cli.common import format_table
-from evo.strategy_table import table_rows
-from evo.treeio import TreeFileError, load_tree
 
 
 @click.command()
@@ -27,11 +25,14 @@ def table(tree_file, min_count, as_json) -> None:
     (R: right in place, W: right in color only, | between moves, blank for no peg), the
     guess, how many codes reach it, their total and average guesses from the start, and
     the worst case; largest nodes first."""
+    from evo.strategy_table import table_rows
+    from evo.treeio import TreeFileError, load_tree
+
     try:
         tree = load_tree(tree_file)
     except TreeFileError as e:
         raise click.ClickException(str(e)) from None
-    rows = table_rows(tree, min_count)
+    rows = table_rows(tree, min_count=min_count)
     if as_json:
         click.echo(json.dumps(rows))
         return

@@ -1,4 +1,4 @@
-"""Symmetries of a game that fix the history of a node (DESIGN §5).
+"""Symmetries of a game that fix the history of a node (docs/DESIGN.md §5).
 
 Permuting the positions and the colors of every code keeps the feedback of every
 pair, so an automorphism ``phi`` that maps each guess of the history to itself maps

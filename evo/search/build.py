@@ -1,4 +1,5 @@
-"""Turning a player (a rule that picks a guess for a code set) into a breaker tree.
+"""Turning a player (a rule that picks a guess for a code set) into a breaker tree: the
+one builder behind every baseline and every rule-built subtree of the operators.
 
 A player is a callable ``choose(S, node) -> guess``: ``S`` is the node's code set (a
 sorted int64 array) and ``node`` a :class:`Node` that knows the history (the guesses
@@ -15,9 +16,10 @@ from functools import cached_property
 
 import numpy as np
 
-from evo.baselines.symmetry import Stabilizer
 from evo.game import Game
 from evo.growth import Template, build_exact
+from evo.search.partition import split
+from evo.search.symmetry import Stabilizer
 from evo.tree import Tree
 
 
@@ -47,22 +49,7 @@ class UnhelpfulGuessError(RuntimeError):
     """A player chose a guess that neither wins nor splits the code set (a bug)."""
 
 
-def split(game: Game, guess: int, codes: np.ndarray) -> list[tuple[int, np.ndarray]]:
-    """The parts of ``codes`` (sorted) by feedback to ``guess``, win excluded, each sorted,
-    in feedback order."""
-    fb = game.feedback_row(int(guess), codes)
-    order = np.argsort(fb, kind="stable")
-    sfb = fb[order]
-    cuts = np.flatnonzero(sfb[1:] != sfb[:-1]) + 1
-    out = []
-    for part in np.split(order, cuts):
-        f = int(fb[part[0]])
-        if f != game.win:
-            out.append((f, codes[part]))
-    return out
-
-
-def build_tree(game: Game, choose: Player, codes: np.ndarray | None = None) -> Tree:
+def build_tree(game: Game, choose: Player, *, codes: np.ndarray | None = None) -> Tree:
     """The tree of a player over ``codes`` (every code by default), checked on every code."""
     if codes is None:
         codes = game.all_codes()
@@ -90,10 +77,4 @@ def build_tree(game: Game, choose: Player, codes: np.ndarray | None = None) -> T
     child = np.full((len(guesses), game.num_feedbacks), -1, dtype=np.int32)
     for parent, fb, me in links:
         child[parent, fb] = me
-    return build_exact(game, Template(np.array(guesses, dtype=np.int32), child), codes)
-
-
-def helps(game: Game, guess: int, codes: np.ndarray) -> bool:
-    """The guess wins for a code of ``codes`` or splits them into two parts or more."""
-    fb = game.feedback_row(int(guess), codes)
-    return bool(np.any(fb == game.win) or np.any(fb != fb[0]))
+    return build_exact(game, Template(np.array(guesses, dtype=np.int32), child), codes=codes)

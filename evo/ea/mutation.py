@@ -1,0 +1,164 @@
+"""Mutations: one tree in, one out; each rebuilds the subtree of one picked node.
+
+``regrow``      another helpful guess at a node, its subtree regrown at random.
+``best-of-k``   ``k`` random regrows of a node's subtree, the best one kept.
+``greedy``      a node's subtree rebuilt by one-step look-ahead (:mod:`evo.search.lookahead`),
+                trying a few of the best root guesses; small code sets solved exactly.
+``exhaustive``  a small code set's subtree replaced by an optimal one (:mod:`evo.search.exact`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evo.ea.nodes import pick_node
+from evo.ea.variation import offer, splice, total_of
+from evo.game import Game, helpful_rows
+from evo.growth import grow
+from evo.kinds import NodeWeight, Pool
+from evo.search.build import Node, build_tree
+from evo.search.exact import shared_solver
+from evo.search.lookahead import lookahead_player, ranked_guesses
+from evo.search.partition import candidates, feedback_block
+from evo.tree import Tree
+
+#: Random guesses tried before the helpful ones are listed (a random guess nearly always
+#: helps on three codes or more).
+_REJECTION_TRIES = 8
+
+
+def helpful_guess(
+    game: Game, codes: np.ndarray, *, rng: np.random.Generator, pool: Pool, avoid: int = -1
+) -> int:
+    """A uniform draw among the pool's guesses that help on ``codes``, other than
+    ``avoid`` when there is another."""
+    for _ in range(_REJECTION_TRIES):
+        g = int(
+            codes[rng.integers(len(codes))]
+            if pool == "consistent"
+            else rng.integers(game.num_codes)
+        )
+        if g != avoid and game.helps(g, codes):
+            return g
+    cand = candidates(game, codes, pool=pool)
+    fb = feedback_block(game, codes, cand if pool == "consistent" else None).T
+    good = cand[helpful_rows(fb, game.win) & (cand != avoid)]
+    if len(good) == 0:
+        return avoid
+    return int(good[rng.integers(len(good))])
+
+
+def greedy_subtree(
+    game: Game,
+    codes: np.ndarray,
+    *,
+    pool: Pool = "all",
+    heuristic: str = "kooi",
+    root: int | None = None,
+    exact_below: int = 0,
+) -> Tree:
+    """The one-step look-ahead subtree of ``codes`` (``root``: its root guess, if given);
+    code sets of at most ``exact_below`` codes get an optimal subtree instead."""
+    look = lookahead_player(game, heuristic, pool=pool, symmetry=False)
+    solver = shared_solver(game, pool=pool) if exact_below >= 3 else None
+
+    def choose(s: np.ndarray, node: Node) -> int:
+        if root is not None and not node.history:
+            return int(root)
+        if solver is not None and len(s) <= exact_below:
+            return solver.best_guess(s)
+        return look(s, node)
+
+    return build_tree(game, choose, codes=codes)
+
+
+def regrow_mutation(
+    tree: Tree, *, rng: np.random.Generator, pool: Pool = "all", node_weight: NodeWeight = "size"
+) -> Tree:
+    """*Regrow*: a node takes another helpful guess from the pool and its subtree is
+    regrown by random path completion."""
+    node = pick_node(tree, rng=rng, weight=node_weight)
+    if node is None:
+        return tree
+    codes = tree.code_set(node)
+    g = helpful_guess(tree.game, codes, rng=rng, pool=pool, avoid=int(tree.guess[node]))
+    return splice(tree, node, grow(tree.game, codes, rng=rng, pool=pool, root_guess=g))
+
+
+def best_of_k_mutation(
+    tree: Tree,
+    *,
+    rng: np.random.Generator,
+    pool: Pool = "all",
+    node_weight: NodeWeight = "size",
+    k: int = 4,
+    keep_current: bool = True,
+) -> Tree:
+    """*Best-of-k regrow*: ``k`` random regrows of a node's subtree; the one with the least
+    total replaces it (unless it is worse than the current one, with ``keep_current``)."""
+    node = pick_node(tree, rng=rng, weight=node_weight)
+    if node is None:
+        return tree
+    codes = tree.code_set(node)
+    best = min((grow(tree.game, codes, rng=rng, pool=pool) for _ in range(k)), key=total_of)
+    return offer(tree, node, best, keep_current=keep_current)
+
+
+def greedy_mutation(
+    tree: Tree,
+    *,
+    rng: np.random.Generator,
+    pool: Pool = "all",
+    node_weight: NodeWeight = "size",
+    heuristic: str = "kooi",
+    tries: int = 2,
+    top: int = 6,
+    exact_below: int = 0,
+    keep_current: bool = True,
+    max_codes: int | None = None,
+) -> Tree:
+    """*Greedy subtree*: a node's subtree is rebuilt by one-step look-ahead with
+    ``heuristic``. ``tries`` root guesses are drawn among the ``top`` best by the heuristic
+    (the best one always among them), each completed by look-ahead below; the best result
+    replaces the subtree (unless it is worse, with ``keep_current``). Code sets of at most
+    ``exact_below`` codes are solved exactly. Only nodes of at most ``max_codes`` codes
+    are picked, when it is given (a whole Bulls and Cows tree takes minutes to rebuild)."""
+    node = pick_node(tree, rng=rng, weight=node_weight, max_codes=max_codes)
+    if node is None:
+        return tree
+    game = tree.game
+    codes = tree.code_set(node)
+    ranked, _ = ranked_guesses(game, codes, heuristic=heuristic, pool=pool)
+    top = min(top, len(ranked))
+    picks = [0]
+    if tries > 1 and top > 1:
+        picks += (1 + rng.permutation(top - 1)[: tries - 1]).tolist()
+    subs = (
+        greedy_subtree(
+            game,
+            codes,
+            pool=pool,
+            heuristic=heuristic,
+            root=int(ranked[p]),
+            exact_below=exact_below,
+        )
+        for p in picks
+    )
+    return offer(tree, node, min(subs, key=total_of), keep_current=keep_current)
+
+
+def exhaustive_mutation(
+    tree: Tree,
+    *,
+    rng: np.random.Generator,
+    pool: Pool = "all",
+    node_weight: NodeWeight = "size",
+    max_codes: int = 10,
+) -> Tree:
+    """*Exhaustive subtree*: a node with at most ``max_codes`` codes gets an optimal subtree
+    (exact search): the first optimal one in the search's order, so an optimal subtree
+    of another shape may be replaced by this one, of the same total."""
+    node = pick_node(tree, rng=rng, weight=node_weight, max_codes=max_codes)
+    if node is None:
+        return tree
+    return offer(tree, node, shared_solver(tree.game, pool=pool).subtree(tree.code_set(node)))

@@ -1,0 +1,46 @@
+"""Where an operator acts: a random node whose code set is worth changing."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evo.kinds import NODE_WEIGHTS, NodeWeight
+from evo.tree import Tree
+
+#: Code sets smaller than this are never worth changing (shrink and triangle settle them).
+MIN_CODES = 3
+
+
+def candidate_nodes(
+    tree: Tree, *, min_codes: int = MIN_CODES, max_codes: int | None = None
+) -> np.ndarray:
+    """Nodes whose code set has ``min_codes`` .. ``max_codes`` codes."""
+    ok = tree.count >= min_codes
+    if max_codes is not None:
+        ok &= tree.count <= max_codes
+    return np.flatnonzero(ok)
+
+
+def pick_node(
+    tree: Tree,
+    *,
+    rng: np.random.Generator,
+    weight: NodeWeight = "size",
+    min_codes: int = MIN_CODES,
+    max_codes: int | None = None,
+) -> int | None:
+    """A random node with ``min_codes`` .. ``max_codes`` codes, uniformly (``uniform``) or
+    with probability proportional to its code set's size (``size``) or its square root
+    (``sqrt``); None when there is none."""
+    nodes = candidate_nodes(tree, min_codes=min_codes, max_codes=max_codes)
+    if len(nodes) == 0:
+        return None
+    if weight == "uniform":
+        return int(nodes[rng.integers(len(nodes))])
+    w = tree.count[nodes].astype(np.float64)
+    if weight == "sqrt":
+        w = np.sqrt(w)
+    elif weight != "size":
+        raise ValueError(f"node weight must be one of {', '.join(NODE_WEIGHTS)}, not {weight!r}")
+    cum = np.cumsum(w)
+    return int(nodes[min(len(nodes) - 1, np.searchsorted(cum, rng.random() * cum[-1], "right"))])

@@ -1,0 +1,64 @@
+"""The run's progress on standard error: a bar on a terminal, a line every 10 s else."""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from evo.config import Config
+from evo.ea.checkpoint import State
+
+
+class Progress:
+    """A tqdm bar (generation, best and average totals, Knuth's total); when standard
+    error is not a terminal, a line every 10 seconds instead."""
+
+    def __init__(self, config: Config, state: State, *, knuth: int | None, enabled: bool):
+        self.enabled = enabled
+        self.knuth = "n/a" if knuth is None else knuth
+        self.last = time.perf_counter()
+        self.bar = None
+        if enabled and sys.stderr.isatty():
+            from tqdm import tqdm
+
+            # A bar toward the last generation when that is the limit; a counter when the
+            # wall time is (generations then come at no foreseeable pace).
+            self.bar = tqdm(
+                total=config.stop.generations if config.stop.seconds is None else None,
+                initial=state.generation,
+                desc=config.name,
+                unit="gen",
+                file=sys.stderr,
+                dynamic_ncols=True,
+            )
+            self.bar.set_postfix_str(self._text(state))
+
+    def _text(self, state: State) -> str:
+        r = state.logbook[-1]
+        return f"best={r['min']} avg={r['avg']:.1f} knuth={self.knuth}"
+
+    def update(self, state: State) -> None:
+        """Show the generation just finished."""
+        if not self.enabled:
+            return
+        if self.bar is not None:
+            self.bar.set_postfix_str(self._text(state), refresh=False)
+            self.bar.update(1)
+        elif time.perf_counter() - self.last >= 10:
+            self.last = time.perf_counter()
+            print(
+                f"gen {state.generation}: {self._text(state)} ({state.elapsed:.0f} s)",
+                file=sys.stderr,
+                flush=True,
+            )
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def __enter__(self) -> Progress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

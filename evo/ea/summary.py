@@ -1,0 +1,81 @@
+"""The end of a run: the best breaker and the summary written beside it."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+from evo.config import Config
+from evo.ea.checkpoint import State
+from evo.game import Game
+from evo.tree import Tree
+
+
+class RunSummary(TypedDict, total=False):
+    """``summary.json``: the run, its best breaker's figures and the reference totals."""
+
+    name: str
+    game: dict
+    codes: int
+    seed: int
+    best_total: int
+    best_average: float
+    best_worst: int
+    best_histogram: dict[int, int]
+    generations: int
+    evaluations: int
+    seconds: float
+    stopped_by: str | None
+    workers: int
+    knuth_total: int | None
+    gap_to_knuth: int | None
+    best_known_total: int | None
+    best_known_source: str | None
+    gap_to_best_known: int | None
+    pareto_front: list[tuple[int, int]]
+
+
+def best_of(state: State, config: Config) -> Tree:
+    """The best breaker: the hall of fame's first, or the Pareto front's least total."""
+    if config.selection.method == "nsga2":
+        return min(state.halloffame, key=lambda i: (i.total, i.worst))
+    return state.halloffame[0]
+
+
+def make_summary(
+    config: Config,
+    game: Game,
+    state: State,
+    best: Tree,
+    *,
+    knuth: int | None,
+    stopped_by: str | None,
+) -> RunSummary:
+    """The summary of a run: its best breaker against Knuth and the best-known total."""
+    from evo.baselines import known_optimum
+
+    known = known_optimum(game)
+    summary = RunSummary(
+        name=config.name,
+        game={"pegs": game.pegs, "colors": game.colors, "variant": game.variant},
+        codes=game.num_codes,
+        seed=config.seed,
+        best_total=int(best.total),
+        best_average=round(best.total / game.num_codes, 6),
+        best_worst=int(best.worst),
+        best_histogram=best.histogram_dict(),
+        generations=state.generation,
+        evaluations=state.evaluations,
+        seconds=round(state.elapsed, 2),
+        stopped_by=stopped_by,
+        workers=config.workers,
+        knuth_total=knuth,
+        gap_to_knuth=None if knuth is None else int(best.total) - knuth,
+        best_known_total=None if known is None else known.total,
+        best_known_source=None if known is None else known.source,
+        gap_to_best_known=None if known is None else int(best.total) - known.total,
+    )
+    if config.selection.method == "nsga2":
+        summary["pareto_front"] = sorted(
+            {(int(i.total), int(i.worst)) for i in state.halloffame}, key=lambda x: x[1]
+        )
+    return summary

@@ -1,0 +1,26 @@
+"""The vocabulary shared by the config and the code: each list of names defined once.
+
+The config's pydantic models use the ``Literal`` types; the code checks and iterates
+over the tuples derived from them, so a new name is added in one place.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+#: Guesses considered at a node: every code, or only the node's own (consistent) codes.
+Pool = Literal["all", "consistent"]
+POOLS: tuple[str, ...] = get_args(Pool)
+
+#: How an operator picks a node: uniformly, or weighted by its code set's size or its root.
+NodeWeight = Literal["uniform", "size", "sqrt"]
+NODE_WEIGHTS: tuple[str, ...] = get_args(NodeWeight)
+
+#: One-step look-ahead scores: Knuth's largest part, Irving's expected size, Kooi's most
+#: parts, entropy.
+Heuristic = Literal["knuth", "irving", "kooi", "entropy"]
+HEURISTICS: tuple[str, ...] = get_args(Heuristic)
+
+#: Game variants: Mastermind (colors may repeat) and Bulls and Cows (digits do not).
+Variant = Literal["mastermind", "bulls-cows"]
+VARIANTS: tuple[str, ...] = get_args(Variant)

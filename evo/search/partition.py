@@ -1,0 +1,87 @@
+"""How guesses split a code set: feedback blocks, part sizes and candidate guesses.
+
+A guess partitions a code set by feedback; everything the searches score is a function
+of the sizes of those parts. Whether a guess *helps* (wins or splits) is defined once,
+in :func:`evo.game.helpful_rows`, and used here on part sizes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from evo.game import Game
+from evo.kinds import POOLS, Pool
+
+#: Elements of the feedback block handled at once (bounds the working memory).
+_BLOCK = 1 << 22
+
+
+def feedback_block(game: Game, rows: np.ndarray, cols: np.ndarray | None) -> np.ndarray:
+    """``(len(rows), len(cols))`` uint8 feedbacks (``cols=None``: every code)."""
+    t = game.table
+    if t is not None:
+        block = t[rows]
+        return block if cols is None else block[:, cols]
+    if cols is None:
+        cols = np.arange(game.num_codes)
+    return game.compute_feedback(np.asarray(rows)[:, None], np.asarray(cols)[None, :])
+
+
+def partition_counts(game: Game, codes: np.ndarray, cands: np.ndarray | None) -> np.ndarray:
+    """``(k, F)`` int64: how many codes of ``codes`` each candidate puts in each part
+    (``cands=None``: every code is a candidate)."""
+    f = game.num_feedbacks
+    k = game.num_codes if cands is None else len(cands)
+    n = len(codes)
+    counts = np.zeros(k * f, dtype=np.int64)
+    if cands is not None and k <= n:
+        # Candidates as rows: the feedback is symmetric, read the candidates' rows.
+        step = max(1, _BLOCK // max(1, n))
+        for lo in range(0, k, step):
+            block = feedback_block(game, cands[lo : lo + step], codes).astype(np.intp)
+            block += (np.arange(lo, lo + len(block), dtype=np.intp) * f)[:, None]
+            counts += np.bincount(block.ravel(), minlength=k * f)
+    else:
+        offsets = np.arange(k, dtype=np.intp) * f
+        step = max(1, _BLOCK // max(1, k))
+        for lo in range(0, n, step):
+            block = feedback_block(game, codes[lo : lo + step], cands).astype(np.intp)
+            block += offsets
+            counts += np.bincount(block.ravel(), minlength=k * f)
+    return counts.reshape(k, f)
+
+
+def split(game: Game, guess: int, codes: np.ndarray) -> list[tuple[int, np.ndarray]]:
+    """The parts of ``codes`` by feedback to ``guess``, win excluded, in feedback order;
+    each part keeps the order of ``codes``."""
+    fb = game.feedback_row(int(guess), codes)
+    order = np.argsort(fb, kind="stable")
+    sfb = fb[order]
+    cuts = np.flatnonzero(sfb[1:] != sfb[:-1]) + 1
+    out = []
+    for part in np.split(order, cuts):
+        f = int(fb[part[0]])
+        if f != game.win:
+            out.append((f, codes[part]))
+    return out
+
+
+def candidates(game: Game, codes: np.ndarray, *, pool: Pool) -> np.ndarray:
+    """The guesses a search considers at a node, ascending: every code (``all``) or the
+    node's own code set (``consistent``)."""
+    if pool not in POOLS:
+        raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
+    if pool == "consistent":
+        return np.sort(np.asarray(codes, dtype=np.int64))
+    return np.arange(game.num_codes, dtype=np.int64)
+
+
+def perfect_consistent(game: Game, codes: np.ndarray) -> int | None:
+    """The lowest code of ``codes`` that leaves every other code alone in its part, or
+    None. Such a guess is the best of every score and of the exact search, ties included."""
+    n = len(codes)
+    if n > game.num_feedbacks:
+        return None
+    counts = partition_counts(game, codes, codes)
+    ok = np.flatnonzero(counts.max(axis=1) == 1)
+    return int(codes[ok[0]]) if len(ok) else None

@@ -1,0 +1,221 @@
+"""The search primitives shared by baselines and operators: the exact branch and bound
+against brute force under both candidate policies, its memo, its guess pools, and the
+ranked guesses of one-step look-ahead."""
+
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from evo.baselines import lookahead
+from evo.ea.mutation import greedy_subtree
+from evo.game import make_game
+from evo.kinds import HEURISTICS
+from evo.search.build import Node
+from evo.search.exact import Solver, max_parts, shared_solver
+from evo.search.lookahead import ranked_guesses
+from evo.search.partition import candidates, perfect_consistent, split
+
+GAMES = {
+    "mastermind-2-3": (2, 3, "mastermind"),
+    "mastermind-3-3": (3, 3, "mastermind"),
+    "mastermind-3-4": (3, 4, "mastermind"),
+    "bulls-cows-3-5": (3, 5, "bulls-cows"),
+    "mastermind-4-6": (4, 6, "mastermind"),
+}
+
+
+@functools.cache
+def game(name):
+    return make_game(*GAMES[name]).prepare()
+
+
+def brute_force_total(g, codes: tuple[int, ...], memo: dict, pool: str = "all") -> int:
+    """The least total of a subtree for ``codes``: every helpful guess of the pool, no
+    pruning, no symmetry."""
+    if len(codes) <= 2:
+        return 2 * len(codes) - 1
+    if codes in memo:
+        return memo[codes]
+    best = None
+    s = np.array(codes)
+    guesses = codes if pool == "consistent" else range(g.num_codes)
+    for guess in guesses:
+        fb = g.feedback(guess, s)
+        if not (fb == g.win).any() and (fb == fb[0]).all():
+            continue  # does not help
+        total = len(codes) + sum(
+            brute_force_total(g, tuple(s[fb == f].tolist()), memo, pool)
+            for f in np.unique(fb)
+            if f != g.win
+        )
+        best = total if best is None else min(best, total)
+    memo[codes] = best
+    return best
+
+
+@pytest.mark.parametrize("name", ["mastermind-2-3", "mastermind-3-3", "bulls-cows-3-5"])
+def test_exact_solver_matches_brute_force(name):
+    """Any code set, whatever its history: the path-independent policy. (The symmetry
+    policy is for code sets met below a history: see test_optimal.py.)"""
+    g = game(name)
+    rng = np.random.default_rng(0)
+    solver = Solver(g, policy="path-independent")
+    memo: dict = {}
+    for size in [3, 4, 5, 6, 7, 8]:
+        for _ in range(6):
+            codes = np.sort(rng.choice(g.num_codes, size=min(size, g.num_codes), replace=False))
+            expect = brute_force_total(g, tuple(codes.tolist()), memo)
+            assert solver.total(codes) == expect
+            sub = solver.subtree(codes)
+            sub.validate()
+            assert sub.total == expect
+            assert sorted(sub.codes.tolist()) == codes.tolist()
+
+
+@pytest.mark.parametrize("name", ["mastermind-3-3", "mastermind-3-4"])
+def test_consistent_pool_solver_matches_brute_force(name):
+    g = game(name)
+    rng = np.random.default_rng(2)
+    solver = shared_solver(g, pool="consistent")
+    memo: dict = {}
+    for size in [3, 5, 7, 9]:
+        for _ in range(5):
+            codes = np.sort(rng.choice(g.num_codes, size=size, replace=False))
+            expect = brute_force_total(g, tuple(codes.tolist()), memo, pool="consistent")
+            assert solver.total(codes) == expect
+            assert solver.subtree(codes).terminal.all()
+
+
+def test_consistent_pool_guesses_only_codes_of_the_set():
+    """Somewhere in Knuth's (3,4) tree a guess outside the code set is strictly better:
+    only the free pool may play it."""
+    g = game("mastermind-3-4")
+    knuth = lookahead(g, "knuth")
+    free, kept = shared_solver(g, pool="all"), shared_solver(g, pool="consistent")
+    found = 0
+    for x in np.flatnonzero((knuth.count >= 3) & (knuth.count <= 20)):
+        codes = knuth.code_set(x)
+        a, c = free.subtree(codes), kept.subtree(codes)
+        assert c.terminal.all()
+        assert c.total >= a.total
+        if not a.terminal.all() and c.total > a.total:
+            found += 1
+            assert free.best_guess(codes) not in codes
+            assert kept.best_guess(codes) in codes
+    assert found >= 1
+
+
+def test_exact_solver_finds_the_3_3_optimum():
+    g = game("mastermind-3-3")
+    tree = shared_solver(g).subtree(g.all_codes())
+    tree.validate()
+    assert tree.total == 73  # average 2.704, the optimum of (3,3)
+    assert Solver(g, policy="symmetry").total(g.all_codes()) == 73
+
+
+def test_exact_choice_does_not_depend_on_the_memo():
+    """Workers solve code sets in different orders: the subtree must be the same."""
+    g = game("mastermind-3-4")
+    rng = np.random.default_rng(3)
+    sets = [np.sort(rng.choice(g.num_codes, size=9, replace=False)) for _ in range(6)]
+    warm = Solver(g, policy="path-independent")
+    for s in sets[::-1]:
+        warm.subtree(s)
+    for s in sets:
+        cold = Solver(g, policy="path-independent").subtree(s)
+        again = warm.subtree(s)
+        assert np.array_equal(cold.guess, again.guess)
+
+
+def test_memo_cap_empties_the_memo_without_changing_answers():
+    g = game("mastermind-3-4")
+    capped = Solver(g, policy="path-independent", max_memo=5)
+    free = Solver(g, policy="path-independent")
+    rng = np.random.default_rng(4)
+    for _ in range(8):
+        s = np.sort(rng.choice(g.num_codes, size=12, replace=False))
+        assert capped.total(s) == free.total(s)
+    assert len(free.exact) > len(capped.exact)  # the capped memo was emptied on the way
+
+
+def test_shared_solver_is_one_per_game_and_pool():
+    g = game("mastermind-3-3")
+    assert shared_solver(g) is shared_solver(g, pool="all")
+    assert shared_solver(g, pool="consistent") is not shared_solver(g)
+    assert shared_solver(g).policy == "path-independent"
+    with pytest.raises(ValueError, match="policy"):
+        Solver(g, policy="greedy")
+
+
+def test_max_parts_of_the_classic_game():
+    assert max_parts(game("mastermind-4-6")) == 13  # DESIGN §5: P = 13 for (4,6)
+
+
+def test_greedy_subtree_reproduces_the_classic_strategies():
+    g = game("mastermind-4-6")
+    # Kooi (most parts) 5668 and Knuth (largest part) 5801, as published.
+    assert greedy_subtree(g, g.all_codes(), heuristic="kooi").total == 5668
+    assert greedy_subtree(g, g.all_codes(), heuristic="knuth").total == 5801
+
+
+# ----------------------------------------------------------------- look-ahead
+@pytest.mark.parametrize("heuristic", HEURISTICS)
+def test_ranked_guesses_of_the_consistent_pool_are_codes_of_the_set(heuristic):
+    g = game("mastermind-3-4")
+    knuth = lookahead(g, "knuth")
+    outside = 0
+    for x in np.flatnonzero(knuth.count >= 3):
+        codes = knuth.code_set(x)
+        kept, _ = ranked_guesses(g, codes, heuristic=heuristic, pool="consistent")
+        assert len(kept) and np.isin(kept, codes).all()
+        free, _ = ranked_guesses(g, codes, heuristic=heuristic, pool="all")
+        outside += not np.isin(free[0], codes)
+        assert set(kept.tolist()) <= set(free.tolist())
+    assert outside >= 1  # somewhere the best guess of the free pool is not a code
+
+
+def test_ranked_guesses_are_helpful_and_in_order():
+    g = game("mastermind-3-4")
+    codes = np.flatnonzero(g.feedback_row(g.parse_code("123")) == g.parse_feedback("1,1"))
+    ranked, scores = ranked_guesses(g, codes, heuristic="irving")
+    assert np.all(np.diff(scores) >= 0)
+    for guess in ranked:
+        assert g.helps(int(guess), codes)
+    unhelpful = [c for c in range(g.num_codes) if not g.helps(c, codes)]
+    assert unhelpful and not np.isin(unhelpful, ranked).any()
+    # With a history, one guess per symmetry orbit: fewer candidates, the same best.
+    node = Node(g).then(g.parse_code("123"))
+    reduced, _ = ranked_guesses(g, codes, heuristic="irving", node=node)
+    assert len(reduced) < len(ranked) and reduced[0] == ranked[0]
+
+
+def test_partition_helpers():
+    g = game("mastermind-3-3")
+    codes = g.all_codes().astype(np.int64)
+    parts = split(g, 0, codes)
+    assert sum(len(p) for _, p in parts) == g.num_codes - 1  # all but the win
+    assert [f for f, _ in parts] == sorted(f for f, _ in parts)
+    for f, p in parts:
+        assert (g.feedback_row(0, p) == f).all()
+    assert np.array_equal(candidates(g, codes[:5], pool="consistent"), codes[:5])
+    assert len(candidates(g, codes[:5], pool="all")) == g.num_codes
+    with pytest.raises(ValueError, match="pool"):
+        candidates(g, codes, pool="some")
+    two = codes[[0, 13]]
+    assert perfect_consistent(g, two) == 0
+    assert perfect_consistent(g, codes) is None
+
+
+def test_exact_solver_default_policy_is_right_for_any_code_set():
+    """Without a policy, the solver must not assume a history: its totals on random code
+    sets (not closed under the game's symmetries) equal brute force."""
+    g = game("mastermind-3-3")
+    rng = np.random.default_rng(3)
+    solver = Solver(g)
+    memo: dict = {}
+    for _ in range(12):
+        codes = np.sort(rng.choice(g.num_codes, size=7, replace=False))
+        assert solver.total(codes) == brute_force_total(g, tuple(codes.tolist()), memo)
