@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -23,6 +24,10 @@ _SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 #: Above this many bytes the full feedback table is not built (rows are computed on the fly).
 TABLE_LIMIT_BYTES = 2 * 1024**3
+
+#: From this many bytes the table is kept as a file in the cache and memory-mapped, so
+#: that every process of the machine shares one copy, built once per machine.
+TABLE_FILE_BYTES = 64 * 1024**2
 
 #: Rough bytes of working memory per code: digit and count arrays, one tree's arrays,
 #: and the temporaries of a level of growth.
@@ -241,11 +246,33 @@ class Game:
 
     @cached_property
     def table(self) -> np.ndarray | None:
-        """The ``(M, M)`` uint8 feedback table, or None when it is not kept in memory."""
+        """The ``(M, M)`` uint8 feedback table, or None when it is not kept in memory.
+
+        From :data:`TABLE_FILE_BYTES` on it is read-only, mapped from a file of the cache
+        (built there once per machine); smaller tables, or when the cache cannot be
+        written, are built in this process."""
         if not self.use_table:
             return None
-        m, n = self.num_codes, self.pegs
+        m = self.num_codes
+        if m * m >= TABLE_FILE_BYTES:
+            from evo.files import cache_dir
+            from evo.table_file import mapped_table
+
+            path = cache_dir() / self.name / "feedback-table.bin"
+            try:
+                return mapped_table(path, name=self.name, rows=m, blocks=self._table_blocks)
+            except OSError:
+                pass
         table = np.empty((m, m), dtype=np.uint8)
+        lo = 0
+        for block in self._table_blocks():
+            table[lo : lo + len(block)] = block
+            lo += len(block)
+        return table
+
+    def _table_blocks(self) -> Iterator[np.ndarray]:
+        """The rows of the feedback table, computed in blocks of about 32 MB, in order."""
+        m, n = self.num_codes, self.pegs
         ids, common = self._multisets
         lut = self._feedback_lut.reshape(-1)
         small = (n + 1) ** 2 <= 256  # black * (N+1) + common fits a uint8
@@ -257,8 +284,7 @@ class Game:
                 key += row[lo:hi, None] == row[None, :]
             key *= n + 1
             key += common[ids[lo:hi, None], ids[None, :]]
-            table[lo:hi] = lut[key]
-        return table
+            yield lut[key]
 
     def prepare(self) -> Game:
         """Build the feedback table now (a one-time cost), so later timings exclude it."""

@@ -38,6 +38,7 @@ _REJECTION_ROUNDS = 3
 _BATCH = 16
 _FIRST_WIDTH = 4
 _LARGE_SET = 16  # sets this large: a random guess almost surely helps
+_SAMPLING = (_REJECTION_ROUNDS, _BATCH, _FIRST_WIDTH, _LARGE_SET)
 
 
 @dataclass(frozen=True)
@@ -128,30 +129,71 @@ def build_exact(game: Game, template: Template, *, codes: np.ndarray | None = No
 
 
 def _template_size(template: Template) -> int:
-    seen, stack = 0, [template.root]
-    while stack:
-        t = stack.pop()
-        seen += 1
-        stack.extend(int(c) for c in template.child[t] if c >= 0)
+    """Nodes reachable from the template's root (level by level)."""
+    seen, level = 0, np.array([template.root], dtype=np.int64)
+    while len(level):
+        seen += len(level)
+        kids = template.child[level].ravel()
+        level = kids[kids >= 0]
     return seen
 
 
 def _check_no_repeats(tree: Tree) -> None:
     """Raise when a guess repeats on a path (the feedback would tell nothing new)."""
-    stack: list[tuple[int, frozenset[int]]] = [(0, frozenset())]
-    child = tree.child_table
-    while stack:
-        node, above = stack.pop()
-        g = int(tree.guess[node])
-        if g in above:
+    guess, parent = tree.guess, tree.parent.astype(np.int64)
+    above = parent.copy()
+    while True:
+        live = np.flatnonzero(above >= 0)
+        if not len(live):
+            return
+        same = live[guess[live] == guess[above[live]]]
+        if len(same):
+            node = int(same.min())
             raise InvalidTreeError(
-                f"guess {tree.game.format_code(g)} repeats on a path (node {node})"
+                f"guess {tree.game.format_code(int(guess[node]))} repeats on a path (node {node})"
             )
-        below = above | {g}
-        stack.extend((int(c), below) for c in child[node] if c >= 0)
+        above[live] = parent[above[live]]
 
 
 # --------------------------------------------------------------------- engine
+#: Grow with the compiled engine (evo.growth_kernel) when the game has its table; the NumPy
+#: engine below draws the same trees and serves exact builds and games without a table.
+COMPILED = True
+
+
+def _build_compiled(
+    game: Game,
+    codes: np.ndarray,
+    rng: np.random.Generator,
+    pool: Pool,
+    template: Template | None,
+) -> Tree:
+    from evo.growth_kernel import grow_tree  # numba loads only when a tree is grown
+
+    nfb = game.num_feedbacks
+    if template is None:
+        t_guess = np.empty(0, dtype=np.int32)
+        t_child = np.empty((0, nfb), dtype=np.int32)
+        root = -1
+    else:
+        t_guess = np.asarray(template.guess, dtype=np.int32)
+        t_child = np.asarray(template.child, dtype=np.int32)
+        root = int(template.root)
+    arrays = grow_tree(
+        game.table,
+        codes,
+        game.win,
+        nfb,
+        pool == "consistent",
+        t_guess,
+        t_child,
+        root,
+        rng,
+        _SAMPLING,
+    )
+    return Tree(game, *arrays)
+
+
 def _segments(starts: np.ndarray, counts: np.ndarray):
     """Gather contiguous ranges ``[starts[s], starts[s] + counts[s])`` into one array:
     the segment of each element, where each segment begins in it, and its positions."""
@@ -173,6 +215,8 @@ def _build(
         raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
     if len(codes) == 0:
         raise InvalidTreeError("cannot build a tree for an empty code set")
+    if COMPILED and not strict and rng is not None and game.table is not None:
+        return _build_compiled(game, codes, rng, pool, template)
     nfb = game.num_feedbacks
     order = codes.copy()
 

@@ -150,3 +150,69 @@ def test_replay_onto_another_code_set_repairs_the_subtree(pool):
         assert_shrunk_and_triangled(child)
         if pool == "consistent":
             assert child.terminal.all()
+
+
+def _same_tree(a, b) -> bool:
+    fields = ("guess", "label", "parent", "depth", "terminal", "start", "count", "codes")
+    return all(np.array_equal(getattr(a, f), getattr(b, f)) for f in fields)
+
+
+def _grow_both_engines(build):
+    """``build(rng)`` with the compiled engine, then with the NumPy engine, from the same
+    seed: the two results and the generators' next draws."""
+    from evo import growth
+
+    out = []
+    for compiled in (True, False):
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(growth, "COMPILED", compiled)
+            if compiled:  # the NumPy engine must not be the one answering here
+                mp.setattr(growth, "_choose_guesses", _numpy_engine_called)
+            rng = np.random.default_rng(2024)
+            out.append((build(rng), rng.random()))
+    return out
+
+
+def _numpy_engine_called(*args, **kwargs):
+    raise AssertionError("the NumPy engine grew a tree that the compiled engine should grow")
+
+
+@pytest.mark.parametrize("pegs,colors,variant", GAMES)
+@pytest.mark.parametrize("pool", ["all", "consistent"])
+def test_compiled_and_numpy_engines_grow_the_same_trees(pegs, colors, variant, pool):
+    """Same seed, same trees and same generator state with either engine: random breakers,
+    replays onto another code set (templates skipped, cut and repaired), root guesses."""
+    game = make_game(pegs, colors, variant)
+    donor = random_breaker(game, rng=np.random.default_rng(3), pool=pool)
+
+    def build(rng):
+        trees = [random_breaker(game, rng=rng, pool=pool) for _ in range(4)]
+        a = trees[0]
+        for node in range(0, len(a), max(1, len(a) // 6)):
+            codes = a.code_set(node)
+            trees.append(replay(game, codes, Template.of(donor, 0), rng=rng, pool=pool))
+            guess = int(rng.integers(0, game.num_codes))
+            trees.append(grow(game, codes, rng=rng, pool=pool, root_guess=guess))
+        return trees
+
+    (compiled, after_c), (numpy_, after_n) = _grow_both_engines(build)
+    assert after_c == after_n
+    assert len(compiled) == len(numpy_)
+    for x, y in zip(compiled, numpy_):
+        x.validate()
+        assert _same_tree(x, y)
+
+
+def test_engines_agree_where_few_guesses_help():
+    """A one-code set of (4,6): a random guess rarely helps, so growth reaches the exact
+    draw among the helpful codes; both engines draw the same."""
+    game = make_game(4, 6)
+
+    def build(rng):
+        return [grow(game, np.array([c], dtype=np.int32), rng=rng) for c in (0, 7, 1295)]
+
+    (compiled, after_c), (numpy_, after_n) = _grow_both_engines(build)
+    assert after_c == after_n
+    for x, y, c in zip(compiled, numpy_, (0, 7, 1295)):
+        assert _same_tree(x, y)
+        assert x.guess[0] == c and x.total == 1

@@ -118,15 +118,15 @@ def test_gives_up_when_the_time_limit_is_reached(monkeypatch):
     monkeypatch.setattr(optmod, "MEASURED_SECONDS", {})  # no estimate: the search starts
     t0 = time.monotonic()
     with pytest.raises(OptimalRefused) as e:
-        optimal(make_game(4, 6), time_limit=0.3)
+        optimal(make_game(4, 7), time_limit=0.3)
     assert time.monotonic() - t0 < 10
     assert "gave up" in str(e.value) and "--time-limit" in str(e.value)
 
 
-def test_refuses_the_classic_game_at_once_under_five_seconds():
+def test_refuses_four_pegs_seven_colors_at_once_under_five_seconds():
     t0 = time.monotonic()
     with pytest.raises(OptimalRefused) as e:
-        optimal(make_game(4, 6), time_limit=5)
+        optimal(make_game(4, 7), time_limit=5)
     assert time.monotonic() - t0 < 1
     assert e.value.estimate_seconds > 5
 
@@ -154,3 +154,22 @@ def test_published_small_optima(pegs, colors):
     """Goddard's table of optimal averages (and our own figures beyond it)."""
     game = make_game(pegs, colors)
     assert optimal(game, time_limit=None).total == KNOWN_OPTIMA[(pegs, colors, "mastermind")]
+
+
+def test_classic_game_optimum_is_5625():
+    """Koyama and Lai's optimum of (4,6), found by the search (about a second)."""
+    tree = optimal(make_game(4, 6), time_limit=None)
+    tree.validate()
+    assert tree.total == 5625
+
+
+@pytest.mark.parametrize("variant", ["mastermind", "bulls-cows"])
+def test_search_without_a_table_is_the_same(variant):
+    """Games too big for a table compute their feedback blocks: the same optimum and the
+    same guesses as with the table."""
+    with_table = make_game(3, 4, variant, table=True)
+    without = make_game(3, 4, variant, table=False)
+    assert with_table.table is not None and without.table is None
+    a, b = optimal(with_table, time_limit=None), optimal(without, time_limit=None)
+    assert a.total == b.total
+    assert np.array_equal(a.guess, b.guess)

@@ -11,12 +11,12 @@ import pytest
 
 from evo.baselines import lookahead
 from evo.ea.mutation import greedy_subtree
-from evo.game import make_game
+from evo.game import Game, make_game
 from evo.kinds import HEURISTICS
 from evo.search.build import Node
 from evo.search.exact import Solver, max_parts, shared_solver
 from evo.search.lookahead import ranked_guesses
-from evo.search.partition import candidates, perfect_consistent, split
+from evo.search.partition import candidates, feedback_block, perfect_consistent, split
 
 GAMES = {
     "mastermind-2-3": (2, 3, "mastermind"),
@@ -219,3 +219,76 @@ def test_exact_solver_default_policy_is_right_for_any_code_set():
     for _ in range(12):
         codes = np.sort(rng.choice(g.num_codes, size=7, replace=False))
         assert solver.total(codes) == brute_force_total(g, tuple(codes.tolist()), memo)
+
+
+def _parts(g, guess: int, codes: np.ndarray) -> list[tuple[int, ...]]:
+    fb = g.feedback(guess, codes)
+    return [tuple(codes[fb == f].tolist()) for f in np.unique(fb) if f != g.win]
+
+
+@pytest.mark.parametrize("name", ["mastermind-3-3", "mastermind-3-4", "bulls-cows-3-5"])
+def test_exact_choice_is_the_first_optimal_guess_in_order(name):
+    """The guess kept is the first optimal one by (bound, consistent first, code), the
+    order the search documents, whatever shortcut settled it (perfect splits, the 2n
+    bound, guesses with the same partition, colors absent from the set)."""
+    g = game(name)
+    rng = np.random.default_rng(7)
+    solver = Solver(g)
+    memo: dict = {}
+    for size in [3, 4, 5, 6, 8, 10]:
+        for _ in range(4):
+            codes = np.sort(rng.choice(g.num_codes, size=size, replace=False))
+            best = brute_force_total(g, tuple(codes.tolist()), memo)
+            order = []
+            for guess in range(g.num_codes):
+                if not g.helps(guess, codes):
+                    continue
+                parts = _parts(g, guess, codes)
+                bound = size + sum(int(solver.lb[len(p)]) for p in parts)
+                cost = size + sum(brute_force_total(g, p, memo) for p in parts)
+                order.append((bound, guess not in codes, guess, cost))
+            first = min(o for o in order if o[3] == best)
+            assert solver.best_guess(codes) == first[2]
+
+
+@pytest.mark.parametrize("name", ["mastermind-3-4", "bulls-cows-3-5"])
+def test_exact_solver_on_sets_missing_colors(name):
+    """Code sets that leave two or more colors out (the search scores one guess per
+    orbit of those colors): brute force totals, under both pools."""
+    g = game(name)
+    rng = np.random.default_rng(5)
+    memo: dict = {}
+    memo_c: dict = {}
+    free, kept = Solver(g), Solver(g, pool="consistent")
+    digits = g.digits
+    checked = 0
+    for colors in [(0, 1, 2), (1, 2, 3), (0, 2, 4), (1, 3, 4)]:
+        inside = np.flatnonzero(np.isin(digits, colors).all(axis=1))
+        if len(inside) < 3:
+            continue
+        for size in [3, 5, len(inside)]:
+            codes = np.sort(rng.choice(inside, size=min(size, len(inside)), replace=False))
+            assert free.total(codes) == brute_force_total(g, tuple(codes.tolist()), memo)
+            expect = brute_force_total(g, tuple(codes.tolist()), memo_c, pool="consistent")
+            assert kept.total(codes) == expect
+            checked += 1
+    assert checked >= 6
+
+
+def test_feedback_block_reads_the_symmetric_table_either_way():
+    """Few columns are read as rows of the table (it is symmetric): the same block as
+    computing the feedbacks from the pegs."""
+    g = game("bulls-cows-3-5")
+    rng = np.random.default_rng(0)
+    for a, b in [(5, 20), (20, 5), (7, 7)]:
+        rows = rng.choice(g.num_codes, a, replace=False)
+        cols = rng.choice(g.num_codes, b, replace=False)
+        expect = g.compute_feedback(rows[:, None], cols[None, :])
+        assert np.array_equal(feedback_block(g, rows, cols), expect)
+
+
+def test_exact_solver_reads_a_read_only_table():
+    """Big tables are memory-mapped read-only files: the search only reads them."""
+    g = Game(3, 4)
+    g.table.setflags(write=False)
+    assert Solver(g).total(g.all_codes()) == 206  # Goddard's optimum of (3,4)

@@ -7,20 +7,28 @@ parts of ``S`` other than the win. The search is depth first:
   splits the rest into at most ``P`` parts (``P``: the most non-win feedbacks a guess
   can produce in this game), so at most ``P^(d-1)`` codes are solved at depth ``d``;
   filling depths greedily gives ``LB(n)``. A candidate ``g`` is bounded by
-  ``|S| + sum_f LB(|S_f|)``, with its real parts.
+  ``|S| + sum_f LB(|S_f|)``, with its real parts; the bound is exact when no part has
+  more than two codes. A guess outside the set costs at least ``2|S|``.
 * **Candidates** (the *policy*): with ``symmetry``, one guess per orbit of the
   symmetries that fix the history (:mod:`evo.search.symmetry`), the fastest for a whole
   game; with ``path-independent``, the pool's guesses whatever the history, so that the
   subtree chosen for a code set does not depend on the path by which it was first met
   (the evolution needs that: the same result with any number of worker processes).
-  Then one guess per distinct partition (the win part told apart), detected by two
-  fingerprints made of random real sums per part; the lowest code of each is kept.
-  They are tried by increasing bound, a consistent one first, then the lowest code, so
-  the guess chosen is the first optimal one in that order.
-* **Pruning**: parts are solved largest first with the budget left; a candidate is
-  dropped once what it has cost so far plus the bounds of its remaining parts reaches
-  the best total found. Exact costs are memoised per code set, and so are the lower
-  bounds that failed searches prove (the memo is emptied past ``max_memo`` entries).
+  Under both, colors that no code of the set has are interchangeable, so one guess per
+  orbit of their permutations is scored (the lowest code of each).
+* **Order**: candidates are tried by increasing bound, a consistent one first, then the
+  lowest code, so the guess chosen is the first optimal one in that order. A candidate
+  that splits the set as one already tried (the win part told apart) is skipped. When
+  the first candidate of the order is exact, it is taken without search: a consistent
+  guess leaving at most pairs, or a guess outside the set leaving single codes (``2n``).
+* **Pruning**: parts are solved smallest first (their exact costs, often found at once,
+  tighten the budget left for the large ones); a candidate is dropped once what it has
+  cost so far plus the bounds of its remaining parts reaches the best total found.
+  Exact costs are memoised per code set, and so are the lower bounds that failed
+  searches prove (the memo is emptied past ``max_memo`` entries).
+
+The per-node work (scoring every candidate, splitting by one) is compiled
+(:mod:`evo.search.kernels`); the recursion and the memo stay here.
 """
 
 from __future__ import annotations
@@ -30,10 +38,10 @@ from typing import Literal, get_args
 
 import numpy as np
 
-from evo.game import Game, helpful_counts
-from evo.kinds import Pool
+from evo.game import Game
+from evo.kinds import POOLS, Pool
 from evo.search.build import Node, build_tree
-from evo.search.partition import candidates, feedback_block, partition_counts, perfect_consistent
+from evo.search.partition import partition_counts
 from evo.search.symmetry import Stabilizer
 from evo.tree import Tree
 
@@ -88,10 +96,11 @@ class Solver:
         pool: Pool = "all",
         deadline: float | None = None,
         max_memo: int | None = None,
-        seed: int = 12345,
     ):
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
+        if pool not in POOLS:
+            raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
         self.game = game
         self.policy = policy
         self.pool = pool
@@ -101,9 +110,19 @@ class Solver:
         self.exact: dict[bytes, tuple[int, int]] = {}
         self.lower: dict[bytes, int] = {}
         self.nodes = 0
-        rng = np.random.default_rng(seed)
-        self._weights = rng.random((2, game.num_codes))
-        self._mix = rng.random(game.num_feedbacks) + 1.0
+        # Compiled on first use (numba): imported here so that importing this module,
+        # as the evolution's operators do, stays cheap.
+        from evo.search import kernels
+
+        self._score = kernels.score
+        self._split = kernels.split
+        self._lb = self.lb.tolist()
+        self._nf = game.num_feedbacks
+        t = game.table  # a plain (maybe read-only) view, also of a memory-mapped file
+        self._table = None if t is None else np.asarray(t)
+        self._all = np.arange(game.num_codes, dtype=np.int64)
+        self._digits = np.ascontiguousarray(game.digits, dtype=np.uint8)
+        self._colors = game.colors
 
     # ------------------------------------------------------------------ answers
     def total(self, codes: np.ndarray, node: Node | None = None) -> int:
@@ -126,16 +145,20 @@ class Solver:
 
     # ------------------------------------------------------------------ search
     def solve(self, codes: np.ndarray, node: Node, bound: int) -> int:
-        """``cost(codes)`` (sorted codes) when it is below ``bound``; else a lower bound
-        ``>= bound``."""
+        """``cost(codes)`` (sorted int64 codes) when it is below ``bound``; else a lower
+        bound ``>= bound``."""
         n = len(codes)
         if n <= 2:
             return 2 * n - 1
-        key = codes.tobytes()
+        return self._solve(codes, codes.tobytes(), node, bound)
+
+    def _solve(self, codes: np.ndarray, key: bytes, node: Node, bound: int) -> int:
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
-        low = max(int(self.lb[n]), self.lower.get(key, 0))
+        n = len(codes)
+        lb = self._lb
+        low = max(lb[n], self.lower.get(key, 0))
         if low >= bound:
             return low
         if self.max_memo is not None and len(self.exact) + len(self.lower) > self.max_memo:
@@ -145,29 +168,61 @@ class Solver:
         if self.deadline is not None and (self.nodes & 63) == 0:
             if time.monotonic() > self.deadline:
                 raise SearchTimeout
-        if self.lb[n] == 2 * n - 1:
-            g = perfect_consistent(self.game, codes)
-            if g is not None:
-                self.exact[key] = (2 * n - 1, g)
-                return 2 * n - 1
-        cands, fbm, counts = self._candidates(codes, node)
-        bounds = n + self.lb[counts[:, 1:]].sum(axis=1)
-        consistent = counts[:, 0] > 0
-        order = np.lexsort((cands, ~consistent, bounds))
+        cands = self._pool(codes, node)
+        rows, cols, guessidx, codeidx = self._view(codes, cands)
+        kept, bounds, biggest, least = self._score(
+            rows,
+            cols,
+            guessidx,
+            codeidx,
+            cands,
+            codes,
+            self._digits,
+            self._colors,
+            self.lb,
+            self._nf,
+            bound,
+            low,
+        )
         best, best_g = bound, -1
-        for i in order:
-            if bounds[i] >= best:
+        seen: set[bytes] = set()
+        symmetry = self.policy == "symmetry"
+        exact, lower = self.exact, self.lower
+        for i, b, big in zip(kept.tolist(), bounds.tolist(), biggest.tolist()):
+            if b >= best:
                 break
             g = int(cands[i])
-            row = fbm[i]
-            sizes = counts[i]
-            fbs = [f for f in np.argsort(-sizes[1:], kind="stable") + 1 if sizes[f] > 0]
-            rest = int(bounds[i]) - n
+            if big <= 2:
+                # Parts of one or two codes cost exactly their bound, the least left.
+                best, best_g = b, g
+                break
+            grouped, sizes, label = self._split(rows, guessidx[i], codeidx, codes, self._nf)
+            # A guess that splits the codes as one already tried costs the same.
+            mark = label.tobytes()
+            if mark in seen:
+                continue
+            seen.add(mark)
+            # The parts of three codes or more, with the best bound the memo knows.
             total = n
-            below = node.then(g) if self.policy == "symmetry" else node
-            for f in fbs:
-                rest -= int(self.lb[sizes[f]])
-                total += self.solve(codes[row == f], below, best - total - rest)
+            parts = []
+            pos = 0
+            for s in sizes.tolist():
+                if s <= 2:
+                    total += 2 * s - 1
+                else:
+                    part = grouped[pos : pos + s]
+                    k = part.tobytes()
+                    known = exact.get(k)
+                    low_k = known[0] if known is not None else max(lb[s], lower.get(k, 0))
+                    parts.append((part, k, low_k))
+                pos += s
+            rest = sum(p[2] for p in parts)
+            if total + rest >= best:
+                continue
+            below = node.then(g) if symmetry else node
+            for part, k, low_k in parts:
+                rest -= low_k
+                total += self._solve(part, k, below, best - total - rest)
                 if total + rest >= best:
                     break
             else:
@@ -175,37 +230,29 @@ class Solver:
         if best_g >= 0:
             self.exact[key] = (best, best_g)
             return best
-        self.lower[key] = max(low, bound)
-        return max(low, bound)
+        low = max(low, bound, int(least))
+        self.lower[key] = low
+        return low
 
-    def _candidates(self, codes: np.ndarray, node: Node):
-        """One candidate per distinct partition (and, with ``symmetry``, per orbit), with
-        its feedbacks (``k × n``) and part sizes (``k × F``); unhelpful guesses dropped."""
-        game, f = self.game, self.game.num_feedbacks
-        cands = candidates(game, codes, pool=self.pool)
+    def _pool(self, codes: np.ndarray, node: Node) -> np.ndarray:
+        """The candidate guesses at a node, ascending (one per orbit with ``symmetry``)."""
+        if self.pool == "all":
+            if self.policy == "symmetry":
+                return node.stabilizer.representatives()
+            return self._all
         if self.policy == "symmetry":
-            cands = node.stabilizer.representatives(None if self.pool == "all" else cands)
-        fbm = feedback_block(game, cands, codes)
-        k, n = fbm.shape
-        key = fbm.astype(np.intp) + (np.arange(k, dtype=np.intp) * f)[:, None]
-        flat = key.ravel()
-        counts = np.bincount(flat, minlength=k * f).reshape(k, f)
-        # A partition's fingerprint: two random sums per part (the win part told apart),
-        # sorted per row so that the labels of the parts do not matter, then mixed.
-        idx = np.flatnonzero(helpful_counts(counts, game.win))
-        hashes = []
-        for w in self._weights:
-            sums = np.bincount(
-                flat, weights=np.broadcast_to(w[codes], (k, n)).ravel(), minlength=k * f
-            ).reshape(k, f)[idx]
-            sums[:, 0] += 2.0 * (counts[idx, 0] > 0)
-            hashes.append(np.sort(sums, axis=1) @ self._mix)
-        h1, h2 = hashes
-        order = np.lexsort((idx, h2, h1))  # equal fingerprints: the lowest code first
-        new = np.ones(len(order), dtype=bool)
-        new[1:] = (h1[order][1:] != h1[order][:-1]) | (h2[order][1:] != h2[order][:-1])
-        keep = np.sort(idx[order[new]])
-        return cands[keep], fbm[keep], counts[keep]
+            return node.stabilizer.representatives(codes)
+        return codes
+
+    def _view(self, codes: np.ndarray, cands: np.ndarray):
+        """``(rows, cols, guessidx, codeidx)`` for the kernels: the feedback of candidate
+        ``i`` against code ``j`` is ``rows[guessidx[i], codeidx[j]]`` and
+        ``cols[codeidx[j], guessidx[i]]``."""
+        t = self._table
+        if t is not None:
+            return t, t, cands, codes
+        block = self.game.compute_feedback(cands[:, None], codes[None, :]).astype(np.uint8)
+        return block, np.ascontiguousarray(block.T), np.arange(len(cands)), np.arange(len(codes))
 
 
 def _sorted(codes: np.ndarray) -> np.ndarray:

@@ -14,12 +14,15 @@ best orbit is the one the tie rule would pick anyway, so the choice is the same.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from evo.game import Game, helpful_counts
 from evo.kinds import HEURISTICS, Pool
-from evo.search.build import Node, Player
+from evo.search.build import Node, Player, build_tree
 from evo.search.partition import candidates, partition_counts, perfect_consistent
+from evo.tree import Tree
 
 
 def score(name: str, counts: np.ndarray) -> np.ndarray:
@@ -69,6 +72,8 @@ def lookahead_player(
     def choose(codes: np.ndarray, node: Node) -> int:
         if len(codes) <= 2:
             return int(min(codes))
+        if COMPILED and game.table is not None:
+            return _compiled_choice(game, codes, heuristic, pool, node if symmetry else None)
         quick = perfect_consistent(game, codes)
         if quick is not None:
             return quick
@@ -78,3 +83,79 @@ def lookahead_player(
         return int(found[0])
 
     return choose
+
+
+#: Choose with the compiled kernel (evo.search.lookahead_kernel) when the game has its
+#: table; :func:`ranked_guesses` gives the same choice and serves games without one.
+COMPILED = True
+
+
+@lru_cache(maxsize=8)
+def _nlogn(size: int) -> np.ndarray:
+    """``c log c`` for ``c = 0 .. size``, computed as :func:`score` computes it."""
+    c = np.arange(size + 1, dtype=np.float64)
+    return np.where(c > 0, c * np.log(np.maximum(c, 1)), 0.0)
+
+
+def _compiled_choice(
+    game: Game, codes: np.ndarray, heuristic: str, pool: Pool, node: Node | None
+) -> int:
+    """The first guess of :func:`ranked_guesses` (after :func:`perfect_consistent`), by
+    the compiled kernel."""
+    from evo.search.lookahead_kernel import best_guess, perfect_guess
+
+    table = game.table
+    codes = np.asarray(codes, dtype=np.int64)
+    if len(codes) <= game.num_feedbacks:
+        quick = int(perfect_guess(table, codes, game.win))
+        if quick >= 0:
+            return quick
+    cand = candidates(game, codes, pool=pool)
+    if node is not None and not node.stabilizer.trivial:
+        cand = np.sort(node.stabilizer.representatives(None if pool == "all" else cand))
+    found = best_guess(
+        table,
+        codes,
+        cand,
+        HEURISTICS.index(heuristic),
+        game.win,
+        game.num_feedbacks,
+        _nlogn(game.num_codes),
+    )
+    if found < 0:
+        raise ValueError(f"no guess helps on a set of {len(codes)} codes")
+    return int(found)
+
+
+#: Games of at most this many codes build their one-step trees in one compiled call; larger
+#: ones node by node, where candidates reduced by symmetry at every node save more than
+#: the calls cost (measured on (4,8), (5,6) and (5,8)).
+WHOLE_TREE_CODES = 5000
+
+
+def lookahead_tree(game: Game, heuristic: str, *, pool: Pool = "all") -> Tree:
+    """The breaker that :func:`lookahead_player` plays, over every code: built node by node
+    by the player, or in one compiled call for a game of at most :data:`WHOLE_TREE_CODES`
+    codes with its table (the same tree)."""
+    if heuristic not in HEURISTICS:
+        raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
+    if not (COMPILED and game.table is not None) or game.num_codes > WHOLE_TREE_CODES:
+        return build_tree(game, lookahead_player(game, heuristic, pool=pool))
+    from evo.search.lookahead_kernel import lookahead_tree as compiled_tree
+
+    codes = game.all_codes().astype(np.int64)
+    cand = candidates(game, codes, pool=pool)
+    root = Node(game).stabilizer
+    if not root.trivial:
+        cand = np.sort(root.representatives(None if pool == "all" else cand))
+    arrays = compiled_tree(
+        game.table,
+        codes,
+        cand,
+        HEURISTICS.index(heuristic),
+        pool == "consistent",
+        game.win,
+        game.num_feedbacks,
+        _nlogn(game.num_codes),
+    )
+    return Tree(game, *arrays)

@@ -20,8 +20,12 @@ def feedback_block(game: Game, rows: np.ndarray, cols: np.ndarray | None) -> np.
     """``(len(rows), len(cols))`` uint8 feedbacks (``cols=None``: every code)."""
     t = game.table
     if t is not None:
-        block = t[rows]
-        return block if cols is None else block[:, cols]
+        if cols is None:
+            return t[rows]
+        if len(cols) < len(rows):
+            # The table is symmetric: copy the fewer rows, then read them as columns.
+            return t[cols][:, rows].T
+        return t[rows][:, cols]
     if cols is None:
         cols = np.arange(game.num_codes)
     return game.compute_feedback(np.asarray(rows)[:, None], np.asarray(cols)[None, :])

@@ -18,7 +18,7 @@ which the tie rule "lowest code" would pick anyway.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 
 import numpy as np
@@ -36,13 +36,17 @@ class Stabilizer:
     game: Game
     perms: tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]  # (pi, sigma) pairs
     used: tuple[bool, ...]  # per color: some guess of the history has it
+    #: ``extend`` results by guess: a search extends the same groups again and again.
+    _next: dict[int, Stabilizer] = field(
+        default_factory=dict, init=False, compare=False, hash=False, repr=False
+    )
 
     @staticmethod
     def root(game: Game) -> Stabilizer:
         """Every position permutation, no color used yet: the whole group."""
         none = tuple([-1] * game.colors)
         perms = tuple((p, none) for p in itertools.permutations(range(game.pegs)))
-        return Stabilizer(game, perms, tuple([False] * game.colors))
+        return _interned(Stabilizer(game, perms, tuple([False] * game.colors)))
 
     @property
     def fresh(self) -> list[int]:
@@ -55,11 +59,19 @@ class Stabilizer:
         return len(self.perms) == 1 and len(self.fresh) <= 1
 
     def extend(self, guess: int) -> Stabilizer:
-        """The elements that also fix ``guess``."""
-        g = [int(x) for x in self.game.digits[int(guess)]]
+        """The elements that also fix ``guess`` (one shared instance per group)."""
+        hit = self._next.get(int(guess))
+        if hit is None:
+            hit = self._next[int(guess)] = _interned(self._extend(int(guess)))
+        return hit
+
+    def _extend(self, guess: int) -> Stabilizer:
+        g = [int(x) for x in self.game.digits[guess]]
         used = list(self.used)
         for c in g:
             used[c] = True
+        if self.trivial:  # only the identity is left, and at most one fresh color
+            return Stabilizer(self.game, self.perms, tuple(used))
         kept = []
         for pi, sigma in self.perms:
             s = list(sigma)
@@ -108,7 +120,7 @@ class Stabilizer:
     @cached_property
     def _all_representatives(self) -> np.ndarray:
         codes = self.game.all_codes().astype(np.int64)
-        return codes[self.canonical(codes) == codes]
+        return codes if self.trivial else codes[self.canonical(codes) == codes]
 
     def representatives(self, codes: np.ndarray | None = None) -> np.ndarray:
         """The codes of ``codes`` (every code by default) that are the lowest of their
@@ -120,6 +132,14 @@ class Stabilizer:
         if self.trivial:
             return codes
         return codes[self.canonical(codes) == codes]
+
+
+_INTERNED: dict[tuple, Stabilizer] = {}
+
+
+def _interned(s: Stabilizer) -> Stabilizer:
+    """The one instance of this group (its representatives are computed once)."""
+    return _INTERNED.setdefault((s.game.key, s.game.use_table, s.perms, s.used), s)
 
 
 def _relabel_fresh(d: np.ndarray, fresh_mask: np.ndarray, fresh: np.ndarray, colors: int):

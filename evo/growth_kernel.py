@@ -1,0 +1,324 @@
+"""Compiled random path completion: one tree grown in one call (the engine of evo.growth).
+
+Growing a tree is ~7 levels of a few small steps each; as NumPy calls their per-call
+overhead set the cost, so the whole build is one numba function. It follows the NumPy
+engine of :mod:`evo.growth` step for step and draws from the same generator in the same
+order (numba's ``Generator`` methods share the state and the streams of NumPy's), so a
+seed gives the same tree with either engine; the tests check that they agree.
+
+``cache=True`` keeps the machine code on disk: compiling happens once per machine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def _helps(table, guess, cur, lo, hi, win):  # pragma: no cover - compiled
+    """The guess wins for one of ``cur[lo:hi]`` or splits them (evo.game.helpful_rows)."""
+    lead = table[guess, cur[lo]]
+    if lead == win:
+        return True
+    for j in range(lo + 1, hi):
+        f = table[guess, cur[j]]
+        if f != lead:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _in_set(table, guess, cur, lo, hi, win):  # pragma: no cover - compiled
+    for j in range(lo, hi):
+        if table[guess, cur[j]] == win:
+            return True
+    return False
+
+
+@njit(cache=True)
+def _helpful_draw(table, cur, lo, hi, win, rng):  # pragma: no cover - compiled
+    """Uniform draw among all codes that help on ``cur[lo:hi]`` (as ``rng.choice``)."""
+    m = table.shape[0]
+    found = np.empty(m, dtype=np.int64)
+    n = 0
+    for g in range(m):
+        if _helps(table, g, cur, lo, hi, win):
+            found[n] = g
+            n += 1
+    return found[rng.integers(0, n)]
+
+
+@njit(cache=True)
+def grow_tree(
+    table, codes, win, nfb, consistent, t_guess, t_child, t_root, rng, sampling
+):  # pragma: no cover - compiled
+    """Grow a breaker for ``codes`` (int32), optionally onto a template (``t_root`` >= 0).
+
+    ``sampling``: evo.growth's rejection rounds, candidates per retry, first-round width
+    and the set size from which one first candidate is drawn (arguments, so that the
+    cached machine code never holds stale constants).
+
+    Returns the preorder arrays ``guess, label, parent, depth, terminal, start, count``
+    and the reordered codes, as evo.tree.Tree holds them.
+    """
+    REJECTION_ROUNDS, BATCH, FIRST_WIDTH, LARGE_SET = sampling
+    m = table.shape[0]
+    n = len(codes)
+    order = codes.copy()
+    cap = 2 * n + 2
+    r_guess = np.empty(cap, dtype=np.int32)
+    r_label = np.empty(cap, dtype=np.int32)
+    r_parent = np.empty(cap, dtype=np.int64)
+    r_depth = np.empty(cap, dtype=np.int32)
+    r_term = np.empty(cap, dtype=np.bool_)
+    r_start = np.empty(cap, dtype=np.int32)
+    r_count = np.empty(cap, dtype=np.int32)
+    r_label[0] = -1
+    r_parent[0] = -1
+    r_depth[0] = 1
+    r_start[0] = 0
+    r_count[0] = n
+    next_id = 1
+
+    f_id = np.empty(n + 1, dtype=np.int64)
+    f_start = np.empty(n + 1, dtype=np.int64)
+    f_count = np.empty(n + 1, dtype=np.int64)
+    f_tmpl = np.empty(n + 1, dtype=np.int64)
+    k = 1
+    f_id[0] = 0
+    f_start[0] = 0
+    f_count[0] = n
+    f_tmpl[0] = t_root
+    depth = 1
+
+    # Per-level work arrays.
+    cur = np.empty(n, dtype=np.int32)
+    first = np.empty(n + 1, dtype=np.int64)
+    guesses = np.empty(n + 1, dtype=np.int64)
+    cand = np.empty((n + 1) * FIRST_WIDTH, dtype=np.int64)
+    pending = np.empty(n + 1, dtype=np.int64)
+    batch = np.empty(BATCH, dtype=np.int64)
+    hist = np.zeros(nfb, dtype=np.int64)
+    offs = np.zeros(nfb, dtype=np.int64)
+    c_id = np.empty(n + 1, dtype=np.int64)
+    c_start = np.empty(n + 1, dtype=np.int64)
+    c_count = np.empty(n + 1, dtype=np.int64)
+    c_tmpl = np.empty(n + 1, dtype=np.int64)
+
+    while k > 0:
+        total = 0
+        small = n + 1
+        for i in range(k):
+            first[i] = total
+            c = f_count[i]
+            s = f_start[i]
+            for j in range(c):
+                cur[total + j] = order[s + j]
+            total += c
+            if c < small:
+                small = c
+        first[k] = total
+
+        # ---- choose a helpful guess per node (evo.growth._choose_guesses)
+        width = 1
+        if consistent:
+            for i in range(k):
+                cand[i] = cur[first[i] + rng.integers(0, f_count[i])]
+        else:
+            width = 1 if small >= LARGE_SET else FIRST_WIDTH
+            for x in range(k * width):
+                cand[x] = np.int64(rng.random() * m)
+        npend = 0
+        for i in range(k):
+            lo, hi = first[i], first[i + 1]
+            t = f_tmpl[i]
+            if t >= 0:
+                g = np.int64(t_guess[t])
+                ok = _helps(table, g, cur, lo, hi, win)
+                if ok and consistent and not _in_set(table, g, cur, lo, hi, win):
+                    ok = False
+                    f_tmpl[i] = -1
+                if ok:
+                    guesses[i] = g
+                else:
+                    guesses[i] = g
+                    pending[npend] = i
+                    npend += 1
+                    t = f_tmpl[i]
+                    if t >= 0:  # skip a guess that does not help: follow its only branch
+                        f_tmpl[i] = t_child[t, table[g, cur[lo]]]
+            else:
+                found = False
+                for w in range(width):
+                    g = cand[i * width + w]
+                    if _helps(table, g, cur, lo, hi, win):
+                        guesses[i] = g
+                        found = True
+                        break
+                if not found:
+                    guesses[i] = cand[i * width]
+                    pending[npend] = i
+                    npend += 1
+
+        rounds = 0
+        while npend > 0:
+            still = 0
+            for q in range(npend):
+                i = pending[q]
+                lo, hi = first[i], first[i + 1]
+                t = f_tmpl[i]
+                from_t = t >= 0
+                if from_t:
+                    for b in range(BATCH):
+                        batch[b] = t_guess[t]
+                elif consistent:
+                    for b in range(BATCH):
+                        batch[b] = cur[lo + rng.integers(0, f_count[i])]
+                elif rounds < REJECTION_ROUNDS:
+                    for b in range(BATCH):
+                        batch[b] = np.int64(rng.random() * m)
+                else:
+                    g = _helpful_draw(table, cur, lo, hi, win, rng)
+                    for b in range(BATCH):
+                        batch[b] = g
+                found = False
+                if from_t:
+                    g = batch[0]
+                    found = _helps(table, g, cur, lo, hi, win)
+                    if found and consistent and not _in_set(table, g, cur, lo, hi, win):
+                        found = False
+                        f_tmpl[i] = -1
+                        from_t = False
+                    if found:
+                        guesses[i] = g
+                else:
+                    for b in range(BATCH):
+                        if _helps(table, batch[b], cur, lo, hi, win):
+                            guesses[i] = batch[b]
+                            found = True
+                            break
+                if not found:
+                    if from_t:
+                        f_tmpl[i] = t_child[t, table[batch[0], cur[lo]]]
+                    pending[still] = i
+                    still += 1
+            npend = still
+            rounds += 1
+
+        # Triangle optimization (only a two-code root gets here).
+        if k == 1 and f_count[0] == 2:
+            g = guesses[0]
+            if table[g, cur[0]] != win and table[g, cur[1]] != win:
+                guesses[0] = cur[rng.integers(0, 2)]
+
+        # ---- split every node by its guess (stable by feedback); make the children
+        nc = 0
+        for i in range(k):
+            lo, hi = first[i], first[i + 1]
+            g = guesses[i]
+            for f in range(nfb):
+                hist[f] = 0
+            for j in range(lo, hi):
+                hist[table[g, cur[j]]] += 1
+            acc = 0
+            for f in range(nfb):
+                offs[f] = acc
+                acc += hist[f]
+            s = f_start[i]
+            for j in range(lo, hi):
+                f = table[g, cur[j]]
+                order[s + offs[f]] = cur[j]
+                offs[f] += 1
+            node = f_id[i]
+            r_guess[node] = g
+            r_term[node] = hist[win] > 0
+            acc = 0
+            for f in range(nfb):
+                h = hist[f]
+                if h > 0 and f != win:
+                    cid = next_id
+                    next_id += 1
+                    r_label[cid] = f
+                    r_parent[cid] = node
+                    r_depth[cid] = depth + 1
+                    r_start[cid] = s + acc
+                    r_count[cid] = h
+                    c_id[nc] = cid
+                    c_start[nc] = s + acc
+                    c_count[nc] = h
+                    t = f_tmpl[i]
+                    c_tmpl[nc] = t_child[t, f] if t >= 0 else -1
+                    nc += 1
+                acc += h
+
+        # ---- one-code children are leaves; two-code children guess one code, the other
+        # is their leaf (shrink and triangles); larger ones form the next frontier.
+        k = 0
+        for x in range(nc):
+            cid = c_id[x]
+            h = c_count[x]
+            if h == 1:
+                r_guess[cid] = order[c_start[x]]
+                r_term[cid] = True
+            elif h == 2:
+                s = c_start[x]
+                a = order[s]
+                b = order[s + 1]
+                swap = rng.random() < 0.5
+                t = c_tmpl[x]
+                if t >= 0:
+                    tg = t_guess[t]
+                    if tg == a:
+                        swap = False
+                    elif tg == b:
+                        swap = True
+                g = b if swap else a
+                other = a if swap else b
+                order[s] = g
+                order[s + 1] = other
+                r_guess[cid] = g
+                r_term[cid] = True
+                leaf = next_id
+                next_id += 1
+                r_guess[leaf] = other
+                r_term[leaf] = True
+                r_label[leaf] = table[g, other]
+                r_parent[leaf] = cid
+                r_depth[leaf] = depth + 2
+                r_start[leaf] = s + 1
+                r_count[leaf] = 1
+            else:
+                f_id[k] = cid
+                f_start[k] = c_start[x]
+                f_count[k] = h
+                f_tmpl[k] = c_tmpl[x]
+                k += 1
+        depth += 1
+
+    # Preorder: by the start of the code range, ancestors (shallower) first.
+    nn = next_id
+    key = np.empty(nn, dtype=np.int64)
+    for i in range(nn):
+        key[i] = np.int64(r_start[i]) * 1024 + r_depth[i]
+    pre = np.argsort(key)
+    rank = np.empty(nn, dtype=np.int64)
+    for i in range(nn):
+        rank[pre[i]] = i
+    guess = np.empty(nn, dtype=np.int32)
+    label = np.empty(nn, dtype=np.int32)
+    parent = np.empty(nn, dtype=np.int32)
+    depths = np.empty(nn, dtype=np.int32)
+    term = np.empty(nn, dtype=np.bool_)
+    start = np.empty(nn, dtype=np.int32)
+    count = np.empty(nn, dtype=np.int32)
+    for i in range(nn):
+        p = pre[i]
+        guess[i] = r_guess[p]
+        label[i] = r_label[p]
+        parent[i] = rank[r_parent[p]] if r_parent[p] >= 0 else -1
+        depths[i] = r_depth[p]
+        term[i] = r_term[p]
+        start[i] = r_start[p]
+        count[i] = r_count[p]
+    return guess, label, parent, depths, term, start, count, order

@@ -1,0 +1,298 @@
+"""Compiled kernels of the exact search: the per-node work of scoring every candidate
+guess on a code set, and splitting the set by one guess.
+
+A node of the search does many small steps (count the parts of a few codes for each of
+hundreds of guesses); NumPy's per-call overhead would dominate them, so they are
+compiled with numba. ``cache=True`` keeps the machine code on disk, so compiling
+happens once per machine, not on every start.
+
+Feedbacks are read as ``rows[guessidx[i], codeidx[j]]`` or ``cols[codeidx[j], guessidx[i]]``:
+the feedback of candidate ``i`` against code ``j`` of the set. With the game's table
+(symmetric) both are the table and the indices are codes; without one they are a
+computed block and its transpose, and the indices are ranges.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: Above this many codes, the parts are counted into a (candidates, feedbacks) table.
+_BIG = 48
+
+
+@njit(cache=True)
+def score(rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, limit, target):
+    """Score the candidates ``cands`` (ascending) on the set ``codes`` (ascending):
+    ``(kept, bounds, biggest, least)``.
+
+    ``bound`` of a candidate: ``n + sum lb[part size]`` over its non-win parts, a lower
+    bound of the total with it at the root, exact when no part has more than two codes;
+    ``biggest``: its largest non-win part (or just 3 when it is 3 or more). Unhelpful
+    candidates (all codes in one non-win part) are dropped, and so are those whose bound
+    reaches ``limit``. ``kept`` indexes the candidates ordered by bound, a consistent one
+    first, then by index; ``least`` is the least bound of a helpful candidate, or a
+    lower bound of the set's cost of at least ``limit`` when none is kept.
+
+    Colors that no code of the set has can be permuted without changing the set, so a
+    candidate is scored only when it is the lowest code of its orbit under those
+    permutations (its absent colors, in order of first appearance, are the lowest ones;
+    ``digits``: the pegs of every code, ``colors`` of them).
+
+    The consistent candidates are scored first. When the first candidate of the order is
+    known to be optimal before all are scored, only it is returned: a consistent one of
+    exact bound ``target`` (a lower bound of the set's cost); after the consistent ones,
+    the least of them when exact and at most ``2n`` (what any other guess costs at
+    least); else the first inconsistent guess that splits the codes into single codes
+    (``2n``). The inconsistent ones are not scored when the consistent ones show that
+    ``limit`` is out of reach."""
+    n = len(codeidx)
+    k = len(guessidx)
+    # The consistent candidates, ascending (both lists are).
+    inside = np.empty(n, dtype=np.int64)
+    ni = 0
+    for j in range(n):
+        i = np.searchsorted(cands, codes[j])
+        if i < k and cands[i] == codes[j]:
+            inside[ni] = i
+            ni += 1
+    # The colors absent from the set, ascending.
+    pegs = digits.shape[1]
+    present = np.zeros(256, dtype=np.bool_)
+    for j in range(n):
+        for p in range(pegs):
+            present[digits[codes[j], p]] = True
+    absent = np.empty(256, dtype=np.int64)
+    na = 0
+    for c in range(colors):
+        if not present[c]:
+            absent[na] = c
+            na += 1
+    scratch = np.empty(pegs, dtype=np.int64)
+    # Sets so small that each part of s codes has the bound 2s - 1 (at most P + 1 codes).
+    small = 1
+    while small + 1 < len(lb) and lb[small + 1] == 2 * small + 1:
+        small += 1
+    tiny = n <= small and nf <= 64
+    counts = np.zeros(nf, dtype=np.int64)
+    bounds = np.empty(k, dtype=np.int64)
+    biggest = np.empty(k, dtype=np.int64)
+    keys = np.empty(k, dtype=np.int64)
+    kept = np.empty(k, dtype=np.int64)
+    m = 0
+    least = np.int64(1) << 62
+    first = -1  # the first consistent candidate of least bound
+
+    # Sweep 0: the consistent candidates, reading their rows directly.
+    for q in range(ni):
+        i = inside[q]
+        if na > 1 and not _lowest_of_orbit(digits, cands[i], present, absent, scratch):
+            continue
+        g = guessidx[i]
+        if tiny:
+            b, big = _tiny_bound(rows, g, codeidx, n, 1)
+        else:
+            for f in range(nf):
+                counts[f] = 0
+            for j in range(n):
+                counts[rows[g, codeidx[j]]] += 1
+            b, big = _bound(counts, lb, n, nf)
+        if big < 0:
+            continue  # does not help
+        if b < least:
+            least = b
+            if b < limit:
+                first = m
+        if b >= limit:
+            continue
+        if b <= target and big <= 2 and first == m:
+            kept[0] = i
+            bounds[0] = b
+            biggest[0] = big
+            return kept[:1], bounds[:1], biggest[:1], b
+        bounds[m] = b
+        biggest[m] = big
+        keys[m] = (b * 2) * k + i
+        kept[m] = i
+        m += 1
+    if first >= 0 and biggest[first] <= 2 and bounds[first] <= 2 * n:
+        return kept[first : first + 1], bounds[first : first + 1], biggest[first : first + 1], least
+    # Every inconsistent guess costs at least 2n (and the target).
+    low = min(least, max(2 * n, target))
+    if low >= limit:
+        return kept[:0], bounds[:0], biggest[:0], low
+
+    # Sweep 1: the other candidates, from a block of the set's rows gathered once (few
+    # codes) or from part sizes counted code by code (many codes).
+    if n > _BIG:
+        table = np.zeros((k, nf), dtype=np.int32)
+        sub = np.empty((0, k), dtype=np.uint8)
+        for j in range(n):
+            r = codeidx[j]
+            for i in range(k):
+                table[i, cols[r, guessidx[i]]] += 1
+    else:
+        table = np.empty((0, nf), dtype=np.int32)
+        sub = np.empty((n, k), dtype=np.uint8)
+        for j in range(n):
+            r = codeidx[j]
+            for i in range(k):
+                sub[j, i] = cols[r, guessidx[i]]
+    q = 0
+    for i in range(k):
+        if q < ni and inside[q] == i:
+            q += 1
+            continue
+        if na > 1 and not _lowest_of_orbit(digits, cands[i], present, absent, scratch):
+            continue
+        if tiny:
+            b, big = _tiny_bound(sub, i, codeidx, n, 0)
+        else:
+            if n > _BIG:
+                for f in range(nf):
+                    counts[f] = table[i, f]
+            else:
+                for f in range(nf):
+                    counts[f] = 0
+                for j in range(n):
+                    counts[sub[j, i]] += 1
+            b, big = _bound(counts, lb, n, nf)
+        if big < 0:
+            continue
+        if b < least:
+            least = b
+        if b >= limit:
+            continue
+        if big <= 1 and (first < 0 or bounds[first] > b):
+            kept[0] = i
+            bounds[0] = b
+            biggest[0] = big
+            return kept[:1], bounds[:1], biggest[:1], b
+        bounds[m] = b
+        biggest[m] = big
+        keys[m] = (b * 2 + 1) * k + i
+        kept[m] = i
+        m += 1
+    order = np.argsort(keys[:m], kind="mergesort")
+    return kept[:m][order], bounds[:m][order], biggest[:m][order], least
+
+
+@njit(cache=True)
+def _bound(counts, lb, n, nf):  # pragma: no cover - compiled
+    """``(bound, biggest)`` from part sizes; biggest -1: the guess does not help."""
+    b = np.int64(n)
+    big = 0
+    for f in range(1, nf):
+        s = counts[f]
+        if s > 0:
+            b += lb[s]
+            if s > big:
+                big = s
+    if counts[0] == 0 and big == n:
+        return b, -1
+    return b, big
+
+
+@njit(cache=True)
+def _tiny_bound(block, g, codeidx, n, by_row):  # pragma: no cover - compiled
+    """``(bound, biggest)`` when every part of s codes is bounded by 2s - 1: the bound is
+    ``3n - 2 (win) - parts``, and "at most two codes per part" only needs which parts
+    repeat (bit sets of feedbacks). Reads ``block[g, codeidx[j]]`` (``by_row``) or
+    ``block[j, g]``; biggest is 1, 2 or 3 (3 or more), -1 when the guess does not help."""
+    one = np.uint64(1)
+    seen = np.uint64(0)
+    dup = np.uint64(0)
+    tri = np.uint64(0)
+    for j in range(n):
+        f = block[g, codeidx[j]] if by_row else block[j, g]
+        bit = one << np.uint64(f)
+        tri |= dup & bit
+        dup |= seen & bit
+        seen |= bit
+    win = np.int64(seen & one)
+    parts = _popcount(seen & ~one)
+    if win == 0 and parts == 1:
+        return np.int64(0), -1
+    big = 3 if tri & ~one else 2 if dup & ~one else 1
+    return 3 * n - 2 * win - parts, big
+
+
+@njit(cache=True)
+def _popcount(x):  # pragma: no cover - compiled
+    """The number of bits set in a uint64."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def _lowest_of_orbit(digits, code, present, absent, seen):  # pragma: no cover - compiled
+    """The code uses the absent colors in order: the first new one is the lowest absent
+    color, the next new one the next, and so on."""
+    m = 0
+    for p in range(digits.shape[1]):
+        c = digits[code, p]
+        if present[c]:
+            continue
+        new = True
+        for q in range(m):
+            if seen[q] == c:
+                new = False
+                break
+        if new:
+            if c != absent[m]:
+                return False
+            seen[m] = c
+            m += 1
+    return True
+
+
+@njit(cache=True)
+def split(rows, guess, codeidx, codes, nf):  # pragma: no cover - compiled
+    """The parts of ``codes`` by their feedback to candidate row ``guess``:
+    ``(grouped, sizes, label)``. ``grouped``: the non-win codes, part after part, smallest
+    part first (ties by feedback), each part in the order of ``codes``; ``sizes``: the
+    part sizes in that order; ``label``: per code, the index of the first code of its part
+    (-1 for the win), which tells two guesses with the same partition."""
+    n = len(codes)
+    fb = np.empty(n, dtype=np.int64)
+    counts = np.zeros(nf, dtype=np.int64)
+    first = np.full(nf, -1, dtype=np.int64)
+    label = np.empty(n, dtype=np.int32)
+    row = rows[guess]
+    for j in range(n):
+        f = row[codeidx[j]]
+        fb[j] = f
+        counts[f] += 1
+        if f == 0:
+            label[j] = -1
+        else:
+            if first[f] < 0:
+                first[f] = j
+            label[j] = first[f]
+    parts = np.empty(nf, dtype=np.int64)
+    p = 0
+    for f in range(1, nf):
+        if counts[f] > 0:
+            parts[p] = f
+            p += 1
+    keys = np.empty(p, dtype=np.int64)
+    for q in range(p):
+        keys[q] = counts[parts[q]] * nf + parts[q]
+    parts = parts[:p][np.argsort(keys)]
+    start = np.zeros(nf, dtype=np.int64)
+    sizes = np.empty(p, dtype=np.int64)
+    pos = 0
+    for q in range(p):
+        f = parts[q]
+        start[f] = pos
+        sizes[q] = counts[f]
+        pos += counts[f]
+    grouped = np.empty(pos, dtype=codes.dtype)
+    for j in range(n):
+        f = fb[j]
+        if f != 0:
+            grouped[start[f]] = codes[j]
+            start[f] += 1
+    return grouped, sizes, label

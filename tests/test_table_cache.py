@@ -1,0 +1,205 @@
+"""Big feedback tables as memory-mapped files of the cache: built once per machine, shared
+by every process, checked on load (size, header, CRC) and rebuilt when wrong."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from support.definitions import all_code_tuples, design_feedback_number
+from support.reference_growth import brute_feedback
+
+import evo.game as game_module
+from evo.game import Game
+from evo.table_file import HEADER_BYTES
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def definition_table(pegs: int, colors: int, variant: str = "mastermind") -> np.ndarray:
+    codes = all_code_tuples(pegs, colors, variant)
+    return np.array(
+        [[design_feedback_number(*brute_feedback(g, s), pegs) for s in codes] for g in codes],
+        dtype=np.uint8,
+    )
+
+
+def table_path(game: Game) -> Path:
+    return Path(os.environ["EVO_CACHE"]) / game.name / "feedback-table.bin"
+
+
+@pytest.fixture
+def file_tables(monkeypatch):
+    """Every table counts as big (kept as a file)."""
+    monkeypatch.setattr(game_module, "TABLE_FILE_BYTES", 0)
+
+
+def test_big_table_is_a_mapped_file_of_the_cache(file_tables):
+    game = Game(3, 4)
+    table = game.table
+    path = table_path(game)
+    assert path.stat().st_size == HEADER_BYTES + 64 * 64
+    assert np.array_equal(table, definition_table(3, 4))
+    assert not table.flags.writeable
+    if Path("/proc/self/maps").exists():
+        assert _mapped(path)
+
+
+def test_small_table_stays_in_memory():
+    """Below TABLE_FILE_BYTES no file is written."""
+    game = Game(3, 4)
+    assert np.array_equal(game.table, definition_table(3, 4))
+    assert game.table.flags.writeable
+    assert not table_path(game).exists()
+
+
+def test_bulls_and_cows_table_file(file_tables):
+    game = Game(3, 5, "bulls-cows")
+    assert np.array_equal(game.table, definition_table(3, 5, "bulls-cows"))
+    assert table_path(game).exists()
+
+
+def _mapped(path: Path) -> bool:
+    """This process maps ``path`` (Linux)."""
+    maps = Path("/proc/self/maps")
+    return maps.exists() and str(path.resolve()) in maps.read_text()
+
+
+SECOND_PROCESS = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    import numpy as np
+    import evo.game as g
+
+    g.TABLE_FILE_BYTES = 0
+    def no_build(self):
+        raise AssertionError("the table was built a second time")
+        yield
+    g.Game._table_blocks = no_build
+    game = g.Game(3, 4)
+    t = game.table
+    every = np.arange(game.num_codes)
+    assert np.array_equal(t, game.compute_feedback(every[:, None], every[None, :]))
+    path = str(Path(sys.argv[1]).resolve())
+    assert path in Path("/proc/self/maps").read_text(), "the table is not mapped from the file"
+    print("mapped")
+    """
+)
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs /proc (Linux)")
+def test_a_second_process_maps_the_same_file_without_building(file_tables):
+    game = Game(3, 4)
+    _ = game.table
+    path = table_path(game)
+    before = path.stat()
+    assert _mapped(path)
+    done = subprocess.run(
+        [sys.executable, "-c", SECOND_PROCESS, str(path)],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        cwd=REPO,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "mapped"
+    after = path.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+CONCURRENT = textwrap.dedent(
+    """
+    import sys
+    import evo.game as g
+
+    g.TABLE_FILE_BYTES = 0
+    build = g.Game._table_blocks
+    def counted(self):
+        with open(sys.argv[1], "a") as log:
+            log.write("built\\n")
+        yield from build(self)
+    g.Game._table_blocks = counted
+    print(int(g.Game(4, 6).table.sum()))
+    """
+)
+
+
+def test_processes_starting_together_build_the_table_once(tmp_path, file_tables):
+    log = tmp_path / "builds.log"
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", CONCURRENT, str(log)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=REPO,
+        )
+        for _ in range(3)
+    ]
+    outs = [p.communicate(timeout=300) for p in procs]
+    assert all(p.returncode == 0 for p in procs), [o[1] for o in outs]
+    expected = int(
+        Game(4, 6, use_table=False)
+        .compute_feedback(np.arange(1296)[:, None], np.arange(1296)[None, :])
+        .sum()
+    )
+    assert {int(o[0]) for o in outs} == {expected}
+    assert log.read_text() == "built\n"
+
+
+def _flip_a_table_byte(path: Path) -> None:
+    with open(path, "r+b") as f:
+        f.seek(HEADER_BYTES + 1000)
+        b = f.read(1)
+        f.seek(HEADER_BYTES + 1000)
+        f.write(bytes([b[0] ^ 1]))
+
+
+def _truncate(path: Path) -> None:
+    with open(path, "r+b") as f:
+        f.truncate(path.stat().st_size - 1)
+
+
+def _other_game_header(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    at = data.index(b"mastermind-3-4")
+    data[at : at + 14] = b"mastermind-4-3"  # the same size, another game
+    path.write_bytes(bytes(data))
+
+
+def _older_version(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    data[8] = 0  # the format version
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    "damage", [_flip_a_table_byte, _truncate, _other_game_header, _older_version]
+)
+def test_a_damaged_file_is_rebuilt(file_tables, damage):
+    first = Game(3, 4)
+    _ = first.table
+    path = table_path(first)
+    good = path.read_bytes()
+    damage(path)
+    assert path.read_bytes() != good
+    again = Game(3, 4)  # a new process would do the same
+    assert np.array_equal(again.table, definition_table(3, 4))
+    assert path.read_bytes() == good
+
+
+def test_an_unwritable_cache_builds_the_table_in_memory(file_tables, tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-directory"
+    blocker.write_text("x")
+    monkeypatch.setenv("EVO_CACHE", str(blocker))
+    game = Game(3, 4)
+    assert np.array_equal(game.table, definition_table(3, 4))
+    assert game.table.flags.writeable
