@@ -1,35 +1,54 @@
 """A strategy as a table of its decision points (what ``evo table`` prints).
 
-One row per node: the move (the guess's number, 1 at the root), the feedback history
-that leads to it (``R`` for a peg right in place, ``W`` for one right in color only,
-``|`` between moves, nothing for a move that got no peg), the guess, how many codes
-reach it, their total and average number of guesses from the start, and the worst
-case among them. Rows are sorted by count, largest first (ties in tree order). This is
-the table players memorize.
+One row per node: the feedback history that leads to it, the guess, how many codes
+reach it, their total and average number of guesses from the start, and the worst case
+among them. Rows are sorted by count, largest first (ties in tree order). This is the
+table players memorize.
+
+Two history notations (``style``):
+
+* ``writeup`` (the Mastermind write-up's): each answer so far written as ``|`` followed
+  by its letters, ``R`` for a peg right in place and ``W`` for one right in color only
+  (``B`` and ``C``, bulls and cows, in Bulls and Cows): ``|RW|W``. An answer with no peg
+  is a bare ``|``, so ``|`` (no peg on the first guess) differs from the root's empty
+  history.
+* ``pairs``: the answers as ``b,w`` joined by ``|``: ``1,1|0,1``.
 """
 
 from __future__ import annotations
+
+from typing import Literal
 
 import numpy as np
 
 from evo.game import feedback_pair
 from evo.tree import Tree
 
+Style = Literal["writeup", "pairs"]
+STYLES: tuple[str, ...] = ("writeup", "pairs")
 
-def feedback_letters(fb: int, pegs: int) -> str:
-    """``<b, w>`` as ``R`` * b + ``W`` * w (empty for no peg)."""
+
+def feedback_letters(fb: int, pegs: int, *, letters: str = "RW") -> str:
+    """``<b, w>`` as ``R`` * b + ``W`` * w (empty for no peg); ``letters`` names the two."""
     b, w = feedback_pair(int(fb), pegs)
-    return "R" * b + "W" * w
+    return letters[0] * b + letters[1] * w
 
 
-def node_histories(tree: Tree) -> list[str]:
-    """The feedback history of every node, in R/W letters (the root's is empty)."""
-    pegs = tree.game.pegs
+def node_histories(tree: Tree, *, style: Style = "writeup") -> list[str]:
+    """The feedback history of every node in ``style`` (the root's is empty)."""
+    game = tree.game
+    letters = "BC" if game.variant == "bulls-cows" else "RW"
+    if style not in STYLES:
+        raise ValueError(f"style must be one of {', '.join(STYLES)}, not {style!r}")
     out = [""] * len(tree)
     for i in range(1, len(tree)):  # preorder: the parent comes first
         p = int(tree.parent[i])
-        letters = feedback_letters(int(tree.label[i]), pegs)
-        out[i] = letters if p == 0 else f"{out[p]}|{letters}"
+        fb = int(tree.label[i])
+        if style == "writeup":
+            out[i] = f"{out[p]}|{feedback_letters(fb, game.pegs, letters=letters)}"
+        else:
+            pair = game.format_feedback(fb)
+            out[i] = pair if p == 0 else f"{out[p]}|{pair}"
     return out
 
 
@@ -44,16 +63,15 @@ def subtree_worst(tree: Tree) -> np.ndarray:
     return worst
 
 
-def table_rows(tree: Tree, *, min_count: int = 1) -> list[dict]:
+def table_rows(tree: Tree, *, min_count: int = 1, style: Style = "writeup") -> list[dict]:
     """The rows of nodes reached by at least ``min_count`` codes, as plain data:
-    ``node``, ``move``, ``history``, ``guess``, ``count``, ``total``, ``average``, ``worst``.
-    The history of a node after one move that got no peg is empty like the root's:
-    ``move`` tells them apart."""
+    ``node``, ``move``, ``history`` (in ``style``), ``guess``, ``count``, ``total``,
+    ``average``, ``worst``."""
     game = tree.game
     cum = np.concatenate(([0], np.cumsum(tree.terminal_depths, dtype=np.int64)))
     totals = cum[tree.start + tree.count] - cum[tree.start]
     worst = subtree_worst(tree)
-    histories = node_histories(tree)
+    histories = node_histories(tree, style=style)
     keep = np.flatnonzero(tree.count >= min_count)
     order = keep[np.lexsort((keep, -tree.count[keep]))]
     return [
@@ -69,3 +87,33 @@ def table_rows(tree: Tree, *, min_count: int = 1) -> list[dict]:
         }
         for i in order
     ]
+
+
+def _hundredths(total: int, count: int) -> str:
+    """``total / count`` to two decimals, halves rounded up (189 / 40 prints 4.73)."""
+    h = (200 * total + count) // (2 * count)
+    return f"{h // 100}.{h % 100:02d}"
+
+
+def writeup_table(rows: list[dict]) -> str:
+    """The rows as the write-up prints them: ``History Guess Count Total Avg Max``,
+    counts and totals with thousands separators, averages to two decimals (halves up)."""
+    cells = [["History", "Guess", "Count", "Total", "Avg", "Max"]] + [
+        [
+            r["history"],
+            r["guess"],
+            f"{r['count']:,}",
+            f"{r['total']:,}",
+            _hundredths(r["total"], r["count"]),
+            str(r["worst"]),
+        ]
+        for r in rows
+    ]
+    widths = [max(len(row[k]) for row in cells) for k in range(6)]
+    lines = []
+    for row in cells:
+        parts = [row[0].ljust(widths[0]), row[1].ljust(widths[1])]
+        parts += [row[k].rjust(widths[k]) for k in (2, 3)]
+        parts += [row[4].ljust(widths[4]), row[5]]
+        lines.append(" ".join(parts).rstrip())
+    return "\n".join(lines)

@@ -26,11 +26,15 @@ def test_hand_worked_rows(hand_tree):
     got = [(r["move"], r["history"], r["guess"], r["count"], r["total"], r["worst"]) for r in rows]
     assert got == [
         (1, "", "11", 4, 8, 3),
-        (2, "R", "12", 2, 5, 3),
-        (3, "R|WW", "21", 1, 3, 3),
-        (2, "", "22", 1, 2, 2),
+        (2, "|R", "12", 2, 5, 3),
+        (3, "|R|WW", "21", 1, 3, 3),
+        (2, "|", "22", 1, 2, 2),  # no peg: a bare bar, not the root's empty history
     ]
     assert rows[1]["average"] == 2.5
+    pairs = [r["history"] for r in table_rows(hand_tree, style="pairs")]
+    assert pairs == ["", "1,0", "1,0|0,2", "0,0"]
+    with pytest.raises(ValueError):
+        table_rows(hand_tree, style="nope")
 
 
 def test_knuth_rows_add_up():
@@ -70,9 +74,16 @@ def test_cli_table(knuth_file):
     r = CliRunner().invoke(main, ["table", str(knuth_file), "--min-count", "50"])
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
+    assert lines[0].split() == ["History", "Guess", "Count", "Total", "Avg", "Max"]
+    assert lines[1].split() == ["1122", "1,296", "5,801", "4.48", "5"]
+    assert "hidden" in lines[-1]
+    r = CliRunner().invoke(
+        main, ["table", str(knuth_file), "--style", "pairs", "--min-count", "50"]
+    )
+    lines = r.output.splitlines()
     assert lines[0].split() == ["move", "history", "guess", "count", "total", "average", "worst"]
     assert lines[2].split() == ["1", "1122", "1296", "5801", "4.476", "5"]
-    assert "hidden" in lines[-1]
+    assert lines[4].split()[:2] == ["2", "0,0"]
     r = CliRunner().invoke(main, ["table", str(knuth_file), "--json", "--min-count", "200"])
     rows = json.loads(r.output)
     assert rows[0]["guess"] == "1122" and all(x["count"] >= 200 for x in rows)
@@ -83,3 +94,38 @@ def test_cli_table_bad_file(tmp_path):
     bad.write_text("{not json")
     r = CliRunner().invoke(main, ["table", str(bad)])
     assert r.exit_code != 0 and "bad.json" in r.output
+
+
+def test_cli_table_takes_a_run_directory_and_a_baseline_name(tmp_path, knuth_file):
+    run_dir = tmp_path / "run"
+    run_dir.mkdir()
+    (run_dir / "best.json").write_bytes(knuth_file.read_bytes())
+    from_dir = CliRunner().invoke(main, ["table", str(run_dir), "--min-count", "200"])
+    assert from_dir.exit_code == 0, from_dir.output
+    assert from_dir.output.splitlines()[1].split()[0] == "1122"
+    named = CliRunner().invoke(main, ["table", "knuth", "--min-count", "200"])
+    assert named.exit_code == 0, named.output
+    assert named.output == from_dir.output
+    bad = CliRunner().invoke(main, ["table", "nope"])
+    assert bad.exit_code != 0 and "nope" in bad.output
+
+
+def test_cli_styles_are_the_modules():
+    from evo.cli.table import STYLES as CLI_STYLES
+    from evo.strategy_table import STYLES
+
+    assert CLI_STYLES == STYLES
+
+
+def test_bulls_and_cows_histories_use_bulls_and_cows():
+    game = make_game(3, 5, "bulls-cows")
+    rows = table_rows(lookahead(game, "knuth"))
+    assert any("B" in r["history"] and "C" in r["history"] for r in rows)
+    assert not any("R" in r["history"] or "W" in r["history"] for r in rows)
+
+
+def test_averages_round_halves_up():
+    from evo.strategy_table import writeup_table
+
+    row = {"history": "||RWW", "guess": "3454", "count": 40, "total": 189, "worst": 5}
+    assert writeup_table([{**row, "average": 189 / 40}]).splitlines()[1].split()[-2] == "4.73"

@@ -3,7 +3,10 @@ rendering and comparison treat them like evolved ones.
 
 Names: ``knuth``, ``irving``, ``kooi``, ``entropy`` and their ``-consistent`` forms;
 ``lc``, ``rc`` (seeded); openings such as ``5463+lc`` or ``1123+2245+rc``;
-``least-frequent`` and ``separating`` (human players); ``optimal``. Each is a player
+``human-friendly`` and ``extended`` (Goel and Garg's Bulls and Cows players, with
+``-stable`` forms for the other tie order) and evo's variants of them, ``least-frequent``
+and ``separating``; ``easy`` and ``advanced`` (the write-up's human Mastermind
+strategies); ``optimal`` and ``optimal-consistent``. Each is a player
 of :mod:`evo.search` (or the exact search), built into a tree and cached per game.
 
 >>> game = make_game(4, 6)
@@ -18,6 +21,8 @@ from dataclasses import dataclass
 from typing import TypedDict
 
 from evo.baselines import cache
+from evo.baselines.consistent import optimal_consistent
+from evo.baselines.easy import advanced, easy
 from evo.baselines.human import least_frequent, separating
 from evo.baselines.optimal import (
     DEFAULT_TIME_LIMIT,
@@ -26,6 +31,7 @@ from evo.baselines.optimal import (
     OptimalRefused,
     optimal,
 )
+from evo.baselines.paper import TieOrder, extended, human_friendly
 from evo.baselines.simple import (
     estimate_rc,
     lowest_consistent,
@@ -34,13 +40,15 @@ from evo.baselines.simple import (
 )
 from evo.game import Game
 from evo.kinds import HEURISTICS, Pool
-from evo.search.build import build_tree
-from evo.search.lookahead import lookahead_player
+from evo.search.lookahead import lookahead_tree
 from evo.tree import Tree
 
 __all__ = [
+    "CONSISTENT_OPTIMUM_UP_TO",
     "DEFAULT_TIME_LIMIT",
+    "EASY",
     "HUMAN",
+    "PAPER_STABLE",
     "KNOWN_OPTIMA",
     "LOOKAHEAD",
     "NAMES",
@@ -71,23 +79,40 @@ __all__ = [
 
 #: The one-step look-ahead baselines: each heuristic, and its consistent-only form.
 LOOKAHEAD: tuple[str, ...] = tuple(f"{s}{c}" for s in HEURISTICS for c in ("", "-consistent"))
-HUMAN: tuple[str, ...] = ("least-frequent", "separating")
-NAMES: tuple[str, ...] = LOOKAHEAD + ("lc", "rc") + HUMAN + ("optimal",)
+#: Bulls and Cows players: the paper's, then evo's variants of them.
+HUMAN: tuple[str, ...] = ("human-friendly", "extended", "least-frequent", "separating")
+#: The paper's players with the stable tie order (not shown by default).
+PAPER_STABLE: tuple[str, ...] = ("human-friendly-stable", "extended-stable")
+#: The write-up's human Mastermind strategies.
+EASY: tuple[str, ...] = ("easy", "advanced")
+NAMES: tuple[str, ...] = (
+    LOOKAHEAD + ("lc", "rc") + HUMAN + PAPER_STABLE + EASY + ("optimal", "optimal-consistent")
+)
+#: Games of at most this many codes show ``optimal-consistent`` by default (it takes
+#: about 2 s on (4,6), 1,296 codes).
+CONSISTENT_OPTIMUM_UP_TO = 1296
 _FOLLOWERS = ("lc", "rc")
 
 
 def default_names(game: Game) -> list[str]:
     """What ``evo baselines`` runs without ``--only``: the one-step strategies, LC, RC,
-    the human players for Bulls and Cows, and the optimum."""
+    the human players of the variant, the optimum and, for games of at most
+    :data:`CONSISTENT_OPTIMUM_UP_TO` codes, the consistent optimum."""
     names = list(LOOKAHEAD) + ["lc", "rc"]
-    if game.variant == "bulls-cows":
-        names += list(HUMAN)
-    return names + ["optimal"]
+    names += list(HUMAN) if game.variant == "bulls-cows" else list(EASY)
+    names.append("optimal")
+    if game.num_codes <= CONSISTENT_OPTIMUM_UP_TO:
+        names.append("optimal-consistent")
+    return names
 
 
 def parse_name(game: Game, name: str) -> str:
     """The canonical form of a baseline name (openings with codes as printed)."""
     text = name.strip().lower()
+    if text in EASY and game.variant != "mastermind":
+        raise ValueError(f"{text} is a Mastermind strategy (colors repeat), not for {game.name}")
+    if text in HUMAN[:2] + PAPER_STABLE and game.variant != "bulls-cows":
+        raise ValueError(f"{text} is a Bulls and Cows player, not for {game.name}")
     if text in NAMES:
         return text
     if "+" in text:
@@ -128,7 +153,7 @@ def lookahead(game: Game, heuristic: str, *, consistent: bool = False) -> Tree:
     """The tree of a one-step look-ahead strategy (``knuth``, ``irving``, ``kooi`` or
     ``entropy``); ``consistent`` restricts the guesses to the node's code set."""
     pool: Pool = "consistent" if consistent else "all"
-    return build_tree(game, lookahead_player(game, heuristic, pool=pool))
+    return lookahead_tree(game, heuristic, pool=pool)
 
 
 def build(
@@ -144,12 +169,23 @@ def build(
         return lowest_consistent(game)
     if name == "rc":
         return random_consistent(game, seed=seed)
+    if name in HUMAN[:2] + PAPER_STABLE:
+        tie_order: TieOrder = "stable" if name.endswith("-stable") else "v8"
+        base = name.removesuffix("-stable")
+        maker = human_friendly if base == "human-friendly" else extended
+        return maker(game, tie_order=tie_order)
     if name == "least-frequent":
         return least_frequent(game)
     if name == "separating":
         return separating(game)
+    if name == "easy":
+        return easy(game)
+    if name == "advanced":
+        return advanced(game)
     if name == "optimal":
         return optimal(game, time_limit=time_limit)
+    if name == "optimal-consistent":
+        return optimal_consistent(game, time_limit=time_limit)
     *codes, then = name.split("+")
     return with_opening(game, [game.parse_code(c) for c in codes], then, seed=seed)
 
@@ -228,6 +264,8 @@ def knuth_total(game: Game) -> int:
 def cache_key(game: Game, name: str, *, seed: int = 0) -> str:
     """The cache file name of a baseline: its name, with ``-seed`` for RC forms."""
     name = parse_name(game, name)
+    if "+" in name:  # openings are played as written now; older files skipped guesses
+        name = f"{name}-as-written"
     return f"{name}-{seed}" if _seeded(name) else name
 
 

@@ -1,11 +1,12 @@
 """Simple players (docs/DESIGN.md §5): lowest consistent (LC), random consistent (RC, seeded),
 and fixed openings followed by either (``5463+lc``, ``1123+2245+rc``).
 
-An opening guess is played at a node where it helps (it wins for a code of the set or
-splits it) and, on a node of one or two codes, only when it is one of them: there the
-player simply guesses them. A skipped opening guess would not help anywhere below
-either, so the next one is tried at once. Where the opening ends, LC or RC (random
-path completion with the consistent pool, :func:`evo.growth.grow`) takes over.
+An opening is played as written, as the write-up's ``X+Y+LC`` and ``X+Y+RC`` players
+do: its ``k``-th guess is the ``k``-th move whatever the feedback, even where it tells
+nothing (a node with one child: the guess is played and costs a move). Below the
+opening, LC or RC (random path completion with the consistent pool,
+:func:`evo.growth.grow`) takes over. With ``skip``, the older reading: an opening guess
+is played only where it helps and, on one or two codes, only when it is one of them.
 """
 
 from __future__ import annotations
@@ -38,7 +39,9 @@ def random_consistent(game: Game, *, seed: int = 0) -> Tree:
 
 
 def opening_player(game: Game, opening: Sequence[int], then: Player) -> Player:
-    """Play the opening guesses in order where they are playable, then ``then``."""
+    """The *skipping* reading of an opening: its guesses in order where they help (and,
+    on one or two codes, only when one of them), then ``then``. This is what an evolved
+    tree would do; the write-up's players do not (see :func:`opening_tree`)."""
     opening = [int(g) for g in opening]
 
     def choose(codes: np.ndarray, node: Node) -> int:
@@ -52,12 +55,33 @@ def opening_player(game: Game, opening: Sequence[int], then: Player) -> Player:
     return choose
 
 
-def _opening_skeleton(game: Game, opening: Sequence[int]) -> tuple[Tree, list[int]]:
+def opening_tree(game: Game, opening: Sequence[int], *, codes: np.ndarray | None = None) -> Tree:
+    """An opening played as written, then LC: the ``k``-th guess is ``opening[k-1]``
+    whatever the feedbacks before it (unless the game is already won), as the write-up's
+    ``X+Y+LC`` players do. A written guess that tells nothing there (a node of one code
+    that is not that guess, or a guess every code answers alike) is still played and costs
+    a guess: it is a node with a single child, which a breaker tree allows (no guess
+    repeats on the path and every code still ends in a win)."""
+    opening = [int(g) for g in opening]
+
+    def choose(codes: np.ndarray, node: Node) -> int:
+        k = len(node.history)
+        return opening[k] if k < len(opening) else int(codes[0])
+
+    return build_tree(game, choose, codes=codes, as_written=True)
+
+
+def _opening_skeleton(game: Game, opening: Sequence[int], *, skip: bool) -> tuple[Tree, list[int]]:
     """The opening followed by LC, and the nodes where LC takes over (in preorder).
 
-    A node's guess is an opening guess exactly while the opening is being played: where
-    the follower starts, no opening guess is playable, and none becomes playable below
-    (a guess that tells nothing about a set tells nothing about its subsets)."""
+    As written (``skip`` False), the follower takes over below the last opening guess.
+    Skipping, a node's guess is an opening guess exactly while the opening is being
+    played: where the follower starts, no opening guess is playable, and none becomes
+    playable below (a guess that tells nothing about a set tells nothing about its
+    subsets)."""
+    if not skip:
+        tree = opening_tree(game, opening)
+        return tree, [int(i) for i in np.flatnonzero(tree.depth == len(opening) + 1)]
     tree = build_tree(game, opening_player(game, opening, lc_player))
     is_open = np.isin(tree.guess, np.asarray(opening))
     follow = ~is_open
@@ -74,27 +98,35 @@ def _rc_below(game: Game, skeleton: Tree, starts: list[int], rng: np.random.Gene
     return tree
 
 
-def with_opening(game: Game, opening: Sequence[int], then: str, *, seed: int = 0) -> Tree:
-    """An opening followed by ``lc`` or ``rc`` (``rc`` drawn from ``seed``)."""
+def with_opening(
+    game: Game, opening: Sequence[int], then: str, *, seed: int = 0, skip: bool = False
+) -> Tree:
+    """An opening followed by ``lc`` or ``rc`` (``rc`` drawn from ``seed``): played as
+    written, or with ``skip``, skipping the opening guesses that would not help."""
     if len(set(opening)) != len(opening):
         raise ValueError("an opening repeats a guess")
     if then not in ("lc", "rc"):
         raise ValueError(f"an opening is followed by lc or rc, not {then!r}")
-    skeleton, starts = _opening_skeleton(game, opening)
+    skeleton, starts = _opening_skeleton(game, opening, skip=skip)
     if then == "lc":
         return skeleton
     return _rc_below(game, skeleton, starts, np.random.default_rng(seed))
 
 
 def estimate_rc(
-    game: Game, *, seeds: int = 100, seed: int = 0, opening: Sequence[int] = ()
+    game: Game,
+    *,
+    seeds: int = 100,
+    seed: int = 0,
+    opening: Sequence[int] = (),
+    skip: bool = False,
 ) -> dict:
     """The expected average of RC (or ``opening+rc``) over ``seeds`` trees drawn from
     ``seed``: mean, standard deviation and a 95% confidence interval of the mean
     (normal approximation, ``mean ± 1.96 sd / sqrt(seeds)``)."""
     if seeds < 2:
         raise ValueError("estimating RC needs at least 2 seeds")
-    skeleton = _opening_skeleton(game, opening) if len(opening) else None
+    skeleton = _opening_skeleton(game, opening, skip=skip) if len(opening) else None
     averages = []
     for rng in tree_rngs(seed, seeds):
         if skeleton is None:

@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
-from evo.cli.common import format_table
+from evo.cli.common import format_table, game_options, load_breaker
+
+#: The choices of evo.strategy_table.STYLES, repeated so that the option is declared
+#: without importing it; a test keeps them equal.
+STYLES: tuple[str, ...] = ("writeup", "pairs")
 
 
 @click.command()
-@click.argument("tree_file", metavar="TREE.json", type=click.Path(path_type=Path))
+@click.argument("tree", metavar="TREE")
 @click.option(
     "--min-count",
     type=click.IntRange(min=1),
@@ -19,41 +22,50 @@ from evo.cli.common import format_table
     show_default=True,
     help="Hide nodes reached by fewer codes.",
 )
+@click.option(
+    "--style",
+    type=click.Choice(STYLES),
+    default="writeup",
+    show_default=True,
+    help="writeup: the write-up's table, histories such as |RW|W (a bare | for no peg); "
+    "pairs: a move column and histories such as 1,1|0,1.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
-def table(tree_file, min_count, as_json) -> None:
-    """Print the strategy of TREE.json, one row per decision point: the move, the feedback history
-    (R: right in place, W: right in color only, | between moves, blank for no peg), the
+@game_options
+@click.pass_context
+def table(ctx, tree, min_count, style, as_json, pegs, colors, variant) -> None:
+    """Print the strategy of TREE (a tree file, a run directory, or a baseline name with
+    --pegs/--colors) as a table, one row per decision point: the feedback history, the
     guess, how many codes reach it, their total and average guesses from the start, and
     the worst case; largest nodes first."""
-    from evo.strategy_table import table_rows
-    from evo.treeio import TreeFileError, load_tree
+    from evo.strategy_table import table_rows, writeup_table
 
-    try:
-        tree = load_tree(tree_file)
-    except TreeFileError as e:
-        raise click.ClickException(str(e)) from None
-    rows = table_rows(tree, min_count=min_count)
+    breaker = load_breaker(ctx, tree, pegs, colors, variant)
+    rows = table_rows(breaker, min_count=min_count, style=style)
     if as_json:
         click.echo(json.dumps(rows))
         return
-    click.echo(
-        format_table(
-            ["move", "history", "guess", "count", "total", "average", "worst"],
-            [
+    if style == "writeup":
+        click.echo(writeup_table(rows))
+    else:
+        click.echo(
+            format_table(
+                ["move", "history", "guess", "count", "total", "average", "worst"],
                 [
-                    r["move"],
-                    r["history"],
-                    r["guess"],
-                    r["count"],
-                    r["total"],
-                    f"{r['average']:.3f}",
-                    r["worst"],
-                ]
-                for r in rows
-            ],
-            align="rllrrrr",
+                    [
+                        r["move"],
+                        r["history"],
+                        r["guess"],
+                        r["count"],
+                        r["total"],
+                        f"{r['average']:.3f}",
+                        r["worst"],
+                    ]
+                    for r in rows
+                ],
+                align="rllrrrr",
+            )
         )
-    )
-    hidden = tree.num_nodes - len(rows)
+    hidden = breaker.num_nodes - len(rows)
     if hidden:
         click.echo(f"({hidden} node(s) reached by fewer than {min_count} codes hidden)")

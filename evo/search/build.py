@@ -49,8 +49,15 @@ class UnhelpfulGuessError(RuntimeError):
     """A player chose a guess that neither wins nor splits the code set (a bug)."""
 
 
-def build_tree(game: Game, choose: Player, *, codes: np.ndarray | None = None) -> Tree:
-    """The tree of a player over ``codes`` (every code by default), checked on every code."""
+def build_tree(
+    game: Game, choose: Player, *, codes: np.ndarray | None = None, as_written: bool = False
+) -> Tree:
+    """The tree of a player over ``codes`` (every code by default), checked on every code.
+
+    A player must help at every node, and a node of one code plays it. ``as_written``: the
+    player is asked at every node and may play a guess that tells nothing (it costs a move
+    and the node has one child), as a written opening or a published rule may; it must
+    not repeat a guess of the node's history."""
     if codes is None:
         codes = game.all_codes()
     codes = np.sort(np.asarray(codes, dtype=np.int64))
@@ -60,14 +67,17 @@ def build_tree(game: Game, choose: Player, *, codes: np.ndarray | None = None) -
     while stack:
         s, node, parent, fb = stack.pop()
         me = len(guesses)
-        g = int(s[0]) if len(s) == 1 else int(choose(s, node))
+        g = int(s[0]) if len(s) == 1 and not as_written else int(choose(s, node))
         guesses.append(g)
         if parent >= 0:
             links.append((parent, fb, me))
         if len(s) == 1 and g == s[0]:
             continue
         parts = split(game, g, s)
-        if len(parts) == 1 and len(parts[0][1]) == len(s):
+        if as_written:
+            if g in node.history:
+                raise UnhelpfulGuessError(f"the player repeated guess {game.format_code(g)}")
+        elif len(parts) == 1 and len(parts[0][1]) == len(s):
             raise UnhelpfulGuessError(
                 f"guess {game.format_code(g)} does not split the {len(s)} codes of its node"
             )
