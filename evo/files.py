@@ -9,24 +9,43 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+#: Temporary files of :func:`atomic_write_bytes` are named ``.<target>.<random>.tmp``.
+TEMP_PATTERN = ".*.tmp"
+
+#: Files users give (configs, tree files) larger than this are refused before reading.
+MAX_READ_BYTES = 256 * 2**20
+
+
+class FileWriteError(OSError):
+    """A file could not be written (disk full, no permission…): the message names it."""
+
 
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
-    """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one."""
+    """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one.
+    A failed write removes its temporary file and raises :class:`FileWriteError`."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp: str | None = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         with os.fdopen(fd, "wb") as f:
-            f.write(data)
+            _write(f, data)
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
+    except BaseException as e:
+        if tmp is not None and os.path.exists(tmp):
             os.unlink(tmp)
+        if isinstance(e, OSError) and not isinstance(e, FileWriteError):
+            raise FileWriteError(e.errno, f"cannot write {path}: {e.strerror or e}") from e
         raise
     return path
+
+
+def _write(f, data: bytes) -> None:
+    """The one place bytes reach a file (tests replace it to simulate a full disk)."""
+    f.write(data)
 
 
 def _umask() -> int:
@@ -45,11 +64,34 @@ def atomic_write_json(path: str | os.PathLike, data: Any, indent: int | None = 1
     return atomic_write_text(path, json.dumps(data, indent=indent) + "\n")
 
 
-def read_text(path: str | os.PathLike, *, what: str, error: type[Exception]) -> str:
+def remove_temporaries(folder: str | os.PathLike) -> list[Path]:
+    """Delete the temporary files that writers killed mid-write left in ``folder`` and its
+    subfolders (only call it while no other process writes there); returns them."""
+    gone = []
+    for tmp in Path(folder).rglob(TEMP_PATTERN):
+        if tmp.is_file():
+            tmp.unlink(missing_ok=True)
+            gone.append(tmp)
+    return gone
+
+
+def read_text(
+    path: str | os.PathLike,
+    *,
+    what: str,
+    error: type[Exception],
+    max_bytes: int = MAX_READ_BYTES,
+) -> str:
     """The UTF-8 text of a file the user gave (``what`` it is: ``config``, ``tree file``);
-    when it cannot be read, ``error`` with one line naming the file and why."""
+    when it cannot be read, is too big or is not UTF-8, ``error`` with one line naming the
+    file and why."""
     path = Path(path)
     try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise error(
+                f"{path} is too big for a {what} ({size:,} bytes; the limit is {max_bytes:,})"
+            )
         return path.read_text(encoding="utf-8")
     except OSError as e:
         raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
@@ -57,3 +99,26 @@ def read_text(path: str | os.PathLike, *, what: str, error: type[Exception]) -> 
         raise error(
             f"{path} is not a {what} (not UTF-8 text: byte {e.start} is {e.object[e.start]:#04x})"
         ) from None
+
+
+def parse_json(text: str, *, where: str, error: type[Exception]) -> Any:
+    """JSON text as data; ``error`` with one line naming ``where`` when it is not valid
+    JSON or is nested too deep to read."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise error(
+            f"{where} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
+            "the file is corrupted or truncated"
+        ) from None
+    except RecursionError:
+        raise error(
+            f"{where} is nested too deep to read (arrays or objects inside each other)"
+        ) from None
+
+
+def cache_dir() -> Path:
+    """The cache root of this machine (baseline trees, feedback tables): ``$EVO_CACHE``,
+    else ``~/.cache/evo``."""
+    root = os.environ.get("EVO_CACHE")
+    return Path(root).expanduser() if root else Path.home() / ".cache" / "evo"

@@ -4,37 +4,122 @@
 ``config.yaml``    the resolved config (every default filled in): ``evo resume`` reads it
 ``logbook.jsonl``  one JSON object per generation: the DEAP logbook's records (appended
                    at every checkpoint and at the end)
-``checkpoint.pkl`` population, hall of fame, logbook, random state, elapsed time
-``best.json``      the best breaker (:mod:`evo.treeio` format)
-``summary.json``   best total, average and worst case, generations, seconds, Knuth's total…
+``checkpoint.npz`` population, hall of fame, logbook, random state, elapsed time (data
+                   only: :mod:`evo.ea.checkpoint`)
+``best.json``      the best breaker so far (:mod:`evo.treeio` format)
+``summary.json``   best total, average and worst case, generations, seconds, Knuth's
+                   total…, and the status (running, interrupted, finished)
+``lock``           the PID and host of the process writing the run (locked with flock)
 =================  ==================================================================
 
-Every file is written atomically (a temporary file renamed over the old one).
+Every file is written atomically (a temporary file renamed over the old one), and only by
+the process that holds the run's lock; best.json and summary.json are brought up to date
+at every checkpoint.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import socket
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from evo.config import Config, ConfigError, load_config
-from evo.files import atomic_write_json, atomic_write_text
+from evo.files import (
+    FileWriteError,
+    atomic_write_json,
+    atomic_write_text,
+    parse_json,
+    read_text,
+    remove_temporaries,
+)
 from evo.tree import Tree
 
 CONFIG = "config.yaml"
 LOGBOOK = "logbook.jsonl"
-CHECKPOINT = "checkpoint.pkl"
+CHECKPOINT = "checkpoint.npz"
+OLD_CHECKPOINT = "checkpoint.pkl"  # older evo's pickles: refused, never loaded
 BEST = "best.json"
 SUMMARY = "summary.json"
+LOCK = "lock"
 
 
 class RunDirError(ValueError):
     """A run directory is missing or one of its files cannot be read."""
+
+
+class RunLockedError(RunDirError):
+    """Another process is writing the run directory."""
+
+
+#: Run directories this process holds the lock of: path -> (file descriptor, depth).
+_HELD: dict[Path, tuple[int, int]] = {}
+
+
+@contextmanager
+def lock_run(run_dir: str | os.PathLike) -> Iterator[Path]:
+    """Hold the run's exclusive lock (``flock`` on its ``lock`` file, which names this
+    process and host) while writing it; refuse at once with :class:`RunLockedError`,
+    naming the holder, when another process holds it. Re-entrant within a process. On
+    taking the lock, temporary files left by a killed writer are removed."""
+    path = Path(run_dir).resolve()
+    if path in _HELD:
+        fd, depth = _HELD[path]
+        _HELD[path] = (fd, depth + 1)
+        try:
+            yield path
+        finally:
+            fd, depth = _HELD[path]
+            _HELD[path] = (fd, depth - 1)
+        return
+    try:
+        fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as e:
+        raise RunDirError(f"cannot lock {run_dir}: {e.strerror or e}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.pread(fd, 200, 0).decode("utf-8", "replace").split()
+        os.close(fd)
+        pid, host = (holder + ["?", "?"])[:2]
+        raise RunLockedError(
+            f"{run_dir} is being written by process {pid} on host {host}; "
+            "wait for it to end (or stop it) first"
+        ) from None
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()} {socket.gethostname()}\n".encode(), 0)
+        remove_temporaries(path)
+        _HELD[path] = (fd, 1)
+        yield path
+    finally:
+        _HELD.pop(path, None)
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def is_locked(run_dir: str | os.PathLike) -> bool:
+    """Whether a process (another one, or this one) is writing the run now."""
+    path = Path(run_dir).resolve()
+    if path in _HELD:
+        return True
+    try:
+        fd = os.open(path / LOCK, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except OSError:
+        return True
+    finally:
+        os.close(fd)  # closing releases a lock taken here
+    return False
 
 
 def create_run_dir(config: Config, *, root: str | os.PathLike = "runs") -> Path:
@@ -74,10 +159,14 @@ def append_logbook(run_dir: Path, records: list[dict]) -> None:
     A crash while appending can leave a partial last line, which :func:`load_run`
     ignores and ``evo resume`` rewrites from the checkpoint."""
     if records:
-        with open(Path(run_dir) / LOGBOOK, "a", encoding="utf-8") as f:
-            f.write(_lines(records))
-            f.flush()
-            os.fsync(f.fileno())
+        path = Path(run_dir) / LOGBOOK
+        try:
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(_lines(records))
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as e:
+            raise FileWriteError(e.errno, f"cannot write {path}: {e.strerror or e}") from e
 
 
 def write_summary(run_dir: Path, summary: Mapping[str, Any]) -> None:
@@ -92,8 +181,8 @@ def write_best(run_dir: Path, tree: Tree, **extra: Any) -> None:
 
 @dataclass
 class Run:
-    """What a run directory holds: the config, the logbook so far, the summary (None while
-    the run has not finished) and the best breaker (loaded on first use)."""
+    """What a run directory holds: the config, the logbook so far, the summary as of the
+    last checkpoint (None before the first) and the best breaker (loaded on first use)."""
 
     path: Path
     config: Config
@@ -111,7 +200,14 @@ class Run:
 
     @property
     def finished(self) -> bool:
-        return self.summary is not None
+        return self.status == "finished"
+
+    @property
+    def status(self) -> str:
+        """``finished``, ``running`` (a process is writing it now) or ``interrupted``."""
+        if self.summary is not None and self.summary.get("status", "finished") == "finished":
+            return "finished"
+        return "running" if is_locked(self.path) else "interrupted"
 
 
 def load_run(path: str | os.PathLike) -> Run:
@@ -127,20 +223,23 @@ def load_run(path: str | os.PathLike) -> Run:
         raise RunDirError(str(e)) from None
     logbook = []
     if (path / LOGBOOK).exists():
-        lines = (path / LOGBOOK).read_text(encoding="utf-8").splitlines()
+        lines = read_text(path / LOGBOOK, what="logbook", error=RunDirError).splitlines()
         for i, line in enumerate(lines):
             if not line.strip():
                 continue
             try:
-                logbook.append(json.loads(line))
-            except json.JSONDecodeError:
+                record = json.loads(line)
+            except (json.JSONDecodeError, RecursionError):
                 if i == len(lines) - 1:
                     break  # a line being appended when the run stopped
                 raise RunDirError(f"{path / LOGBOOK}: line {i + 1} is not valid JSON") from None
+            if not isinstance(record, dict):
+                raise RunDirError(f"{path / LOGBOOK}: line {i + 1} is not a JSON object")
+            logbook.append(record)
     summary = None
     if (path / SUMMARY).exists():
-        try:
-            summary = json.loads((path / SUMMARY).read_text(encoding="utf-8"))
-        except json.JSONDecodeError:
-            raise RunDirError(f"{path / SUMMARY} is not valid JSON") from None
+        text = read_text(path / SUMMARY, what="summary", error=RunDirError)
+        summary = parse_json(text, where=str(path / SUMMARY), error=RunDirError)
+        if not isinstance(summary, dict):
+            raise RunDirError(f"{path / SUMMARY} is not a JSON object")
     return Run(path, config, logbook, summary)

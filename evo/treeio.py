@@ -7,14 +7,13 @@ with codes and feedbacks printed as people read them.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from evo.files import atomic_write_json, read_text
+from evo.files import atomic_write_json, parse_json, read_text
 from evo.game import Game, make_game
 from evo.growth import Template, build_exact
 from evo.tree import InvalidTreeError, Tree
@@ -85,6 +84,10 @@ def from_nested(game: Game, nested: dict[str, Any], *, where: str = "tree") -> T
     return build_exact(game, Template(np.array(guesses, dtype=np.int32), child))
 
 
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
 def _parse(parse, value: Any, limit: int) -> int:
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         if not 0 <= int(value) < limit:
@@ -117,13 +120,7 @@ def load_tree(path: str | os.PathLike, *, game: Game | None = None) -> Tree:
     Raises :class:`TreeFileError` that names the file and what is wrong."""
     path = Path(path)
     text = read_text(path, what="tree file", error=TreeFileError)
-    try:
-        doc = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise TreeFileError(
-            f"{path} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
-            "the file is corrupted or truncated"
-        ) from None
+    doc = parse_json(text, where=str(path), error=TreeFileError)
     try:
         return tree_from_document(doc, game=game)
     except (InvalidTreeError, ValueError) as e:
@@ -145,6 +142,11 @@ def tree_from_document(doc: Any, *, game: Game | None = None) -> Tree:
     if not isinstance(gd, dict) or not {"pegs", "colors"} <= set(gd):
         raise InvalidTreeError("'game' should be an object with 'pegs' and 'colors'")
     variant = gd.get("variant", "mastermind")
+    for key in ("pegs", "colors"):
+        if not _is_int(gd[key]):
+            raise InvalidTreeError(f"game.{key} should be a whole number, not {gd[key]!r}")
+    if not isinstance(variant, str):
+        raise InvalidTreeError(f"game.variant should be a name, not {variant!r}")
     if game is not None:
         if (gd["pegs"], gd["colors"], variant) != game.key:
             raise InvalidTreeError(
@@ -157,6 +159,10 @@ def tree_from_document(doc: Any, *, game: Game | None = None) -> Tree:
     summary = doc.get("summary")
     if isinstance(summary, dict):
         for key in ("total", "worst"):
+            if key in summary and not _is_int(summary[key]):
+                raise InvalidTreeError(
+                    f"summary.{key} should be a whole number, not {summary[key]!r}"
+                )
             if key in summary and summary[key] != getattr(tree, key):
                 raise InvalidTreeError(
                     f"the file says {key} {summary[key]} but its tree has {getattr(tree, key)}: "

@@ -3,6 +3,7 @@ directories, checkpoints, the command line."""
 
 from __future__ import annotations
 
+import io
 import json
 import pickle
 from pathlib import Path
@@ -97,7 +98,8 @@ def test_resume_after_an_interruption_gives_the_same_logbook(tmp_path, data, sto
             knuth=False,
             on_generation=interrupt_after(stop_at),
         )
-    assert not (run_dir / "summary.json").exists()
+    assert load_run(run_dir).status == "interrupted"
+    assert load_run(run_dir).summary["status"] == "running"  # as of the last checkpoint
     resumed = evolve(
         load_run(run_dir).config, run_dir=run_dir, resume=True, progress=False, knuth=False
     )
@@ -141,22 +143,29 @@ def test_run_directory_files(tmp_path):
     best = load_tree(run_dir / "best.json")
     best.validate()
     assert len(run.logbook) == 7
-    assert (run_dir / "checkpoint.pkl").exists()
+    assert (run_dir / "checkpoint.npz").exists()
+    assert run.status == "finished" and run.summary["status"] == "finished"
 
 
 def test_corrupted_checkpoint_gives_a_clear_error(tmp_path):
     cfg = config(BASE, "stop.generations=2")
     run_dir = create_run_dir(cfg, root=tmp_path)
     evolve(cfg, run_dir=run_dir, progress=False, knuth=False)
-    ckpt = run_dir / "checkpoint.pkl"
-    ckpt.write_bytes(ckpt.read_bytes()[:200])
+    ckpt = run_dir / "checkpoint.npz"
+    good = ckpt.read_bytes()
+    ckpt.write_bytes(good[:200])
     with pytest.raises(CheckpointError, match="corrupted or truncated"):
         evolve(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
-    ckpt.write_bytes(pickle.dumps({"something": "else"}))
+    buffer = io.BytesIO()
+    np.savez(buffer, something=np.arange(3))
+    ckpt.write_bytes(buffer.getvalue())
     with pytest.raises(CheckpointError, match="not an evo checkpoint"):
         evolve(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
-    (run_dir / "checkpoint.pkl").unlink()
-    with pytest.raises(CheckpointError, match="no checkpoint.pkl"):
+    ckpt.write_bytes(pickle.dumps({"something": "else"}))
+    with pytest.raises(CheckpointError, match="pickle"):
+        evolve(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
+    (run_dir / "checkpoint.npz").unlink()
+    with pytest.raises(CheckpointError, match="no checkpoint.npz"):
         evolve(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
 
 
@@ -164,7 +173,7 @@ def test_checkpoint_of_another_config_is_refused(tmp_path):
     cfg = config(BASE, "stop.generations=1")
     run_dir = create_run_dir(cfg, root=tmp_path)
     evolve(cfg, run_dir=run_dir, progress=False, knuth=False)
-    with pytest.raises(CheckpointError, match="another config"):
+    with pytest.raises(CheckpointError, match="another config .*: seed differ"):
         evolve(config(BASE, "seed=6"), run_dir=run_dir, resume=True, progress=False, knuth=False)
 
 
@@ -260,7 +269,7 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_logbook(tmp_path):
     if proc.returncode == 0:  # it finished before the signal came: nothing to test
         pytest.skip("the run ended before it could be interrupted")
     assert "evo resume" in err
-    assert not (run_dir / "summary.json").exists()
+    assert load_run(run_dir).status == "interrupted"
     res = subprocess.run(
         evo + ["resume", str(run_dir), "-q", "--no-report"],
         capture_output=True,

@@ -8,6 +8,10 @@ another (matplotlib, networkx, pydantic, deap, tqdm, graphviz).
 from __future__ import annotations
 
 import importlib
+import os
+import sys
+import traceback
+from typing import Any
 
 import click
 
@@ -20,16 +24,87 @@ COMMANDS: dict[str, str] = {
     "resume": "Continue the run in RUN_DIR from its checkpoint (with its config.yaml): the result",
     "render": "Draw TREE (a tree file such as best.json, a run directory, or a baseline name such",
     "report": "Write fitness.png, depths.png, best.svg, report.html and report.md into RUN_DIR.",
-    "compare": "Compare the last generation of each RUN_DIR (best, average and worst total) with",
+    "compare": "Compare the last generation of each RUN_DIR (best, average and highest total) with",
     "play": "Play TREE (a tree file, a run directory, or a baseline name with --pegs/--colors):",
     "baselines": "Build the classic strategies of a game and compare them: total, average, worst",
-    "table": "Print the strategy of TREE.json, one row per decision point: the move, the "
-    "feedback history",
+    "config": "Show a run config with every default filled in (keys: docs/CONFIG.md).",
+    "explore": "Write an HTML page to walk TREE (a tree file, a run directory, or a baseline name",
+    "table": "Print the strategy of TREE (a tree file, a run directory, or a baseline name with",
 }
 
 
+#: Errors the user causes (a file, key or value they gave, the machine's limits): shown as
+#: one line with exit status 2. Named, not imported, so that no command pays for the
+#: modules of another; any other exception is a bug and shows its traceback.
+USER_ERRORS = {
+    "evo.config.ConfigError",
+    "evo.rundir.RunDirError",
+    "evo.treeio.TreeFileError",
+    "evo.tree.InvalidTreeError",
+    "evo.ea.checkpoint.CheckpointError",
+    "evo.game.GameTooLargeError",
+    "evo.files.FileWriteError",
+    "evo.ea.cluster.ClusterError",
+}
+
+#: Exit status of every user-caused error.
+USER_ERROR_STATUS = 2
+
+#: ``evo --debug`` or ``EVO_DEBUG=1``: user errors also show their traceback.
+_debug = False
+
+
+def is_user_error(e: BaseException) -> bool:
+    """Whether ``e`` is an error of the user's input rather than a bug of evo."""
+    if isinstance(e, click.ClickException):
+        return True
+    if isinstance(e, OSError) and e.filename is not None:
+        return True  # a file the user named cannot be read or written
+    return any(f"{c.__module__}.{c.__qualname__}" in USER_ERRORS for c in type(e).__mro__)
+
+
+def one_line(e: BaseException) -> str:
+    """The message of a user error on one line."""
+    if isinstance(e, click.UsageError):
+        text = e.format_message()
+        if e.ctx is not None:
+            text += f" (see: {e.ctx.command_path} --help)"
+    elif isinstance(e, click.ClickException):
+        text = e.format_message()
+    elif isinstance(e, OSError) and e.filename is not None and type(e).__name__ != "FileWriteError":
+        text = f"{e.filename}: {e.strerror or e}"
+    elif isinstance(e, OSError):
+        text = e.strerror or str(e)
+    else:
+        text = str(e)
+    return "; ".join(line.strip() for line in text.splitlines() if line.strip())
+
+
 class LazyGroup(click.Group):
-    """A click group whose subcommands, named in :data:`COMMANDS`, are imported on use."""
+    """A click group whose subcommands, named in :data:`COMMANDS`, are imported on use.
+    It is also the command line's one error boundary (:meth:`main`)."""
+
+    def main(self, args: Any = None, prog_name: Any = None, *a: Any, **kw: Any) -> Any:
+        """Run the command line: a user error (:func:`is_user_error`) is printed as one line
+        ``Error: ...`` with exit status 2; a bug shows its traceback."""
+        if not kw.get("standalone_mode", True):
+            return super().main(args, prog_name, *a, **kw)
+        kw["standalone_mode"] = False
+        try:
+            status = super().main(args, prog_name, *a, **kw)
+        except click.exceptions.Abort:
+            click.echo("Aborted!", err=True)
+            sys.exit(1)
+        except Exception as e:
+            if not is_user_error(e):
+                raise
+            if _debug or os.environ.get("EVO_DEBUG", "") not in ("", "0"):
+                traceback.print_exc()
+            click.echo(f"Error: {one_line(e)}", err=True)
+            code = e.exit_code if isinstance(e, click.ClickException) else 1
+            code = getattr(e, "exit_status", code)  # e.g. a run stopped by a signal
+            sys.exit(code if code not in (0, 1) else USER_ERROR_STATUS)
+        sys.exit(status if isinstance(status, int) else 0)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*COMMANDS, *self.commands})
@@ -62,5 +137,10 @@ class LazyGroup(click.Group):
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="evo")
-def main() -> None:
+@click.option(
+    "--debug", is_flag=True, help="Show the traceback of errors too (or set EVO_DEBUG=1)."
+)
+def main(debug: bool) -> None:
     """evo: evolve complete strategies (breaker trees) for Mastermind-family games."""
+    global _debug
+    _debug = debug

@@ -36,6 +36,9 @@ def game_options(f):
     return wrapper
 
 
+#: A seed: NumPy's ``SeedSequence`` takes whole numbers from 0 up.
+SEED = click.IntRange(min=0)
+
 pool_option = click.option(
     "--pool",
     type=click.Choice(POOLS),
@@ -75,11 +78,19 @@ def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, varian
         except TreeFileError as e:
             raise click.ClickException(str(e)) from None
     game = open_game(pegs, colors, variant)
-    from evo.baselines.reference import reference_tree
+    from evo.baselines import OptimalRefused
+    from evo.baselines.reference import OPTIMAL_SECONDS, reference_tree
 
     try:
         return reference_tree(game, source)
-    except Exception as e:  # an unknown name, or an optimum refused as too long
+    except OptimalRefused as e:  # a baseline, but too long to compute here
+        reason = str(e).replace(" (--time-limit)", "").removeprefix("refused: ")
+        raise click.ClickException(
+            f"{source!r} of {game.name} is not cached and cannot be computed within "
+            f"{OPTIMAL_SECONDS:g} s here: {reason}; `evo baselines --only {source} "
+            f"--time-limit SECONDS` computes and caches it"
+        ) from None
+    except Exception as e:  # an unknown name
         raise click.ClickException(
             f"{source!r} is neither a tree file nor a baseline of this game: {e}"
         ) from None

@@ -7,13 +7,27 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import format_table, game_options, open_game, pool_option, progress_bar
+from evo.cli.common import (
+    SEED,
+    format_table,
+    game_options,
+    open_game,
+    pool_option,
+    progress_bar,
+)
 
 
 @click.command()
 @game_options
-@click.option("--size", "-s", type=click.IntRange(min=1), default=1000, show_default=True)
-@click.option("--seed", type=int, default=None, help="Seed of every random draw.")
+@click.option(
+    "--size",
+    "-s",
+    type=click.IntRange(min=1),
+    default=1000,
+    show_default=True,
+    help="How many random breakers to grow.",
+)
+@click.option("--seed", type=SEED, default=None, help="Seed of every random draw.")
 @pool_option
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.option(

@@ -1,33 +1,53 @@
 """A run's state, and its checkpoints: what a run needs to go on after a stop.
 
-A checkpoint holds plain trees and fitness values (so it does not depend on DEAP's
-``creator``), the logbook, Python's random state, the elapsed time and the config it
-belongs to; it is written atomically, so a kill leaves the previous one intact.
+A checkpoint is data only, so that a run directory from anywhere cannot run code: one
+NumPy ``.npz`` archive (read with ``allow_pickle=False``) holding the trees as flat
+arrays and a JSON document with the rest (fitness values, hall of fame, logbook, Python's
+random state, elapsed time, the config), versioned and sealed by a SHA-256 of the whole
+content. Loading rebuilds every tree with :func:`evo.growth.build_exact`, which checks it
+on every code. It is written atomically, so a kill leaves the previous one intact.
 """
 
 from __future__ import annotations
 
 import copy
-import pickle
+import hashlib
+import io
+import json
+import random
+import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from deap import tools
 
-from evo.config import Config
-from evo.ea.individuals import as_individual, as_tree, individual_class, same_tree
+from evo.config import EXTENDABLE, Config, config_differences
+from evo.ea.individuals import as_individual, individual_class, same_tree
 from evo.ea.stats import new_logbook
 from evo.files import atomic_write_bytes
 from evo.game import Game
-from evo.rundir import CHECKPOINT, append_logbook, write_logbook
+from evo.growth import Template, build_exact
+from evo.rundir import CHECKPOINT, LOGBOOK, OLD_CHECKPOINT, append_logbook, write_logbook
+from evo.tree import InvalidTreeError, Tree
 
 CHECKPOINT_FORMAT = "evo-checkpoint"
-CHECKPOINT_VERSION = 1
+CHECKPOINT_VERSION = 2
+
+#: The arrays of a checkpoint: every tree's ``guess``, ``parent`` and ``label`` one after
+#: the other, ``offsets`` where each tree starts, ``meta`` the JSON document (UTF-8) and
+#: ``sha256`` the hex digest of all of them.
+_ARRAYS = ("guess", "parent", "label", "offsets", "meta")
 
 
 class CheckpointError(ValueError):
     """A checkpoint cannot be read or does not belong to the run."""
+
+
+class CheckpointWriteError(CheckpointError):
+    """A checkpoint (or a file beside it) could not be written: the previous one stands."""
 
 
 @dataclass
@@ -68,63 +88,194 @@ def hall_of_fame(config: Config):
     return tools.HallOfFame(config.hall_of_fame, similar=same_tree)
 
 
-def save_checkpoint(path: Path, state: State, config: Config) -> None:
-    """Write the state atomically."""
+# ------------------------------------------------------------------ writing
+def checkpoint_bytes(state: State, config: Config) -> bytes:
+    """The checkpoint of ``state`` as the bytes of an ``.npz`` archive."""
+    trees: dict[int, int] = {}  # id(individual) -> index among the stored trees
+    stored: list[Tree] = []
+
+    def entry(ind) -> list:
+        if id(ind) not in trees:
+            trees[id(ind)] = len(stored)
+            stored.append(ind)
+        crowding = getattr(ind.fitness, "crowding_dist", None)
+        return [trees[id(ind)], list(ind.fitness.values), crowding]
+
     doc = {
         "format": CHECKPOINT_FORMAT,
         "version": CHECKPOINT_VERSION,
         "config": config.model_dump(mode="json"),
         "generation": state.generation,
-        "population": [_entry(i) for i in state.population],
-        "halloffame": [_entry(i) for i in state.halloffame],
+        "population": [entry(i) for i in state.population],
+        "halloffame": [entry(i) for i in state.halloffame],
         "logbook": [dict(r) for r in state.logbook],
-        "random_state": state.random_state,
+        "random_state": _random_state_to_json(state.random_state),
         "elapsed": state.elapsed,
         "evaluations": state.evaluations,
     }
-    atomic_write_bytes(path, pickle.dumps(doc, protocol=pickle.HIGHEST_PROTOCOL))
+    sizes = [len(t) for t in stored]
+    arrays: dict[str, np.ndarray] = {
+        "guess": np.concatenate([t.guess for t in stored]).astype(np.int32),
+        "parent": np.concatenate([t.parent for t in stored]).astype(np.int32),
+        "label": np.concatenate([t.label for t in stored]).astype(np.int16),
+        "offsets": np.concatenate(([0], np.cumsum(sizes))).astype(np.int64),
+        "meta": np.frombuffer(json.dumps(doc).encode("utf-8"), dtype=np.uint8),
+    }
+    arrays["sha256"] = np.frombuffer(_digest(arrays).encode("ascii"), dtype=np.uint8)
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)  # type: ignore[arg-type]
+    return buffer.getvalue()
 
 
-def _entry(ind) -> tuple:
-    return (as_tree(ind), ind.fitness.values, getattr(ind.fitness, "crowding_dist", None))
+def save_checkpoint(path: Path, state: State, config: Config) -> None:
+    """Write the state atomically (raises :class:`evo.files.FileWriteError`)."""
+    atomic_write_bytes(path, checkpoint_bytes(state, config))
 
 
+def _digest(arrays: dict[str, np.ndarray]) -> str:
+    """SHA-256 of the named arrays: names, types, shapes and bytes, in a fixed order."""
+    h = hashlib.sha256()
+    for name in _ARRAYS:
+        a = np.ascontiguousarray(arrays[name])
+        h.update(f"{name}:{a.dtype.str}:{a.shape}\n".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()
+
+
+def _random_state_to_json(state: Any) -> list:
+    version, internal, gauss = state
+    return [version, list(internal), gauss]
+
+
+# ------------------------------------------------------------------ reading
 def load_checkpoint(path: Path, config: Config, game: Game) -> State:
-    """Read a checkpoint written by :func:`save_checkpoint` for this config.
+    """Read a checkpoint written by :func:`save_checkpoint` for this config (its ``stop``
+    keys may differ: a resumed run may be extended). Nothing in the file is executed.
     Raises :class:`CheckpointError` saying what is wrong."""
     path = Path(path)
     try:
         data = path.read_bytes()
     except OSError as e:
         raise CheckpointError(f"cannot read checkpoint {path}: {e.strerror or e}") from None
-    try:
-        doc = pickle.loads(data)
-    except Exception as e:  # noqa: BLE001 - any unpickling failure means a bad file
+    if data[:1] == b"\x80" or path.suffix == ".pkl":
+        raise CheckpointError(_pickle_refusal(path))
+    arrays = _read_arrays(path, data)
+    doc = _document(path, arrays)
+    differ = config_differences(doc.get("config"), config.model_dump(mode="json"))
+    differ = [k for k in differ if k.split(".")[0] not in EXTENDABLE]
+    if differ:
         raise CheckpointError(
-            f"checkpoint {path} is corrupted or truncated ({type(e).__name__}); "
-            "the run cannot be resumed from it"
+            f"{path} was written under another config than the run's config.yaml: "
+            f"{', '.join(differ)} differ"
+        )
+    try:
+        return _state(doc, arrays, config, game)
+    except InvalidTreeError as e:
+        raise CheckpointError(f"checkpoint {path}: a tree is not valid ({e})") from None
+    except (KeyError, IndexError, TypeError, ValueError) as e:
+        raise CheckpointError(
+            f"checkpoint {path} is not laid out as an evo checkpoint ({type(e).__name__}: {e})"
         ) from None
+
+
+def read_document(path: Path) -> dict:
+    """The JSON document of a checkpoint (generation, logbook, config…), once its arrays
+    and content hash are checked; its trees are not rebuilt."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise CheckpointError(f"cannot read checkpoint {path}: {e.strerror or e}") from None
+    if data[:1] == b"\x80" or path.suffix == ".pkl":
+        raise CheckpointError(_pickle_refusal(path))
+    return _document(path, _read_arrays(path, data))
+
+
+def _document(path: Path, arrays: dict[str, np.ndarray]) -> dict:
+    try:
+        doc = json.loads(arrays["meta"].tobytes().decode("utf-8"))
+    except (ValueError, RecursionError):
+        raise CheckpointError(f"checkpoint {path}: its document is not valid JSON") from None
     if not isinstance(doc, dict) or doc.get("format") != CHECKPOINT_FORMAT:
         raise CheckpointError(f"{path} is not an evo checkpoint")
     if doc.get("version") != CHECKPOINT_VERSION:
-        raise CheckpointError(f"{path}: checkpoint version {doc.get('version')!r} is not supported")
-    if doc["config"] != config.model_dump(mode="json"):
-        raise CheckpointError(f"{path} was written by another config than the run's config.yaml")
+        raise CheckpointError(
+            f"{path}: checkpoint version {doc.get('version')!r} is not supported "
+            f"(this evo reads {CHECKPOINT_VERSION})"
+        )
+    return doc
+
+
+def _pickle_refusal(path: Path) -> str:
+    return (
+        f"{path} is a pickle checkpoint of an older evo; it is not loaded, since a pickle "
+        "can run any code: start the run again"
+    )
+
+
+def _read_arrays(path: Path, data: bytes) -> dict[str, np.ndarray]:
+    """The archive's arrays, once they are the expected ones with a matching digest."""
+    corrupt = f"checkpoint {path} is corrupted or truncated; the run cannot be resumed from it"
+    if data[:4] != b"PK\x03\x04":
+        raise CheckpointError(corrupt)
+    try:
+        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
+            if set(npz.files) != {*_ARRAYS, "sha256"}:
+                raise CheckpointError(f"{path} is not an evo checkpoint (its arrays differ)")
+            arrays = {name: npz[name] for name in npz.files}
+    except CheckpointError:
+        raise
+    except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError):
+        raise CheckpointError(corrupt) from None
+    if arrays["meta"].dtype != np.uint8 or arrays["sha256"].dtype != np.uint8:
+        raise CheckpointError(corrupt)
+    if arrays["sha256"].tobytes().decode("ascii", "replace") != _digest(arrays):
+        raise CheckpointError(
+            f"checkpoint {path} does not match its content hash (corrupted or edited); "
+            "the run cannot be resumed from it"
+        )
+    return arrays
+
+
+def _state(doc: dict, arrays: dict[str, np.ndarray], config: Config, game: Game) -> State:
+    """The state a checked document and its arrays describe."""
+    offsets = arrays["offsets"]
+    if offsets.ndim != 1 or len(offsets) < 1 or offsets[0] != 0 or np.any(np.diff(offsets) < 1):
+        raise ValueError("tree offsets are not increasing")
+    if not len(arrays["guess"]) == len(arrays["parent"]) == len(arrays["label"]) == offsets[-1]:
+        raise ValueError("tree arrays of different lengths")
+    trees: dict[int, Tree] = {}
+
+    def tree(k: Any) -> Tree:
+        if not isinstance(k, int) or not 0 <= k < len(offsets) - 1:
+            raise ValueError(f"tree index {k!r} out of range")
+        if k not in trees:
+            lo, hi = int(offsets[k]), int(offsets[k + 1])
+            trees[k] = _tree(
+                game, arrays["guess"][lo:hi], arrays["parent"][lo:hi], arrays["label"][lo:hi]
+            )
+        return trees[k]
+
     pareto = config.selection.method == "nsga2"
     cls = individual_class(pareto=pareto)
-    hof = hall_of_fame(config)
+    width = 2 if pareto else 1
 
-    def inds(items):
+    def inds(items: list) -> list:
         out = []
-        for tree, values, crowding in items:
-            ind = as_individual(cls, tree, values)
+        for k, values, crowding in items:
+            if len(values) != width or not all(isinstance(v, (int, float)) for v in values):
+                raise ValueError(f"fitness values {values!r}")
+            ind = as_individual(cls, tree(k), tuple(values))
             if crowding is not None:  # NSGA-II's tournament reads it
-                ind.fitness.crowding_dist = crowding
+                ind.fitness.crowding_dist = float(crowding)
             out.append(ind)
         return out
 
     population = inds(doc["population"])
+    if len(population) != config.population.size:
+        raise ValueError(f"{len(population)} breakers, not population.size")
     hof_items = inds(doc["halloffame"])
+    hof = hall_of_fame(config)
     if pareto:
         hof.update(hof_items)
     else:
@@ -134,44 +285,99 @@ def load_checkpoint(path: Path, config: Config, game: Game) -> State:
     logbook = new_logbook()
     for r in doc["logbook"]:
         logbook.record(**r)
+    generation = doc["generation"]
+    if not isinstance(generation, int) or len(logbook) != generation + 1:
+        raise ValueError("the logbook does not hold one record per generation")
     return State(
-        doc["generation"],
+        generation,
         population,
         hof,
         logbook,
-        doc["random_state"],
-        doc["elapsed"],
-        doc["evaluations"],
+        _random_state(doc["random_state"]),
+        float(doc["elapsed"]),
+        int(doc["evaluations"]),
     )
 
 
-class Recorder:
-    """Writes a run's progress into its directory (nothing without one): the logbook
-    lines of finished generations and a checkpoint every ``checkpoint_interval``
-    generations, at an interruption (the last finished generation) and at the end."""
+def _tree(game: Game, guess: np.ndarray, parent: np.ndarray, label: np.ndarray) -> Tree:
+    """A tree from its stored arrays, rebuilt and checked on every code."""
+    n = len(guess)
+    if np.any((guess < 0) | (guess >= game.num_codes)):
+        raise InvalidTreeError("a guess is not a code of the game")
+    if parent[0] != -1 or np.any(parent[1:] < 0) or np.any(parent[1:] >= np.arange(1, n)):
+        raise InvalidTreeError("parents are not in preorder")
+    if np.any((label[1:] <= 0) | (label[1:] >= game.num_feedbacks)):
+        raise InvalidTreeError("an edge has no feedback of the game")
+    child = np.full((n, game.num_feedbacks), -1, dtype=np.int32)
+    child[parent[1:], label[1:]] = np.arange(1, n, dtype=np.int32)
+    if np.count_nonzero(child >= 0) != n - 1:
+        raise InvalidTreeError("a node has two children for one feedback")
+    return build_exact(game, Template(guess.astype(np.int32), child))
 
-    def __init__(self, run_dir: Path | None, config: Config):
+
+def _random_state(data: Any) -> tuple:
+    """Python's random state from its JSON form, checked by ``random.setstate``."""
+    version, internal, gauss = data
+    state = (version, tuple(internal), gauss)
+    random.Random().setstate(state)
+    return state
+
+
+# ------------------------------------------------------------------ the run
+class Recorder:
+    """Writes a run's progress into its directory (nothing without one): at every
+    checkpoint (every ``checkpoint_interval`` generations, at an interruption with the last
+    finished generation, and at the end) the checkpoint, the logbook lines not yet written
+    and, through ``on_save(state, status)``, the best breaker and the summary, so that an
+    interrupted or running run can be looked at."""
+
+    def __init__(
+        self,
+        run_dir: Path | None,
+        config: Config,
+        *,
+        on_save: Callable[[State, str], None] | None = None,
+    ):
         self.run_dir = None if run_dir is None else Path(run_dir)
         self.config = config
         self.path = None if self.run_dir is None else self.run_dir / CHECKPOINT
+        self.on_save = on_save
         self.logged = 0
+        self.saved: int | None = None  # generation of the last checkpoint written
         self.last_good: State | None = None
 
     def load(self, game: Game) -> State:
         """The state of the run's checkpoint."""
         if self.path is None or not self.path.exists():
+            if self.run_dir is not None and (self.run_dir / OLD_CHECKPOINT).exists():
+                raise CheckpointError(_pickle_refusal(self.run_dir / OLD_CHECKPOINT))
             raise CheckpointError(f"{self.run_dir} has no {CHECKPOINT} to resume from")
-        return load_checkpoint(self.path, self.config, game)
+        state = load_checkpoint(self.path, self.config, game)
+        self.saved = state.generation
+        return state
 
     def start(self, state: State, *, resumed: bool) -> None:
         """The first state of this process: checkpointed when new; the logbook file made
         to match it (on resume, what was logged after the checkpoint is dropped)."""
-        if self.run_dir is not None and self.path is not None:
-            if not resumed:
-                save_checkpoint(self.path, state, self.config)
-            write_logbook(self.run_dir, list(state.logbook))
-        self.logged = len(state.logbook)
         self.last_good = state.snapshot()
+        if self.run_dir is not None and self.path is not None:
+            run_dir = self.run_dir
+            if resumed:
+                self._writing(lambda: write_logbook(run_dir, list(state.logbook)))
+            else:  # the checkpoint first: logbook lines never exist without one
+                self.logged = 0
+                self.save(state)
+        self.logged = len(state.logbook)
+
+    def nothing_to_resume(self) -> bool:
+        """Whether the run was stopped before its first checkpoint (no checkpoint, no
+        logbook line): resuming it is starting it, with nothing lost."""
+        if self.run_dir is None or self.path is None:
+            return False
+        if self.path.exists() or (self.run_dir / OLD_CHECKPOINT).exists():
+            return False
+        log = self.run_dir / LOGBOOK
+        return not log.exists() or log.stat().st_size == 0
 
     def generation_done(self, state: State) -> None:
         """After each generation: remembered, and checkpointed when it is time."""
@@ -183,13 +389,37 @@ class Recorder:
         """Checkpoint the last finished generation; returns its number (-1: none)."""
         if self.last_good is None:
             return -1
-        self.save(self.last_good)
+        if self.saved != self.last_good.generation or self.on_save is not None:
+            self.save(self.last_good, status="interrupted")
         return self.last_good.generation
 
-    def save(self, state: State) -> None:
-        """A checkpoint of ``state`` and the logbook lines not yet written."""
+    def save(self, state: State, *, status: str = "running") -> None:
+        """A checkpoint of ``state``, the logbook lines not yet written, then the best
+        breaker and summary (``status``: running, interrupted or finished)."""
         if self.run_dir is None or self.path is None:
             return
-        save_checkpoint(self.path, state, self.config)
-        append_logbook(self.run_dir, state.logbook[self.logged :])
-        self.logged = len(state.logbook)
+        run_dir, path = self.run_dir, self.path
+        if self.saved != state.generation:
+            self._writing(lambda: save_checkpoint(path, state, self.config))
+            self.saved = state.generation
+            self._writing(lambda: append_logbook(run_dir, state.logbook[self.logged :]))
+            self.logged = len(state.logbook)
+        if self.on_save is not None:
+            on_save = self.on_save
+            self._writing(lambda: on_save(state, status))
+
+    def _writing(self, write: Callable[[], Any]) -> None:
+        """Run a write; a failed one (disk full…) becomes a :class:`CheckpointWriteError`
+        that says which checkpoint is intact."""
+        try:
+            write()
+        except OSError as e:
+            where = getattr(e, "strerror", None) or str(e)
+            if self.saved is None:
+                kept = "no checkpoint was written yet"
+            else:
+                kept = (
+                    f"the checkpoint of generation {self.saved} is intact; "
+                    f"continue with: evo resume {self.run_dir}"
+                )
+            raise CheckpointWriteError(f"{where}; {kept}") from None

@@ -1,4 +1,5 @@
-"""The end of a run: the best breaker and the summary written beside it."""
+"""A run's best breaker and the summary written beside it (at every checkpoint, and at
+the end)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ class RunSummary(TypedDict, total=False):
     evaluations: int
     seconds: float
     stopped_by: str | None
+    status: str
     workers: int
     knuth_total: int | None
     gap_to_knuth: int | None
@@ -32,6 +34,7 @@ class RunSummary(TypedDict, total=False):
     best_known_source: str | None
     gap_to_best_known: int | None
     pareto_front: list[tuple[int, int]]
+    islands: int
 
 
 def best_of(state: State, config: Config) -> Tree:
@@ -49,8 +52,11 @@ def make_summary(
     *,
     knuth: int | None,
     stopped_by: str | None,
+    status: str = "finished",
 ) -> RunSummary:
-    """The summary of a run: its best breaker against Knuth and the best-known total."""
+    """The summary of a run: its best breaker against Knuth and the best-known total.
+    ``status``: ``running`` (a checkpoint of a run going on), ``interrupted`` or
+    ``finished``."""
     from evo.baselines import known_optimum
 
     known = known_optimum(game)
@@ -67,6 +73,7 @@ def make_summary(
         evaluations=state.evaluations,
         seconds=round(state.elapsed, 2),
         stopped_by=stopped_by,
+        status=status,
         workers=config.workers,
         knuth_total=knuth,
         gap_to_knuth=None if knuth is None else int(best.total) - knuth,
