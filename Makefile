@@ -1,11 +1,12 @@
-# evo: two commands, `make run` and `make test`, each setting everything up first.
+# evo: two commands, `make run` and `make test`, each setting everything up first;
+# `make install` also links the `evo` command into ~/.local/bin.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CONFIG ?= configs/quick.yaml
 
-.PHONY: run test bench setup dot lint clean
+.PHONY: run test bench setup dot chromium install docs lint clean
 
 run: setup
 	$(BIN)/evo run $(CONFIG)
@@ -16,12 +17,23 @@ test: setup
 bench: setup
 	$(BIN)/python benchmarks/run_all.py
 
+# Regenerate docs/CONFIG.md from the config models (a test fails when it is out of date).
+docs: setup
+	$(BIN)/python scripts/config_doc.py
+
 lint: setup
 	$(BIN)/ruff check evo tests benchmarks scripts
 	$(BIN)/ruff format --check evo tests benchmarks scripts
 	$(BIN)/mypy
 
-setup: $(STAMP) dot
+setup: $(STAMP) dot chromium
+
+# `evo` on the PATH: a link to the virtual environment's command in ~/.local/bin.
+install: setup
+	@mkdir -p $(HOME)/.local/bin
+	ln -sf $(abspath $(BIN)/evo) $(HOME)/.local/bin/evo
+	@case ":$$PATH:" in *":$(HOME)/.local/bin:"*) echo "evo is ready: try 'evo --help'";; \
+	  *) echo "add ~/.local/bin to your PATH (export PATH=\"\$$HOME/.local/bin:\$$PATH\"), then try 'evo --help'";; esac
 
 # The virtual environment and the Python packages, reinstalled when pyproject.toml changes.
 $(STAMP): pyproject.toml
@@ -35,3 +47,7 @@ $(STAMP): pyproject.toml
 # Graphviz's `dot` program draws the trees; install it with the system package manager when missing.
 dot:
 	@command -v dot >/dev/null 2>&1 || sh scripts/install-graphviz.sh
+
+# Headless Chromium for the explorer's browser tests (Playwright drives it; no browser download).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || sh scripts/install-chromium.sh

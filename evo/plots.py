@@ -1,8 +1,8 @@
 """Plots of runs with matplotlib's ``Agg`` backend (no display needed): the fitness
 curve, depth histograms, and a comparison of runs against the baselines.
 
-Every plot takes plain data (logbook dicts, histograms, numbers) and writes a PNG of
-``figsize * dpi`` pixels atomically.
+Every plot takes plain data (logbook dicts, histograms, numbers) and writes, atomically,
+a PNG of ``figsize * dpi`` pixels, or a PDF or SVG when the path says so.
 """
 
 from __future__ import annotations
@@ -13,12 +13,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import MaxNLocator  # noqa: E402
+from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
+from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
 from evo.files import atomic_write_bytes  # noqa: E402
 
@@ -30,37 +32,84 @@ OPTIMUM = "#CC79A7"
 DPI = 100
 
 
+#: Formats :func:`save_figure` writes, from the path's suffix.
+FORMATS: tuple[str, ...] = ("png", "pdf", "svg")
+
+
+def figure_format(path: str | os.PathLike) -> str:
+    """The format of a picture path's suffix (png, pdf or svg); PNG for any other."""
+    suffix = Path(path).suffix.lstrip(".").lower()
+    return suffix if suffix in FORMATS else "png"
+
+
 def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
-    """Write a figure as PNG (at its own size and ``DPI``) and close it."""
+    """Write a figure in the format of the path's suffix (PNG at its own size and ``DPI``,
+    or PDF, or SVG) atomically, and close it."""
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=DPI)
+    fig.savefig(buf, format=figure_format(path), dpi=DPI)
     plt.close(fig)
     return atomic_write_bytes(path, buf.getvalue())
 
 
-def _average_axis(ax, num_codes: int) -> None:
-    """A right-hand axis giving the average number of guesses (total / M)."""
-    sec = ax.secondary_yaxis("right", functions=(lambda t: t / num_codes, lambda a: a * num_codes))
-    sec.set_ylabel("average guesses per code")
+def spread_labels(positions: list[float], *, gap: float) -> list[float]:
+    """Positions (axes fractions, any order) moved apart by at least ``gap``: labels that
+    would overlap form a group centred on their lines' mean, so each label stays as near
+    its line as the others allow."""
+    order = sorted(range(len(positions)), key=lambda k: positions[k])
+    groups: list[list[int]] = []  # runs of labels (indices into ``order``), bottom up
+    starts: list[float] = []  # the lowest position of each group
+    for rank, k in enumerate(order):
+        groups.append([rank])
+        starts.append(positions[k])
+        while len(groups) > 1 and starts[-2] + gap * len(groups[-2]) > starts[-1]:
+            merged = groups[-2] + groups.pop()
+            starts.pop()
+            groups[-1] = merged
+            mean = sum(positions[order[r]] for r in merged) / len(merged)
+            starts[-1] = mean - gap * (len(merged) - 1) / 2
+    out = list(positions)
+    for group, start in zip(groups, starts):
+        for j, rank in enumerate(group):
+            out[order[rank]] = start + gap * j
+    return out
 
 
-def _baseline_lines(
-    ax, baselines: dict[str, int | None], optimum: int | None, ceiling: float
-) -> None:
-    styles = iter(BASELINE_STYLES * 4)
-    for name, total in baselines.items():
-        if total is None or total > ceiling:  # far above the population: table only
-            continue
-        strong = name == "knuth"
-        ax.axhline(
-            total,
-            color="#000000" if strong else "#777777",
-            linestyle=next(styles),
-            linewidth=1.4 if strong else 1.0,
-            label=f"{name} ({total})",
+def _axes_fraction(ax, value: float) -> float:
+    """Where ``value`` sits on the y axis as a fraction of its height (any scale)."""
+    scale = ax.yaxis.get_transform()
+    lo, hi = (scale.transform([v])[0] for v in ax.get_ylim())
+    return float((scale.transform([value])[0] - lo) / (hi - lo))
+
+
+def label_lines(ax, lines: dict[str, tuple[float, str]], *, gap: float = 0.032) -> None:
+    """Write each line's label at its right end (outside the axes), moved apart so that
+    none overlap; ``lines``: label -> (y, color). Lines outside the y range are skipped."""
+    lo, hi = sorted(ax.get_ylim())
+    shown = {k: v for k, v in lines.items() if lo <= v[0] <= hi}
+    names = list(shown)
+    ys = spread_labels([_axes_fraction(ax, shown[n][0]) for n in names], gap=gap)
+    trans = blended_transform_factory(ax.transAxes, ax.transAxes)
+    for name, y in zip(names, ys):
+        ax.text(
+            1.01,
+            y,
+            name,
+            transform=trans,
+            va="center",
+            ha="left",
+            fontsize=8,
+            color=shown[name][1],
+            clip_on=False,
         )
-    if optimum is not None:
-        ax.axhline(optimum, color=OPTIMUM, linewidth=1.6, label=f"optimum ({optimum})")
+
+
+def _baseline_groups(baselines: dict[str, int | None]) -> dict[int, list[str]]:
+    """Baselines of equal total as one group (one line, one label)."""
+    groups: dict[int, list[str]] = {}
+    for name, total in baselines.items():
+        if total is not None:
+            groups.setdefault(int(total), []).append(name)
+    return groups
 
 
 def plot_fitness(
@@ -71,27 +120,106 @@ def plot_fitness(
     baselines: dict[str, int | None] | None = None,
     optimum: int | None = None,
     title: str = "",
+    log_time: bool = False,
     figsize: tuple[float, float] = (8, 5),
 ) -> Path:
-    """Best, average and worst total per generation (``min``, ``avg``, ``max`` of the
-    logbook), with a horizontal line per baseline total (those above the population's
-    worst are left out) and for the optimum."""
-    gens = [int(e["gen"]) for e in logbook]
+    """Write :func:`fitness_figure` (PNG, or PDF or SVG by the path's suffix)."""
+    fig = fitness_figure(
+        logbook,
+        num_codes,
+        baselines=baselines,
+        optimum=optimum,
+        title=title,
+        log_time=log_time,
+        figsize=figsize,
+    )
+    return save_figure(fig, path)
+
+
+def fitness_figure(
+    logbook: list[dict],
+    num_codes: int,
+    *,
+    baselines: dict[str, int | None] | None = None,
+    optimum: int | None = None,
+    title: str = "",
+    log_time: bool = False,
+    figsize: tuple[float, float] = (8, 5),
+) -> Figure:
+    """The best total per generation as guesses above the optimum (or, when it is not
+    known, above the lowest total shown), on a scale that is linear from 0 to 1 and
+    logarithmic above, so that one guess shows at any distance. The population's spread
+    (best to highest total) is a band that does not set the range; each baseline is a line
+    labelled at its end, baselines of equal total sharing one label. ``log_time``: a
+    logarithmic generation axis, for long runs."""
+    gens = np.array([int(e["gen"]) for e in logbook])
+    best = np.array([float(e["min"]) for e in logbook])
+    avg = np.array([float(e["avg"]) for e in logbook])
+    highest = np.array([float(e["max"]) for e in logbook])
+    groups = _baseline_groups(baselines or {})
+    if optimum is not None:
+        ref, ref_name = int(optimum), "the optimum"
+    else:
+        ref = int(min([int(best.min()), *groups]))
+        ref_name = "the lowest total shown"
     fig, ax = plt.subplots(figsize=figsize, layout="constrained")
-    ax.plot(gens, [e["max"] for e in logbook], color=WORST, label="worst of population")
-    ax.plot(gens, [e["avg"] for e in logbook], color=AVERAGE, label="population average")
-    ax.plot(gens, [e["min"] for e in logbook], color=BEST, linewidth=2, label="best")
-    _baseline_lines(ax, baselines or {}, optimum, max(e["max"] for e in logbook))
-    ax.set_xlabel("generation")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_ylabel("total guesses over all codes")
+    ax.set_yscale("symlog", linthresh=1.0, linscale=0.5)
+    ax.fill_between(
+        gens,
+        best - ref,
+        highest - ref,
+        color=AVERAGE,
+        alpha=0.18,
+        linewidth=0,
+        step="mid",
+        label="population, best to highest total",
+    )
+    ax.plot(gens, avg - ref, color=AVERAGE, linewidth=1, label="population average")
+    ax.plot(gens, best - ref, color=BEST, linewidth=2.2, label="best", drawstyle="steps-mid")
+    top_values = [float(best[0] - ref), *(t - ref for t in groups), 10.0]
+    top = max(top_values) * 1.6
+    ax.set_ylim(-0.3, top)
+    labels: dict[str, tuple[float, str]] = {}
+    for total, names in sorted(groups.items()):
+        strong = "knuth" in names
+        color = "#000000" if strong else "#777777"
+        ax.axhline(
+            total - ref,
+            color=color,
+            linestyle="--" if strong else ":",
+            linewidth=1.3 if strong else 0.9,
+        )
+        labels[f"{', '.join(names)} {total}"] = (total - ref, color)
+    if optimum is not None:
+        ax.axhline(0, color=OPTIMUM, linewidth=1.6)
+        labels[f"optimum {optimum}"] = (0.0, OPTIMUM)
+    last = f"best {int(best[-1])}"
+    labels[last] = (float(best[-1] - ref), BEST)
+    ax.set_xlabel("generation" + (" (log scale)" if log_time else ""))
+    if log_time:
+        ax.set_xscale("symlog", linthresh=1.0)
+    else:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if len(gens) == 1:
         ax.set_xlim(gens[0] - 1, gens[0] + 1)
-    ax.grid(alpha=0.3)
-    fig.legend(fontsize=8, loc="outside lower center", ncols=4, frameon=False)
-    _average_axis(ax, num_codes)
+    else:
+        ax.set_xlim(gens[0], gens[-1])
+    ax.set_ylabel(f"total guesses above {ref_name} ({ref})")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.grid(alpha=0.3, which="both")
+    ax.legend(fontsize=8, loc="lower left", frameon=False)
+    label_lines(ax, labels)
     ax.set_title(title or "Fitness per generation (lower is better)")
-    return save_figure(fig, path)
+    fig.text(
+        0.99,
+        0.005,
+        f"1 guess in total = 1/{num_codes} guess per code",
+        ha="right",
+        va="bottom",
+        fontsize=7,
+        color="#555555",
+    )
+    return fig
 
 
 def plot_depths(
@@ -123,13 +251,13 @@ def plot_depths(
 
 @dataclass(frozen=True)
 class RunFigures:
-    """One run's population at its last generation, as average guesses per code, and the
-    baselines of its game (None: not available)."""
+    """One run's population at its last generation (best, average and highest total), as
+    average guesses per code, and the baselines of its game (None: not available)."""
 
     name: str
     best: float
     average: float
-    worst: float
+    highest: float
     baselines: dict[str, float | None]
 
 
@@ -140,7 +268,8 @@ def plot_comparison(
     title: str = "",
     figsize: tuple[float, float] | None = None,
 ) -> Path:
-    """Per run: the population's range (worst to best) with its average and best marked,
+    """Per run: the population's range (highest total to best) with its average and best
+    marked,
     and a short line per baseline of the run's game; averages per code, so runs of
     different games share the axis."""
     figsize = figsize or (max(6.0, 1.6 * len(runs) + 3), 5)
@@ -149,8 +278,8 @@ def plot_comparison(
     styles = dict(zip(names, BASELINE_STYLES * 4, strict=False))
     labelled: set[str] = set()
     for x, run in enumerate(runs):
-        ax.vlines(x, run.best, run.worst, color="#BBBBBB", linewidth=6, zorder=1)
-        ax.plot(x, run.worst, "v", color=WORST, label="worst" if x == 0 else None)
+        ax.vlines(x, run.best, run.highest, color="#BBBBBB", linewidth=6, zorder=1)
+        ax.plot(x, run.highest, "v", color=WORST, label="highest total" if x == 0 else None)
         ax.plot(x, run.average, "o", color=AVERAGE, label="population average" if x == 0 else None)
         ax.plot(x, run.best, "*", color=BEST, markersize=12, label="best" if x == 0 else None)
         for name, value in run.baselines.items():

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import html
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from evo.baselines import known_optimum
+from evo.baselines import OptimalRefused, cached, known_optimum
 from evo.baselines.reference import (
+    COMPUTE_LIMIT,
     BaselineFigures,
     baseline_figures,
     collect_baselines,
     reference_names,
+    reference_tree,
 )
+from evo.explore import write_explorer
 from evo.files import atomic_write_text
 from evo.game import Game, make_game
 from evo.plots import plot_depths, plot_fitness
@@ -29,6 +32,9 @@ from evo.tree import Tree
 
 #: Drawn nodes above which the best breaker's picture is cut to a depth.
 MAX_DRAWN_NODES = 150
+
+#: The breaker explorer page a report writes beside itself (:mod:`evo.explore`).
+EXPLORER = "explore.html"
 
 
 @dataclass(frozen=True)
@@ -68,7 +74,7 @@ def read_run(run_dir: str | os.PathLike) -> RunData:
     return RunData(
         path=run.path,
         name=run.path.name,
-        summary=run.summary or {},
+        summary={**run.summary, "status": run.status} if run.summary else {},
         logbook=check_logbook(run.path, run.logbook),
         best=best,
     )
@@ -143,6 +149,8 @@ def summary_rows(run: RunData) -> list[tuple[str, str]]:
         rows.append(("stopped by", str(s["stopped_by"])))
     if not s:
         rows.append(("status", "not finished (no summary.json yet)"))
+    elif s.get("status", "finished") != "finished":  # running now, or interrupted
+        rows.append(("status", f"{s['status']} (as of generation {s.get('generations')})"))
     return rows
 
 
@@ -190,6 +198,7 @@ class ReportParts:
     rows: list[list[str]]
     tree_note: str
     pareto: list[list[str]]
+    explorer_note: str = ""
 
 
 def render_html(parts: ReportParts) -> str:
@@ -220,15 +229,18 @@ def render_html(parts: ReportParts) -> str:
 average = total / {run.game.num_codes}. <i>baseline − best</i> is positive where the
 evolved breaker beats the baseline. The histogram lists guesses:codes.</p>
 <h2>Fitness per generation</h2>
-<figure><img class="plot" src="fitness.png" alt="best, average and worst total per generation">
-<figcaption>Best, average and worst total of the population per generation, with the
-baselines as horizontal lines (those above the population's worst are only in the
-table).</figcaption></figure>
+<figure><img class="plot" src="fitness.png" alt="best total per generation against the baselines">
+<figcaption>Guesses above the optimum per generation (linear from 0 to 1, logarithmic
+above, so one guess shows): the best breaker, the population's spread from best to
+highest total as a band and its average, and each baseline as a line labelled at its
+end.</figcaption></figure>
 <h2>Depth histogram</h2>
 <figure><img class="plot" src="depths.png" alt="codes solved in k guesses">
 <figcaption>How many codes the best breaker solves in 1, 2, &hellip; guesses, beside
 Knuth's.</figcaption></figure>
 <h2>The best breaker</h2>
+<p><a href="{EXPLORER}"><b>Explore the whole tree</b></a>
+({html.escape(parts.explorer_note)}).</p>
 <p>{html.escape(parts.tree_note)} <a href="best.svg">Open the picture alone</a>;
 the tree itself: <a href="best.json">best.json</a>.</p>
 <div class="tree"><img src="best.svg" alt="the best breaker tree"></div>
@@ -254,13 +266,15 @@ def render_markdown(parts: ReportParts) -> str:
         "",
         "## Fitness per generation",
         "",
-        "![best, average and worst total per generation](fitness.png)",
+        "![best total per generation against the baselines](fitness.png)",
         "",
         "## Depth histogram",
         "",
         "![codes solved in k guesses](depths.png)",
         "",
         "## The best breaker",
+        "",
+        f"[Explore the whole tree]({EXPLORER}) ({parts.explorer_note}).",
         "",
         f"{parts.tree_note} The tree itself: [best.json](best.json).",
         "",
@@ -279,13 +293,26 @@ def pareto_rows(summary: dict, num_codes: int) -> list[list[str]]:
     return [[str(t), f"{t / num_codes:.4f}", str(w)] for t, w in front]
 
 
-def write_report(run_dir: str | os.PathLike, baselines: Sequence[str] | None = None) -> Path:
-    """Write ``fitness.png``, ``depths.png``, ``best.svg``, ``report.html`` and
-    ``report.md`` into the run directory; return the path of ``report.html``."""
+def write_report(
+    run_dir: str | os.PathLike,
+    baselines: Sequence[str] | None = None,
+    *,
+    log_time: bool = False,
+    progress: Callable[[str], None] | None = None,
+) -> Path:
+    """Write ``fitness.png``, ``depths.png``, ``best.svg``, ``explore.html``, ``report.html``
+    and ``report.md`` into the run directory; return the path of ``report.html``.
+    ``log_time``: the fitness plot's generation axis is logarithmic (long runs);
+    ``progress``: called with what is being done before each step that can take long."""
+    say = progress or (lambda _text: None)
     run = read_run(run_dir)
     game, best = run.game, run.best
     names = list(reference_names(game) if baselines is None else baselines)
-    figures = collect_baselines(game, names, knuth_total=run.summary.get("knuth_total"))
+    figures = []
+    for k, name in enumerate(names, 1):
+        say(f"baseline {name} ({k}/{len(names)})")
+        figures += collect_baselines(game, [name], knuth_total=run.summary.get("knuth_total"))
+    say("plots")
     known = known_optimum(game)
     optimum = next((b.total for b in figures if b.name == "optimal"), None) or (
         known.total if known else None
@@ -299,6 +326,7 @@ def write_report(run_dir: str | os.PathLike, baselines: Sequence[str] | None = N
         baselines=lines,
         optimum=optimum,
         title=title,
+        log_time=log_time,
     )
 
     hists = {"best evolved": best.histogram_dict()}
@@ -309,6 +337,7 @@ def write_report(run_dir: str | os.PathLike, baselines: Sequence[str] | None = N
         hists["Knuth"] = knuth.histogram
     plot_depths(hists, run.path / "depths.png", title=f"Depth histogram: {title}")
 
+    say("tree picture")
     depth = auto_depth(best, max_nodes=MAX_DRAWN_NODES)
     render_tree(
         best,
@@ -324,15 +353,33 @@ def write_report(run_dir: str | os.PathLike, baselines: Sequence[str] | None = N
             "below (their codes and the guesses those codes still make). Yellow nodes can be "
             "the secret."
         )
+    say("explorer")
+    knuth_tree = _knuth_tree(game)
+    write_explorer(run.path / EXPLORER, best, "best evolved", knuth_tree, "knuth")
+    explorer_note = "click through its guesses, play a secret" + (
+        ", see where it departs from Knuth's and what that costs" if knuth_tree else ""
+    )
     parts = ReportParts(
         run,
         summary_rows(run),
         comparison_rows(best, figures),
         note,
         pareto_rows(run.summary, game.num_codes),
+        explorer_note,
     )
     atomic_write_text(run.path / "report.md", render_markdown(parts))
     return atomic_write_text(run.path / "report.html", render_html(parts))
+
+
+def _knuth_tree(game: Game) -> Tree | None:
+    """Knuth's tree to explore beside the best: cached, or computed for games small enough
+    (as the report's baselines are); None when it cannot be had."""
+    if game.num_codes > COMPUTE_LIMIT and cached(game, "knuth") is None:
+        return None
+    try:
+        return reference_tree(game, "knuth")
+    except (ValueError, OptimalRefused):
+        return None
 
 
 # ------------------------------------------------------------------ comparisons
@@ -340,23 +387,29 @@ def write_report(run_dir: str | os.PathLike, baselines: Sequence[str] | None = N
 
 @dataclass(frozen=True)
 class RunComparison:
-    """A run's last generation (totals of its best, average and worst breaker) beside the
-    baselines of its game."""
+    """A run's last generation beside the baselines of its game: the best, average and
+    highest total of the population, and the worst case (guesses) of its best breaker
+    (None when the logbook does not say)."""
 
     name: str
     game: Game
     generations: int
     best: int
     average: float
-    worst: int
+    highest: int
+    worst_case: int | None
     baselines: list[BaselineFigures]
 
 
 def compare_runs(
-    run_dirs: Sequence[str | os.PathLike], names: Sequence[str]
+    run_dirs: Sequence[str | os.PathLike],
+    names: Sequence[str],
+    *,
+    progress: Callable[[str], None] | None = None,
 ) -> list[RunComparison]:
     """Each run's last generation and the named baselines of its game (computed once per
-    game)."""
+    game); ``progress`` is called with each baseline before it is computed."""
+    say = progress or (lambda _text: None)
     per_game: dict[tuple, list[BaselineFigures]] = {}
     out = []
     for run_dir in run_dirs:
@@ -366,9 +419,12 @@ def compare_runs(
         g = run.config.game
         game = make_game(g.pegs, g.colors, g.variant)
         if game.key not in per_game:
-            per_game[game.key] = collect_baselines(
-                game, names, knuth_total=summary.get("knuth_total")
-            )
+            per_game[game.key] = []
+            for k, name in enumerate(names, 1):
+                say(f"baseline {name} of {game.name} ({k}/{len(names)})")
+                per_game[game.key] += collect_baselines(
+                    game, [name], knuth_total=summary.get("knuth_total")
+                )
         out.append(
             RunComparison(
                 name=run.path.name,
@@ -376,7 +432,8 @@ def compare_runs(
                 generations=int(summary.get("generations", last["gen"])),
                 best=int(last["min"]),
                 average=float(last["avg"]),
-                worst=int(last["max"]),
+                highest=int(last["max"]),
+                worst_case=int(last["worst"]) if last.get("worst") is not None else None,
                 baselines=per_game[game.key],
             )
         )

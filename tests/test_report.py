@@ -105,7 +105,7 @@ def check_pages(run_dir: Path, page: Path) -> str:
     html = page.read_text()
     parser = Links()
     parser.feed(html)
-    assert {"fitness.png", "depths.png", "best.svg"} <= set(parser.links)
+    assert {"fitness.png", "depths.png", "best.svg", "explore.html"} <= set(parser.links)
     for link in parser.links:
         assert "://" not in link and not link.startswith("/")
         assert (run_dir / link).is_file(), link
@@ -158,6 +158,35 @@ def test_report_with_real_baselines(tmp_path):
         assert f"<td>{name}</td>" in html
 
 
+def explorer_data(run_dir: Path) -> dict:
+    page = (run_dir / "explore.html").read_text()
+    m = re.search(r'<script id="evo-data" type="application/json">(.*?)</script>', page, re.S)
+    return json.loads(m.group(1))
+
+
+def test_report_links_an_explorer_of_the_best_beside_knuth(tmp_path):
+    from evo import baselines
+
+    run_dir, best, _ = make_run(tmp_path / "run-e")
+    check_pages(run_dir, write_report(run_dir, baselines=["knuth"]))
+    trees = explorer_data(run_dir)["trees"]
+    knuth = baselines.run(make_game(3, 3), "knuth").tree
+    assert [(t["name"], t["total"]) for t in trees] == [
+        ("best evolved", best.total),
+        ("knuth", knuth.total),
+    ]
+    assert [trees[0]["guesses"][k] for k in trees[0]["guess"]] == [
+        best.game.format_code(int(g)) for g in best.guess
+    ]
+
+
+def test_report_explorer_without_knuth(tmp_path, no_baselines):
+    run_dir, best, _ = make_run(tmp_path / "run-f")
+    html = check_pages(run_dir, write_report(run_dir))
+    assert [t["total"] for t in explorer_data(run_dir)["trees"]] == [best.total]
+    assert "departs from Knuth" not in html
+
+
 def test_report_of_an_unfinished_run(tmp_path, no_baselines):
     run_dir, best, _ = make_run(tmp_path / "run-u")
     (run_dir / "summary.json").unlink()
@@ -195,9 +224,16 @@ def test_cli_compare(tmp_path, no_baselines):
         cells = rows[name]
         assert cells[3:6] == [str(last["min"]), f"{last['avg']:.1f}", str(last["max"])]
         assert cells[6] == f"{last['min'] / m:.4f}"
-        assert cells[7:] == ["n/a", "n/a"]
+        assert cells[7] == str(last["worst"])  # worst case: guesses, not a total
+        assert cells[8:] == ["n/a", "n/a"]
+    header = res.output.splitlines()[0]
+    assert "highest total" in header and "worst case" in header
     assert "knuth: not available" in res.output
     assert png_size(out) == (620, 500)
+    pdf = tmp_path / "cmp.pdf"
+    res = CliRunner().invoke(main, ["compare", str(a), "--baselines", "knuth", "-o", str(pdf)])
+    assert res.exit_code == 0, res.output
+    assert pdf.read_bytes()[:5] == b"%PDF-"
 
 
 def test_report_of_an_nsga2_run_shows_its_pareto_front(tmp_path, no_baselines):
@@ -219,3 +255,51 @@ def test_report_of_a_tournament_run_has_no_pareto_front(tmp_path, no_baselines):
     run_dir, _, _ = make_run(tmp_path / "run-t")
     html = write_report(run_dir, baselines=["knuth"]).read_text()
     assert "Pareto" not in html and "Pareto" not in (run_dir / "report.md").read_text()
+
+
+def test_cli_report_log_time(tmp_path, no_baselines, monkeypatch):
+    run_dir, _, _ = make_run(tmp_path / "run-l")
+    seen = []
+    real = evo.report.plot_fitness
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs["log_time"])
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(evo.report, "plot_fitness", spy)
+    for args in (["report", str(run_dir)], ["report", str(run_dir), "--log-time"]):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 0, res.output
+    assert seen == [False, True]
+
+
+def test_cli_report_progress(tmp_path, no_baselines):
+    run_dir, _, _ = make_run(tmp_path / "run-g")
+    args = ["report", str(run_dir), "--baselines", "knuth,kooi"]
+    res = CliRunner().invoke(main, [*args, "--progress"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.splitlines() == [
+        "report: baseline knuth (1/2)...",
+        "report: baseline kooi (2/2)...",
+        "report: plots...",
+        "report: tree picture...",
+        "report: explorer...",
+    ]
+    for flag in (["--no-progress"], []):  # by default, only on a terminal
+        res = CliRunner().invoke(main, [*args, *flag])
+        assert res.exit_code == 0 and res.stderr == ""
+
+
+def test_cli_compare_progress(tmp_path, no_baselines):
+    a, _, _ = make_run(tmp_path / "run-h")
+    b, _, _ = make_run(tmp_path / "run-i", seed=3)  # the same game: baselines once
+    args = ["compare", str(a), str(b), "--baselines", "knuth,kooi", "-o", str(tmp_path / "c.png")]
+    res = CliRunner().invoke(main, [*args, "--progress"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.splitlines() == [
+        "compare: baseline knuth of mastermind-3-3 (1/2)...",
+        "compare: baseline kooi of mastermind-3-3 (2/2)...",
+    ]
+    for flag in (["--no-progress"], []):
+        res = CliRunner().invoke(main, [*args, *flag])
+        assert res.exit_code == 0 and res.stderr == ""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import sys
+import time
 from pathlib import Path
 
 import click
@@ -20,8 +22,9 @@ def _histogram(h: dict) -> str:
     "--only",
     default=None,
     metavar="NAMES",
-    help="Comma-separated baselines, e.g. knuth,irving,lc,5463+lc,1123+2245+rc,optimal "
-    "(default: the one-step strategies, lc, rc, the human players for bulls-cows, optimal).",
+    help="Comma-separated baselines, e.g. knuth,irving,lc,5463+lc,1123+2245+rc,easy,advanced,"
+    "optimal,optimal-consistent (default: the one-step strategies, lc, rc, the human players, "
+    "optimal and, up to 1296 codes, optimal-consistent).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of results.")
 @click.option(
@@ -37,7 +40,9 @@ def _histogram(h: dict) -> str:
     show_default=True,
     help="Seconds the exact optimum may take; beyond, it is refused with an estimate.",
 )
-@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the RC trees.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the RC trees."
+)
 @click.option(
     "--rc-seeds",
     type=click.IntRange(min=0),
@@ -46,8 +51,14 @@ def _histogram(h: dict) -> str:
     help="Seeds over which RC's expected average is estimated (0: none).",
 )
 @click.option("--no-cache", is_flag=True, help="Recompute, and do not write the cache.")
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Say on standard error which baseline is being computed and how long each took "
+    "(default: when standard error is a terminal).",
+)
 def baselines(
-    pegs, colors, variant, only, as_json, save, time_limit, seed, rc_seeds, no_cache
+    pegs, colors, variant, only, as_json, save, time_limit, seed, rc_seeds, no_cache, progress
 ) -> None:
     """Build the classic strategies of a game and compare them: total, average, worst
     case, depth histogram and the time each took. Results are cached per game under
@@ -56,18 +67,33 @@ def baselines(
     from evo.treeio import save_tree
 
     game = open_game(pegs, colors, variant)
+    if only is not None and not [n for n in only.split(",") if n.strip()]:
+        raise click.BadParameter(
+            f"{only!r} names no baseline: give comma-separated names such as knuth,kooi",
+            param_hint="--only",
+        )
     try:
         names = parse_names(game, only) if only else default_names(game)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--only") from None
-    results = run_all(
-        game,
-        names,
-        seed=seed,
-        time_limit=time_limit,
-        rc_seeds=rc_seeds,
-        use_cache=not no_cache,
-    )
+    if progress is None:
+        progress = sys.stderr.isatty()
+    results = []
+    for k, name in enumerate(names, 1):
+        if progress:
+            limit = f" (at most {time_limit:g} s)" if name == "optimal" else ""
+            click.echo(f"[{k}/{len(names)}] {name}{limit}...", err=True, nl=False)
+        start = time.perf_counter()
+        results += run_all(
+            game,
+            [name],
+            seed=seed,
+            time_limit=time_limit,
+            rc_seeds=rc_seeds,
+            use_cache=not no_cache,
+        )
+        if progress:
+            click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
     done = [r for r in results if isinstance(r, Baseline)]
     if save is not None:
         for b in done:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
@@ -10,6 +11,10 @@ from evo.cli.common import format_table
 from evo.cli.report import baseline_names
 
 DEFAULT = "knuth,kooi,optimal"
+
+
+def _say(text: str) -> None:
+    click.echo(f"compare: {text}...", err=True)
 
 
 @click.command()
@@ -21,27 +26,50 @@ DEFAULT = "knuth,kooi,optimal"
     type=click.Path(dir_okay=False, path_type=Path),
     default=Path("compare.png"),
     show_default=True,
-    help="The plot to write.",
+    help="The plot to write: PNG, or PDF or SVG by the suffix (compare.pdf).",
 )
-def compare(run_dirs: tuple[Path, ...], baselines: str, output: Path) -> None:
-    """Compare the last generation of each RUN_DIR (best, average and worst total) with
-    the baselines of its game."""
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Say on standard error which baseline is being computed (default: when standard "
+    "error is a terminal).",
+)
+def compare(
+    run_dirs: tuple[Path, ...], baselines: str, output: Path, progress: bool | None
+) -> None:
+    """Compare the last generation of each RUN_DIR (best, average and highest total) with
+    the baselines of its game.
+
+    Columns: the population's best, average and highest total, the best total per code,
+    and the worst case (most guesses any code needs) of the best breaker."""
     from evo.plots import RunFigures, plot_comparison
     from evo.report import RunDirError, compare_runs
 
     names = baseline_names(baselines) or []
     try:
-        runs = compare_runs(run_dirs, names)
+        show = sys.stderr.isatty() if progress is None else progress
+        runs = compare_runs(run_dirs, names, progress=_say if show else None)
     except RunDirError as e:
         raise click.ClickException(str(e)) from None
     rows = []
     for r in runs:
-        cells = [r.name, r.game.name, r.generations, r.best, f"{r.average:.1f}", r.worst]
+        cells = [r.name, r.game.name, r.generations, r.best, f"{r.average:.1f}", r.highest]
         cells.append(f"{r.best / r.game.num_codes:.4f}")
+        cells.append("n/a" if r.worst_case is None else r.worst_case)
         by_name = {b.name: b for b in r.baselines}
         cells += [by_name[n].total if by_name[n].total is not None else "n/a" for n in names]
         rows.append(cells)
-    headers = ["run", "game", "gens", "best", "average", "worst", "best/code", *names]
+    headers = [
+        "run",
+        "game",
+        "gens",
+        "best total",
+        "average total",
+        "highest total",
+        "best/code",
+        "worst case",
+        *names,
+    ]
     click.echo(format_table(headers, rows))
     missing = {(b.name, b.note) for r in runs for b in r.baselines if b.total is None}
     for name, note in sorted(missing):
@@ -51,7 +79,7 @@ def compare(run_dirs: tuple[Path, ...], baselines: str, output: Path) -> None:
             r.name,
             r.best / r.game.num_codes,
             r.average / r.game.num_codes,
-            r.worst / r.game.num_codes,
+            r.highest / r.game.num_codes,
             {b.name: None if b.total is None else b.total / r.game.num_codes for b in r.baselines},
         )
         for r in runs

@@ -36,7 +36,14 @@ RANKDIRS: tuple[str, ...] = ("auto", "TB", "LR")
     default=None,
     help="Collapse subtrees of fewer than N codes into one box per parent.",
 )
-@click.option("--layout", type=click.Choice(LAYOUTS), default="dot", show_default=True)
+@click.option(
+    "--layout",
+    type=click.Choice(LAYOUTS),
+    default="dot",
+    show_default=True,
+    help="Graphviz layout: dot (levels, top down or left to right) or twopi (radial, the "
+    "root in the middle).",
+)
 @click.option(
     "--format",
     "fmt",
@@ -49,7 +56,7 @@ RANKDIRS: tuple[str, ...] = ("auto", "TB", "LR")
     type=click.Choice(RANKDIRS),
     default="auto",
     show_default=True,
-    help="dot layout: top to bottom, left to right, or LR for wide trees.",
+    help="dot layout: TB (top to bottom), LR (left to right), or auto (LR for wide trees).",
 )
 @game_options
 @click.pass_context

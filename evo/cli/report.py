@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import click
+
+
+def _say(text: str) -> None:
+    click.echo(f"report: {text}...", err=True)
 
 
 def baseline_names(text: str | None) -> list[str] | None:
@@ -24,13 +29,32 @@ def baseline_names(text: str | None) -> list[str] | None:
     default=None,
     help="Comma-separated baselines to compare with (default: every baseline of the game).",
 )
-def report(run_dir: Path, baselines: str | None) -> None:
-    """Write fitness.png, depths.png, best.svg, report.html and report.md into RUN_DIR."""
+@click.option(
+    "--log-time",
+    is_flag=True,
+    help="Fitness plot with a logarithmic generation axis (for long runs).",
+)
+@click.option(
+    "--progress/--no-progress",
+    default=None,
+    help="Say on standard error what is being computed (default: when standard error is a "
+    "terminal).",
+)
+def report(run_dir: Path, baselines: str | None, log_time: bool, progress: bool | None) -> None:
+    """Write fitness.png, depths.png, best.svg, report.html and report.md into RUN_DIR.
+
+    Also explore.html: the best breaker to walk in a browser, beside Knuth's when it can
+    be had."""
     from evo.report import RunDirError, write_report
     from evo.treeio import TreeFileError
 
     try:
-        page = write_report(run_dir, baseline_names(baselines))
+        page = write_report(
+            run_dir,
+            baseline_names(baselines),
+            log_time=log_time,
+            progress=_say if (sys.stderr.isatty() if progress is None else progress) else None,
+        )
     except (RunDirError, TreeFileError) as e:
         raise click.ClickException(str(e)) from None
     click.echo(str(page))

@@ -1,0 +1,29 @@
+"""``evo config``: look at run configs (every key is listed in docs/CONFIG.md)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.group()
+def config() -> None:
+    """Show a run config with every default filled in (keys: docs/CONFIG.md)."""
+
+
+@config.command()
+@click.argument("config_file", metavar="CONFIG", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Override a config key, e.g. --set population.size=200 (repeatable).",
+)
+def show(config_file: Path, overrides: tuple[str, ...]) -> None:
+    """Print CONFIG (a YAML file) as a run reads it: checked, with --set applied and
+    every key that it leaves out at its default."""
+    from evo.config import load_config
+
+    click.echo(load_config(config_file, overrides).to_yaml(), nl=False)

@@ -1,0 +1,95 @@
+"""The README works as written: every shell block that runs ``evo`` is run, line for line,
+in a fresh copy of the repository's configs, with ``evo`` found on the PATH as the README
+says (``make install`` or ``. .venv/bin/activate``). ``make`` lines are the set-up, which
+the test suite itself needs, so they are left out."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+#: Seconds all the README's commands may take together (a 10 s run and its report,
+#: baselines, pictures) on the project's shared 2-core machine.
+BUDGET = 400
+
+
+def shell_blocks(text: str) -> list[list[str]]:
+    """The command lines of each ```sh block (comments and blank lines dropped)."""
+    blocks = []
+    for body in re.findall(r"^```(?:sh|bash|console)\n(.*?)^```", text, re.S | re.M):
+        lines = [ln.split("  #")[0].rstrip() for ln in body.splitlines()]
+        blocks.append([ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")])
+    return blocks
+
+
+def evo_blocks() -> list[list[str]]:
+    """The blocks that run ``evo``, without their set-up (``make``) lines."""
+    out = []
+    for block in shell_blocks(README.read_text(encoding="utf-8")):
+        if any(re.match(r"(\S+=\S+\s+)*evo\b", ln) for ln in block):
+            out.append([ln for ln in block if not ln.startswith("make ")])
+    return out
+
+
+def test_the_readme_shows_the_set_up_and_the_commands():
+    blocks = shell_blocks(README.read_text(encoding="utf-8"))
+    setup = [ln for b in blocks for ln in b if ln.startswith("make ")]
+    assert {"make run", "make test", "make install"} <= {
+        ln.split()[0] + " " + ln.split()[1] for ln in setup
+    }
+    commands = {ln.split()[1] for b in evo_blocks() for ln in b if ln.startswith("evo ")}
+    assert {"run", "explore", "play", "baselines", "report", "compare", "config"} <= commands
+    text = README.read_text(encoding="utf-8")
+    assert "make install" in text and ". .venv/bin/activate" in text
+
+
+def test_make_install_links_evo(tmp_path):
+    """``make install`` (dry run: the set-up it depends on is the test suite's own) links
+    ``.venv/bin/evo`` into ``~/.local/bin``."""
+    if not shutil.which("make"):
+        pytest.skip("no make")
+    env = {**os.environ, "HOME": str(tmp_path)}
+    out = subprocess.run(
+        ["make", "-n", "-C", str(ROOT), "install"], env=env, capture_output=True, text=True
+    )
+    assert out.returncode == 0, out.stderr
+    assert f"ln -sf {ROOT}/.venv/bin/evo {tmp_path}/.local/bin/evo" in out.stdout
+
+
+def test_every_readme_command_runs(tmp_path):
+    """A fresh clone's view: the configs copied to an empty directory, ``evo`` on the PATH
+    from the virtual environment, each block run by bash with ``set -e``."""
+    shutil.copytree(ROOT / "configs", tmp_path / "configs")
+    bindir = Path(sys.executable).parent
+    assert (bindir / "evo").exists(), "evo is not installed in this environment"
+    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    env.pop("PYTHONPATH", None)
+    blocks = evo_blocks()
+    assert blocks, "the README shows no evo command"
+    for block in blocks:
+        script = "set -euo pipefail\n" + "\n".join(f"echo '$ {ln}' >&2\n{ln}" for ln in block)
+        res = subprocess.run(
+            ["bash", "-c", script],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=BUDGET,
+        )
+        assert res.returncode == 0, f"{res.stderr[-3000:]}\n{res.stdout[-2000:]}"
+    # What the tour says it writes.
+    run = sorted((tmp_path / "runs").glob("quick-*"))[-1]
+    for name in ("report.html", "explore.html", "best.json", "fitness.png"):
+        assert (run / name).is_file(), name
+    assert (tmp_path / "explore.html").read_text().startswith("<!DOCTYPE html>")
+    assert (tmp_path / "compare.pdf").read_bytes()[:5] == b"%PDF-"
+    assert (tmp_path / "best-top.svg").is_file()
