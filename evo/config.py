@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 from typing import Annotated, Any, Literal, TypeGuard, Union, get_args, get_origin
 
+import numpy as np
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -171,9 +172,37 @@ class SelectionConfig(_Model):
     tournament_size: int = Field(3, ge=1)
 
 
+# ----------------------------------------------------------------- islands
+class MigrationConfig(_Model):
+    """Every ``interval`` generations (an *epoch*), each island's ``migrants`` best
+    breakers go to the next island on a ring, replacing its worst (or random) ones."""
+
+    interval: int = Field(5, ge=1)
+    migrants: int = Field(2, ge=0)
+    replace: Literal["worst", "random"] = "worst"
+
+
+class IslandsConfig(_Model):
+    """Sub-populations of ``population.size`` each, evolving apart between migrations.
+    ``overrides``: per island, config keys that differ from the run's (e.g. its
+    operators); island ``i`` takes the ``i``-th entry (missing entries: none)."""
+
+    count: int = Field(1, ge=1, le=1024)
+    migration: MigrationConfig = MigrationConfig()
+    overrides: list[dict[str, Any]] = []
+
+
+class ClusterConfig(_Model):
+    """Where islands run: a Dask scheduler ``address`` (``tcp://host:port``), or none for
+    a local cluster of ``workers`` processes (the run's ``workers`` when unset)."""
+
+    address: str | None = Field(None, pattern=r"^[a-z]+://\S+$")
+    workers: int | None = Field(None, ge=1, le=1024)
+
+
 class Config(_Model):
     name: str = Field("run", pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=80)
-    seed: int = 0
+    seed: int = Field(0, ge=0)  # seeds NumPy's SeedSequence, which takes no negative
     game: GameConfig = GameConfig()
     population: PopulationConfig = PopulationConfig()
     stop: StopConfig = StopConfig(generations=50)
@@ -186,6 +215,8 @@ class Config(_Model):
     hall_of_fame: int = Field(5, ge=1)
     workers: int = Field(1, ge=1, le=256)
     checkpoint_interval: int = Field(10, ge=1)
+    islands: IslandsConfig = IslandsConfig()
+    cluster: ClusterConfig = ClusterConfig()
 
     @model_validator(mode="after")
     def _check(self) -> Config:
@@ -202,7 +233,36 @@ class Config(_Model):
         m = count_codes(self.game.pegs, self.game.colors, self.game.variant)
         if m > 10**7:
             raise ValueError(f"the game has {m:,} codes, too many to evolve complete breakers")
+        if len(self.islands.overrides) > self.islands.count:
+            raise ValueError(
+                f"islands.overrides has {len(self.islands.overrides)} entries for "
+                f"{self.islands.count} islands"
+            )
+        for i in range(len(self.islands.overrides)):
+            self.island(i)  # an island's config is checked before anything runs
         return self
+
+    def island(self, i: int) -> Config:
+        """Island ``i``'s config: the run's, with its override entry and its own seed
+        (drawn from the run's seed and ``i``), as a single population of one process."""
+        data = self.model_dump(mode="json")
+        # Where and how long islands run is the run's business: an island's config does
+        # not change when a run is resumed elsewhere or extended.
+        data["islands"] = IslandsConfig().model_dump(mode="json")
+        data["cluster"] = ClusterConfig().model_dump(mode="json")
+        data["stop"] = {"generations": 0}
+        data["workers"] = 1
+        data["seed"] = island_seed(self.seed, i)
+        extra = self.islands.overrides[i] if i < len(self.islands.overrides) else {}
+        for key in extra:
+            if key in _ISLAND_FIXED:
+                raise ValueError(f"islands.overrides.{i}.{key} is the same for every island")
+        try:
+            return Config.model_validate(_merge(data, extra))
+        except ValidationError as e:
+            raise ValueError(
+                f"islands.overrides.{i}: " + format_errors("", e).replace("\n", "; ").lstrip(": ")
+            ) from None
 
     @property
     def num_codes(self) -> int:
@@ -210,6 +270,25 @@ class Config(_Model):
 
     def to_yaml(self) -> str:
         return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False)
+
+
+#: Keys an island cannot change: the game, the run's stopping rule and resources.
+_ISLAND_FIXED = {"name", "game", "stop", "workers", "checkpoint_interval", "islands", "cluster"}
+
+
+def island_seed(seed: int, i: int) -> int:
+    """Island ``i``'s seed: independent streams for every island of a run's seed."""
+    return int(np.random.SeedSequence([seed, 0x151A, i]).generate_state(1, np.uint32)[0])
+
+
+def _merge(base: Any, extra: Any) -> Any:
+    """``base`` with ``extra``'s keys set, mappings merged key by key (lists replaced)."""
+    if isinstance(base, dict) and isinstance(extra, dict):
+        out = dict(base)
+        for k, v in extra.items():
+            out[k] = _merge(base.get(k), v) if k in base else _deep_copy(v)
+        return out
+    return _deep_copy(extra)
 
 
 # ------------------------------------------------------------------ loading
@@ -221,10 +300,7 @@ def parse_override(text: str) -> tuple[list[str], Any]:
     parts = key.strip().split(".")
     if not all(re.fullmatch(r"[A-Za-z0-9_-]+", p) for p in parts):
         raise ConfigError(f"--set {text!r}: {key!r} is not a key path such as population.size")
-    try:
-        value = yaml.safe_load(raw) if raw.strip() else None
-    except yaml.YAMLError as e:
-        raise ConfigError(f"--set {text!r}: the value is not valid YAML ({e})") from None
+    value = parse_yaml(raw, where=f"--set {text!r}: the value") if raw.strip() else None
     return parts, value
 
 
@@ -270,13 +346,13 @@ def load_config(
     else:
         path = Path(source)
         where = str(path)
-        text = read_text(path, what="config", error=ConfigError)
-        try:
-            data = yaml.safe_load(text)
-        except yaml.YAMLError as e:
-            raise ConfigError(f"{path} is not valid YAML: {e}") from None
+        text = read_text(path, what="config", error=ConfigError, max_bytes=MAX_CONFIG_BYTES)
+        data = parse_yaml(text, where=where)
         if data is None:
-            data = {}
+            raise ConfigError(
+                f"{path} is empty: a config names at least the game and when to stop "
+                "(see configs/quick.yaml)"
+            )
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: the top level should be a mapping of keys to values")
     data = _deep_copy(data)
@@ -288,6 +364,136 @@ def load_config(
         return Config.model_validate(data)
     except ValidationError as e:
         raise ConfigError(format_errors(where, e)) from None
+    except RecursionError:
+        raise ConfigError(
+            f"{where} is nested too deep (mappings or lists inside each other)"
+        ) from None
+
+
+#: A config is a page of settings; a larger file is a mistake (or an attack).
+MAX_CONFIG_BYTES = 1 << 20
+
+#: Values a config may hold once its YAML aliases (``*name``) are expanded: each alias
+#: repeats a whole subtree, so a few nested ones make a file of a few lines expand to
+#: billions of values.
+MAX_YAML_VALUES = 100_000
+
+
+class _SafeLoader(yaml.SafeLoader):
+    """PyYAML's safe loader that refuses an alias inside the node it names (a structure
+    that contains itself)."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self._open: list[str] = []
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            event = self.peek_event()
+            if event.anchor in self._open:
+                raise ConfigError(
+                    f"{self.name}: line {event.start_mark.line + 1}: *{event.anchor} refers to "
+                    "the node that contains it (a YAML structure cannot contain itself)"
+                )
+            return super().compose_node(parent, index)
+        event = self.peek_event()
+        anchor = getattr(event, "anchor", None)
+        if anchor is not None:
+            self._open.append(anchor)
+        try:
+            return super().compose_node(parent, index)
+        finally:
+            if anchor is not None:
+                self._open.remove(anchor)
+
+
+def _expanded_size(node: yaml.Node) -> int:
+    """How many values ``node`` holds once its aliases are expanded (shared nodes are
+    counted once per use, each computed once)."""
+    sizes: dict[int, int] = {}
+    stack: list[tuple[yaml.Node, bool]] = [(node, False)]
+    while stack:
+        n, done = stack.pop()
+        if id(n) in sizes:
+            continue
+        kids: list[yaml.Node] = []
+        if isinstance(n, yaml.SequenceNode):
+            kids = list(n.value)
+        elif isinstance(n, yaml.MappingNode):
+            kids = [x for pair in n.value for x in pair]
+        if done or not kids:
+            sizes[id(n)] = 1 + sum(sizes[id(k)] for k in kids)
+        else:
+            stack.append((n, True))
+            stack.extend((k, False) for k in kids if id(k) not in sizes)
+    return sizes[id(node)]
+
+
+def parse_yaml(text: str, *, where: str) -> Any:
+    """YAML text as plain data (safe types only), with one-line errors naming ``where``:
+    invalid YAML, nested too deep, a structure that contains itself, or one that expands
+    (through aliases) to more than :data:`MAX_YAML_VALUES` values."""
+    try:
+        loader = _SafeLoader(text)  # checks the characters at once
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{where} is not valid YAML: {_one_line(str(e))}") from None
+    loader.name = where
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        size = _expanded_size(node)
+        if size > MAX_YAML_VALUES:
+            raise ConfigError(
+                f"{where}: its YAML aliases (*name) expand to {size:,} values, more than "
+                f"{MAX_YAML_VALUES:,}"
+            )
+        return loader.construct_document(node)
+    except yaml.YAMLError as e:
+        raise ConfigError(f"{where} is not valid YAML: {_one_line(str(e))}") from None
+    except RecursionError:
+        raise ConfigError(
+            f"{where} is nested too deep to read (mappings or lists inside each other)"
+        ) from None
+    finally:
+        loader.dispose()
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def config_differences(a: Any, b: Any, prefix: str = "") -> list[str]:
+    """The key paths where two configs (as plain data) differ, e.g. ``["population.size"]``."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = []
+        for key in sorted({*a, *b}, key=str):
+            sub = f"{prefix}.{key}" if prefix else str(key)
+            both = key in a and key in b
+            out += config_differences(a[key], b[key], sub) if both else [sub]
+        return out
+    return [] if a == b else [prefix or "(the whole config)"]
+
+
+#: Config keys a run may change when it is resumed: when to stop.
+EXTENDABLE = ("stop",)
+
+
+def extend_config(config: Config, overrides: list[str] | tuple[str, ...]) -> Config:
+    """``config`` with ``--set`` overrides of its :data:`EXTENDABLE` keys (to extend a run
+    on ``evo resume``); raises :class:`ConfigError` naming any other key that would change."""
+    new = load_config(config.model_dump(mode="json"), overrides)
+    fixed = [
+        k
+        for k in config_differences(config.model_dump(mode="json"), new.model_dump(mode="json"))
+        if k.split(".")[0] not in EXTENDABLE
+    ]
+    if fixed:
+        raise ConfigError(
+            f"--set: {', '.join(fixed)} cannot change when a run is resumed "
+            f"(only {', '.join(k + '.*' for k in EXTENDABLE)} keys can)"
+        )
+    return new
 
 
 def _child(x: Any, key: Any) -> Any:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import os
-import pickle
 import random
 import time
 from pathlib import Path
@@ -20,7 +19,7 @@ from pydantic import BaseModel
 from evo.baselines import run as run_baseline
 from evo.config import Config, load_config
 from evo.ea import build_toolbox, evolve
-from evo.ea.checkpoint import hall_of_fame
+from evo.ea.checkpoint import hall_of_fame, read_document
 from evo.ea.fitness import evaluate_total
 from evo.ea.individuals import as_individual, same_tree
 from evo.ea.operators import OPERATORS
@@ -360,9 +359,8 @@ def test_selection_tournament_size(size):
     tb = build_toolbox(config(f"selection.tournament_size={size}"), make_game(3, 4))
     pop = _population(tb)
     totals = [ind.total for ind in pop]
-    random.seed(0)
     n = 1500
-    got = np.mean([ind.total for ind in tb.select(pop, n)])
+    got = np.mean([ind.total for ind in tb.select(pop, n, rng=random.Random(0))])
     mean, sd = _expected_tournament_mean(totals, size)
     tolerance = 4 * sd / np.sqrt(n)
     assert abs(got - mean) < tolerance
@@ -472,7 +470,7 @@ def test_checkpoint_interval(tmp_path, interval):
     seen = []
 
     def hook(gen, pop, logbook):
-        doc = pickle.loads((run_dir / CHECKPOINT).read_bytes())
+        doc = read_document(run_dir / CHECKPOINT)
         seen.append((gen, doc["generation"]))
 
     run(cfg, run_dir=run_dir, on_generation=hook)
@@ -553,6 +551,22 @@ KEY_TESTS: dict[str, list[str]] = {
         "test_workers_give_the_same_run",
     ],
     "checkpoint_interval": ["test_checkpoint_interval"],
+    # islands and cluster: tests/test_islands.py
+    "islands.count": ["test_evo_run_with_islands_from_the_command_line"],
+    "islands.migration.interval": [
+        "test_epochs_follow_the_migration_interval_and_the_generation_limit"
+    ],
+    "islands.migration.migrants": [
+        "test_ring_migration_moves_the_best_to_the_next_island_replacing_its_worst",
+        "test_no_migrants_means_islands_evolve_apart",
+    ],
+    "islands.migration.replace": ["test_random_replacement_is_seeded_and_differs_from_worst"],
+    "islands.overrides": [
+        "test_island_configs_take_their_overrides_and_own_seeds",
+        "test_an_island_override_changes_that_island_only",
+    ],
+    "cluster.address": ["test_a_lost_scheduler_stops_the_run_and_resume_finishes_it"],
+    "cluster.workers": ["test_the_same_logbooks_in_process_and_on_a_local_dask_cluster"],
 }
 
 #: Fields shared by every operator of a list, tested once for all of them.

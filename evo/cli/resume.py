@@ -11,15 +11,40 @@ from evo.cli.run import execute
 
 @click.command()
 @click.argument("run_dir", type=click.Path(file_okay=False, path_type=Path))
+@click.option(
+    "--set",
+    "overrides",
+    multiple=True,
+    metavar="KEY=VALUE",
+    help="Extend the run: a new stop key, e.g. --set stop.seconds=600 (repeatable; only "
+    "stop.* keys can change).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--no-report", is_flag=True, help="Do not write the HTML/Markdown report.")
-def resume(run_dir: Path, quiet: bool, no_report: bool) -> None:
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Continue the islands on this Dask scheduler (tcp://host:port).",
+)
+def resume(
+    run_dir: Path,
+    overrides: tuple[str, ...],
+    quiet: bool,
+    no_report: bool,
+    scheduler: str | None,
+) -> None:
     """Continue the run in RUN_DIR from its checkpoint (with its config.yaml): the result
     is the same as if it had not been interrupted."""
-    from evo.rundir import RunDirError, load_run
+    from evo.config import extend_config
+    from evo.rundir import load_run, lock_run, write_config
 
-    try:
-        cfg = load_run(run_dir).config
-    except RunDirError as e:
-        raise click.ClickException(str(e)) from None
-    execute(cfg, run_dir, resume=True, quiet=quiet, report=not no_report)
+    cfg = load_run(run_dir).config
+    with lock_run(run_dir):  # refused at once when another process writes the run
+        if overrides:
+            cfg = extend_config(cfg, overrides)
+            write_config(run_dir, cfg)
+        if cfg.islands.count > 1:
+            from evo.ea.cluster import check_cluster
+
+            check_cluster(cfg, scheduler=scheduler)
+        execute(cfg, run_dir, resume=True, quiet=quiet, report=not no_report, scheduler=scheduler)

@@ -29,38 +29,90 @@ from evo.cli.common import format_table
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--no-report", is_flag=True, help="Do not write the HTML/Markdown report.")
-def run(config: Path, overrides: tuple[str, ...], runs: Path, quiet: bool, no_report: bool) -> None:
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Run the islands on this Dask scheduler (tcp://host:port; default: cluster.address, "
+    "then DASK_SCHEDULER_ADDRESS, else on this machine).",
+)
+def run(
+    config: Path,
+    overrides: tuple[str, ...],
+    runs: Path,
+    quiet: bool,
+    no_report: bool,
+    scheduler: str | None,
+) -> None:
     """Evolve breakers as CONFIG (a YAML file, see configs/) says. Writes
     runs/<name>-<timestamp>/ and ends with a summary against Knuth's strategy."""
-    from evo.config import ConfigError, load_config
+    from evo.config import load_config
+    from evo.ea.loop import check_run
 
-    try:
-        cfg = load_config(config, overrides)
-    except ConfigError as e:
-        raise click.ClickException(str(e)) from None
+    cfg = load_config(config, overrides)
+    check_run(cfg)  # everything that can fail before a run, before its directory exists
+    if cfg.islands.count > 1:
+        from evo.ea.cluster import check_cluster
+
+        check_cluster(cfg, scheduler=scheduler)  # a scheduler that does not answer
     from evo.rundir import create_run_dir
 
     run_dir = create_run_dir(cfg, root=runs)
     click.echo(f"run directory: {run_dir}", err=True)
-    execute(cfg, run_dir, resume=False, quiet=quiet, report=not no_report)
+    execute(cfg, run_dir, resume=False, quiet=quiet, report=not no_report, scheduler=scheduler)
 
 
-def execute(cfg, run_dir: Path, resume: bool, quiet: bool, report: bool) -> None:
-    """Run or resume, then print the summary and write the report (shared with resume)."""
-    from evo.ea import CheckpointError, RunInterrupted, evolve
+class Interrupted(click.ClickException):
+    """A run stopped by a signal: exit status 128 + the signal's number, as shells use."""
+
+    def __init__(self, message: str, signal_name: str):
+        import signal
+
+        super().__init__(message)
+        self.exit_status = 128 + int(signal.Signals[signal_name])
+
+
+def execute(
+    cfg, run_dir: Path, resume: bool, quiet: bool, report: bool, scheduler: str | None = None
+) -> None:
+    """:func:`_execute` with the run directory locked: a second writer is refused at once."""
+    from evo.rundir import lock_run
+
+    with lock_run(run_dir):
+        _execute(cfg, run_dir, resume, quiet, report, scheduler)
+
+
+def _execute(
+    cfg, run_dir: Path, resume: bool, quiet: bool, report: bool, scheduler: str | None = None
+) -> None:
+    """Run or resume, then print the summary and write the report (shared with resume).
+    A run of several islands goes by epochs, on Dask when it has more than one worker."""
+    from evo.ea import RunInterrupted, evolve
 
     try:
-        result = evolve(cfg, run_dir=run_dir, resume=resume, progress=not quiet)
+        if cfg.islands.count > 1:
+            from evo.ea.islands import evolve_islands
+
+            result = evolve_islands(
+                cfg, run_dir=run_dir, resume=resume, progress=not quiet, scheduler=scheduler
+            )
+        else:
+            result = evolve(cfg, run_dir=run_dir, resume=resume, progress=not quiet)
     except RunInterrupted as e:
-        if e.generation < 0:
+        if e.reason is not None:
             raise click.ClickException(
-                "interrupted before the first population was complete"
+                f"{e.reason}; the run is checkpointed after generation {e.generation}; "
+                f"continue with: evo resume {run_dir}"
             ) from None
-        raise click.ClickException(
-            f"interrupted after generation {e.generation}; continue with: evo resume {run_dir}"
+        signal = getattr(e, "signal", "SIGINT")
+        if e.generation < 0:
+            raise Interrupted(
+                f"interrupted by {signal} before the first population was complete", signal
+            ) from None
+        raise Interrupted(
+            f"interrupted by {signal} after generation {e.generation}; "
+            f"continue with: evo resume {run_dir}",
+            signal,
         ) from None
-    except CheckpointError as e:
-        raise click.ClickException(str(e)) from None
     click.echo(summary_table(result.summary))
     if report:
         from evo.report import write_report

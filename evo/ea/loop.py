@@ -2,7 +2,7 @@
 
 A generation (tournament selection)::
 
-    parents    = select(population, size - elitism)       # Python's random, seeded
+    parents    = select(population, size - elitism)       # a seeded random.Random
     offspring  = map(breed, pairs of parents)              # variation and evaluation
     population = best `elitism` of the old population + offspring
 
@@ -14,36 +14,89 @@ resume.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import random
+import signal
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 from deap import base, tools
 
-from evo.config import Config
+from evo.config import Config, ConfigError
 from evo.ea.checkpoint import Recorder, State, hall_of_fame
 from evo.ea.individuals import as_individual, as_tree
 from evo.ea.progress import Progress
+from evo.ea.selection import sel_tournament_dcd
 from evo.ea.stats import make_statistics, new_logbook
 from evo.ea.summary import RunSummary, best_of, make_summary
 from evo.ea.toolbox import build_toolbox
 from evo.ea.workers import breed_task, individual_task, worker_pool
-from evo.game import make_game
-from evo.rundir import write_best, write_summary
+from evo.game import Game, make_game
+from evo.rundir import lock_run, write_best, write_summary
 from evo.tree import Tree
 
 _INIT_TAG = 0x1D17  # seed sequence tag of the first population's draws
 
 
-class RunInterrupted(Exception):
-    """The run was stopped (Ctrl-C) after ``generation``; a checkpoint was written."""
+#: Signals that stop a run: Ctrl-C, and ``kill``, ``timeout``, batch schedulers, a closed
+#: terminal. The first one lets the generation under way finish, then the run is
+#: checkpointed and stops; a second one abandons that generation at once.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
-    def __init__(self, generation: int, path: Path | None):
-        super().__init__(f"interrupted after generation {generation}")
+
+class RunInterrupted(Exception):
+    """The run was stopped (Ctrl-C, SIGTERM or SIGHUP: ``signal``; or ``reason``) after
+    ``generation``; a checkpoint was written."""
+
+    def __init__(
+        self,
+        generation: int,
+        path: Path | None,
+        signal: str = "SIGINT",
+        *,
+        reason: str | None = None,
+    ):
+        super().__init__(reason or f"interrupted by {signal} after generation {generation}")
         self.generation = generation
         self.path = path
+        self.signal = signal
+        self.reason = reason  # what stopped it, when not a signal (a lost cluster)
+
+
+@contextlib.contextmanager
+def _stop_signals() -> Iterator[dict]:
+    """While running, the first of :data:`STOP_SIGNALS` is noted (the loop stops after the
+    generation under way: an exception raised at any point could land inside a library),
+    a second one raises ``KeyboardInterrupt`` at once. Yields a dict that gets the first
+    signal's name."""
+    got: dict[str, str] = {}
+    if threading.current_thread() is not threading.main_thread():
+        yield got
+        return
+
+    owner = os.getpid()
+
+    def stop(signum: int, frame: object) -> None:
+        if os.getpid() != owner:  # a forked worker: the signal's default action
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        if "signal" not in got:
+            got["signal"] = signal.Signals(signum).name
+        elif not got.get("abandoned"):
+            got["abandoned"] = "yes"
+            raise KeyboardInterrupt
+
+    old = {s: signal.signal(s, stop) for s in STOP_SIGNALS}
+    try:
+        yield got
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
 
 
 @dataclass
@@ -68,41 +121,80 @@ def evolve(
     ``config``; write the logbook, checkpoints, best breaker and summary into ``run_dir``
     when given. ``on_generation(gen, population, logbook)`` is called after every
     generation. ``knuth``: Knuth's total to compare with (True: computed, False: none).
-    Raises :class:`RunInterrupted` on Ctrl-C, after writing a checkpoint."""
+    Raises :class:`RunInterrupted` on Ctrl-C, SIGTERM or SIGHUP, after writing a
+    checkpoint; :class:`~evo.rundir.RunLockedError` when another process writes
+    ``run_dir``; :class:`~evo.ea.checkpoint.CheckpointWriteError` when a write fails."""
+    game = check_run(config)
+    lock = lock_run(run_dir) if run_dir is not None else contextlib.nullcontext()
+    with lock:
+        game.prepare()  # the feedback table, built once per process
+        knuth_total = _knuth(game, knuth)
+        toolbox = build_toolbox(config, game)
+        stats = make_statistics()
+        stopped_by: str | None = None
+
+        def write_state(state: State, status: str) -> None:
+            """best.json and summary.json as of ``state``, at every checkpoint."""
+            if run_dir is None:
+                return
+            best = as_tree(best_of(state, config))
+            summary = make_summary(
+                config, game, state, best, knuth=knuth_total, stopped_by=stopped_by, status=status
+            )
+            write_best(run_dir, best, run=Path(run_dir).name, config=config.name)
+            write_summary(run_dir, summary)
+
+        recorder = Recorder(run_dir, config, on_save=write_state)
+        resume = resume and not recorder.nothing_to_resume()
+        clock = time.perf_counter()
+        with _stop_signals() as got:
+            try:
+                with worker_pool(config, toolbox):
+                    state = recorder.load(game) if resume else initial_state(config, toolbox, stats)
+                    elapsed_before = state.elapsed if resume else time.perf_counter() - clock
+                    state.elapsed = elapsed_before
+                    recorder.start(state, resumed=resume)
+                    if on_generation is not None and not resume:
+                        on_generation(0, state.population, state.logbook)
+                    clock = time.perf_counter()
+                    with Progress(config, state, knuth=knuth_total, enabled=progress) as bar:
+                        while (stopped_by := stop_reason(config, state)) is None:
+                            if "signal" in got:
+                                raise KeyboardInterrupt
+                            generation(config, toolbox, stats, state)
+                            state.elapsed = elapsed_before + time.perf_counter() - clock
+                            recorder.generation_done(state)
+                            bar.update(state)
+                            if on_generation is not None:
+                                on_generation(state.generation, state.population, state.logbook)
+            except KeyboardInterrupt:
+                stopped_by = None
+                last = recorder.interrupted()
+                raise RunInterrupted(last, run_dir, got.get("signal", "SIGINT")) from None
+        recorder.save(state, status="finished")
+    best = as_tree(best_of(state, config))
+    summary = make_summary(
+        config, game, state, best, knuth=knuth_total, stopped_by=stopped_by, status="finished"
+    )
+    return Result(best, state, summary)
+
+
+def check_run(config: Config) -> Game:
+    """Every check that can fail before a run, done before its directory is made: the
+    game fits in memory (:class:`~evo.game.GameTooLargeError`), the baselines of
+    ``population.init.baselines`` exist (:class:`~evo.config.ConfigError` naming the key).
+    Returns the game."""
     g = config.game
     game = make_game(g.pegs, g.colors, g.variant, trees=config.population.size * 2)
-    game.prepare()  # the feedback table, built once per process
-    knuth_total = _knuth(game, knuth)
-    toolbox = build_toolbox(config, game)
-    stats = make_statistics()
-    recorder = Recorder(run_dir, config)
-    clock = time.perf_counter()
-    try:
-        with worker_pool(config, toolbox):
-            state = recorder.load(game) if resume else initial_state(config, toolbox, stats)
-            elapsed_before = state.elapsed if resume else time.perf_counter() - clock
-            state.elapsed = elapsed_before
-            recorder.start(state, resumed=resume)
-            if on_generation is not None and not resume:
-                on_generation(0, state.population, state.logbook)
-            clock = time.perf_counter()
-            with Progress(config, state, knuth=knuth_total, enabled=progress) as bar:
-                while (stopped_by := stop_reason(config, state)) is None:
-                    generation(config, toolbox, stats, state)
-                    state.elapsed = elapsed_before + time.perf_counter() - clock
-                    recorder.generation_done(state)
-                    bar.update(state)
-                    if on_generation is not None:
-                        on_generation(state.generation, state.population, state.logbook)
-    except KeyboardInterrupt:
-        raise RunInterrupted(recorder.interrupted(), run_dir) from None
-    recorder.save(state)
-    best = as_tree(best_of(state, config))
-    summary = make_summary(config, game, state, best, knuth=knuth_total, stopped_by=stopped_by)
-    if run_dir is not None:
-        write_best(run_dir, best, run=Path(run_dir).name, config=config.name)
-        write_summary(run_dir, summary)
-    return Result(best, state, summary)
+    if config.population.init.baselines:
+        from evo.baselines import parse_name
+
+        for i, name in enumerate(config.population.init.baselines):
+            try:
+                parse_name(game, name)
+            except ValueError as e:
+                raise ConfigError(f"population.init.baselines.{i}: {e}") from None
+    return game
 
 
 def _knuth(game, knuth: int | None | bool) -> int | None:
@@ -121,14 +213,14 @@ def initial_state(config: Config, tb: base.Toolbox, stats: tools.Statistics) -> 
     keys = [(config.seed, _INIT_TAG, i) for i in range(size - len(planted))]
     pop = [as_individual(tb.cls, t, v) for t, v in tb.map(individual_task, keys)]
     pop += [as_individual(tb.cls, t, tb.evaluate(t)) for t in planted]
-    random.seed(config.seed)
+    rnd = random.Random(config.seed)
     if config.selection.method == "nsga2":
         pop = tb.select(pop, len(pop))  # assigns the crowding distances selection needs
     hof = hall_of_fame(config)
     hof.update(pop)
     logbook = new_logbook()
     logbook.record(gen=0, nevals=len(pop), **stats.compile(pop))
-    return State(0, pop, hof, logbook, random.getstate(), 0.0, len(pop))
+    return State(0, pop, hof, logbook, rnd.getstate(), 0.0, len(pop))
 
 
 def _baseline_trees(game, names: list[str]) -> list[Tree]:
@@ -141,16 +233,20 @@ def _baseline_trees(game, names: list[str]) -> list[Tree]:
 
 def generation(config: Config, tb: base.Toolbox, stats: tools.Statistics, state: State) -> None:
     """One generation: selection, breeding (mapped), replacement, statistics."""
-    random.setstate(state.random_state)
+    rnd = random.Random()  # the run's own: other threads may draw from the shared one
+    rnd.setstate(state.random_state)
     pop = state.population
     size = config.population.size
     gen = state.generation + 1
     if config.selection.method == "nsga2":
         n_off = size
-        parents = tools.selTournamentDCD(pop, size) if size % 4 == 0 else random.sample(pop, size)
+        if size % 4 == 0:
+            parents = sel_tournament_dcd(pop, size, rng=rnd)
+        else:
+            parents = rnd.sample(pop, size)
     else:
         n_off = size - config.elitism
-        parents = tb.select(pop, n_off + n_off % 2)
+        parents = tb.select(pop, n_off + n_off % 2, rng=rnd)
     pairs = [(parents[2 * k], parents[2 * k + 1]) for k in range(len(parents) // 2)]
     tasks = [((as_tree(a), as_tree(b)), (config.seed, gen, k)) for k, (a, b) in enumerate(pairs)]
     offspring, nevals = [], 0
@@ -171,7 +267,7 @@ def generation(config: Config, tb: base.Toolbox, stats: tools.Statistics, state:
     state.generation = gen
     state.evaluations += nevals
     state.logbook.record(gen=gen, nevals=nevals, **stats.compile(pop))
-    state.random_state = random.getstate()
+    state.random_state = rnd.getstate()
 
 
 def stop_reason(config: Config, state: State) -> str | None:

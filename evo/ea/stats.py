@@ -11,14 +11,16 @@ from evo.tree import Tree
 LOGBOOK_HEADER = ["gen", "nevals", "min", "avg", "max", "std", "worst", "worst_min", "roots"]
 
 
-def _stat_key(ind: Tree) -> tuple[int, int, int]:
+def stat_key(ind: Tree) -> tuple[int, int, int]:
+    """What the statistics read of a breaker: its total, worst case and root guess."""
     return (ind.total, ind.worst, int(ind.guess[0]))
 
 
-def make_statistics() -> tools.Statistics:
+def make_statistics(*, key=stat_key) -> tools.Statistics:
     """Per generation: min, average, max and standard deviation of the total; the worst
-    case of the best breaker and the smallest in the population; distinct root guesses."""
-    stats = tools.Statistics(key=_stat_key)
+    case of the best breaker and the smallest in the population; distinct root guesses.
+    ``key``: how to read ``(total, worst, root)`` from what is compiled."""
+    stats = tools.Statistics(key=key)
     stats.register("min", lambda k: int(min(x[0] for x in k)))
     stats.register("avg", lambda k: round(float(np.mean([x[0] for x in k])), 3))
     stats.register("max", lambda k: int(max(x[0] for x in k)))

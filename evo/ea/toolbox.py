@@ -15,6 +15,7 @@ from evo.config import Config
 from evo.ea.fitness import evaluate_total, evaluate_total_worst
 from evo.ea.individuals import as_tree, individual_class
 from evo.ea.operators import OPERATORS
+from evo.ea.selection import sel_tournament
 from evo.game import Game
 from evo.growth import random_breaker
 from evo.tree import Tree
@@ -54,7 +55,7 @@ def build_toolbox(config: Config, game: Game) -> base.Toolbox:
         tb.register("select", tools.selNSGA2)
     else:
         tb.register("evaluate", evaluate_total, max_guesses=config.max_guesses)
-        tb.register("select", tools.selTournament, tournsize=config.selection.tournament_size)
+        tb.register("select", sel_tournament, tournsize=config.selection.tournament_size)
     tb.register("individual", random_breaker, game, pool=config.population.init.pool)
     tb.register("breed", breed, tb)
     tb.register("map", map)

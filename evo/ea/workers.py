@@ -26,6 +26,11 @@ from evo.game import make_game
 _WORKER: dict[str, Any] = {}
 
 
+def use_toolbox(tb: base.Toolbox) -> None:
+    """Make ``tb`` the toolbox that tasks run in this process use."""
+    _WORKER["toolbox"] = tb
+
+
 def breed_task(args):
     """``toolbox.breed(parents, key)`` in whichever process runs it."""
     return _WORKER["toolbox"].breed(*args)
@@ -41,6 +46,8 @@ def individual_task(key: tuple[int, ...]):
 
 def _init_worker(config_data: dict) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    for stop in (signal.SIGTERM, signal.SIGHUP):  # the pool's terminate() must end us at
+        signal.signal(stop, signal.SIG_DFL)  # once, even blocked in a lock
     config = Config.model_validate(config_data)
     game = make_game(config.game.pegs, config.game.colors, config.game.variant)
     _ = game.table  # built once per process
