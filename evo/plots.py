@@ -249,6 +249,55 @@ def plot_depths(
     return save_figure(fig, path)
 
 
+def plot_islands(
+    records: list[dict],
+    path: str | os.PathLike,
+    *,
+    interval: int,
+    knuth: int | None = None,
+    optimum: int | None = None,
+    title: str = "",
+    figsize: tuple[float, float] = (9, 5),
+) -> Path:
+    """Each island's best total per generation (``records``: the lines of
+    ``islands.jsonl``), the migrations every ``interval`` generations as dotted lines."""
+    fig, ax = plt.subplots(figsize=figsize, layout="constrained")
+    islands = sorted({int(r["island"]) for r in records})
+    last = max((int(r["gen"]) for r in records), default=0)
+    for gen in range(interval, last, interval):
+        ax.axvline(gen, color="#999999", linestyle=":", linewidth=0.8)
+    cmap = plt.get_cmap("viridis", max(2, len(islands)))
+    for k, i in enumerate(islands):
+        mine = sorted((int(r["gen"]), int(r["min"])) for r in records if int(r["island"]) == i)
+        ax.step(
+            [g for g, _ in mine],
+            [m for _, m in mine],
+            where="post",
+            color=cmap(k),
+            label=f"island {i}",
+            linewidth=1.2,
+        )
+    for value, name, color in ((knuth, "Knuth", "#000000"), (optimum, "optimum", OPTIMUM)):
+        if value is not None:
+            ax.axhline(value, color=color, linestyle="--", linewidth=1)
+            ax.annotate(
+                f"{name} {value}",
+                (1.0, value),
+                xycoords=("axes fraction", "data"),
+                xytext=(3, 0),
+                textcoords="offset points",
+                va="center",
+                fontsize=8,
+            )
+    ax.set_xlabel("generation (dotted: migrations)")
+    ax.set_ylabel("best total of the island")
+    ax.grid(axis="y", alpha=0.3)
+    if len(islands) <= 12:
+        ax.legend(fontsize=8, ncol=2)
+    ax.set_title(title or "Best total per island")
+    return save_figure(fig, path)
+
+
 @dataclass(frozen=True)
 class RunFigures:
     """One run's population at its last generation (best, average and highest total), as

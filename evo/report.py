@@ -25,7 +25,7 @@ from evo.baselines.reference import (
 from evo.explore import write_explorer
 from evo.files import atomic_write_text
 from evo.game import Game, make_game
-from evo.plots import plot_depths, plot_fitness
+from evo.plots import plot_depths, plot_fitness, plot_islands
 from evo.render import auto_depth, render_tree
 from evo.rundir import BEST, LOGBOOK, RunDirError, load_run
 from evo.tree import Tree
@@ -199,6 +199,7 @@ class ReportParts:
     tree_note: str
     pareto: list[list[str]]
     explorer_note: str = ""
+    islands: int = 0  # islands of the run (0: a single population)
 
 
 def render_html(parts: ReportParts) -> str:
@@ -234,7 +235,7 @@ evolved breaker beats the baseline. The histogram lists guesses:codes.</p>
 above, so one guess shows): the best breaker, the population's spread from best to
 highest total as a band and its average, and each baseline as a line labelled at its
 end.</figcaption></figure>
-<h2>Depth histogram</h2>
+{_islands_html(parts.islands)}<h2>Depth histogram</h2>
 <figure><img class="plot" src="depths.png" alt="codes solved in k guesses">
 <figcaption>How many codes the best breaker solves in 1, 2, &hellip; guesses, beside
 Knuth's.</figcaption></figure>
@@ -268,6 +269,7 @@ def render_markdown(parts: ReportParts) -> str:
         "",
         "![best total per generation against the baselines](fitness.png)",
         "",
+        *_islands_markdown(parts.islands),
         "## Depth histogram",
         "",
         "![codes solved in k guesses](depths.png)",
@@ -285,6 +287,56 @@ def render_markdown(parts: ReportParts) -> str:
         table = markdown_table(["total", "average", "worst"], parts.pareto)
         lines += ["## Pareto front (total and worst case)", "", table, ""]
     return "\n".join(lines)
+
+
+ISLANDS_PLOT = "islands.png"
+
+
+def _islands_html(islands: int) -> str:
+    if not islands:
+        return ""
+    return (
+        f'<h2>Islands</h2>\n<figure><img class="plot" src="{ISLANDS_PLOT}" '
+        'alt="best total per island"><figcaption>The best total of each of the '
+        f"{islands} islands per generation; dotted lines mark the migrations.</figcaption>"
+        "</figure>\n"
+    )
+
+
+def _islands_markdown(islands: int) -> list[str]:
+    if not islands:
+        return []
+    return ["## Islands", "", f"![best total per island]({ISLANDS_PLOT})", ""]
+
+
+def _plot_islands(run: RunData, *, knuth: int | None, optimum: int | None, title: str) -> int:
+    """``islands.png`` for a run of islands; how many islands (0: none)."""
+    import json
+
+    from evo.ea.islands import ISLANDS_LOGBOOK
+    from evo.rundir import load_run
+
+    path = run.path / ISLANDS_LOGBOOK
+    if not path.exists():
+        return 0
+    records = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError:
+            break  # a line being written when the run stopped
+    if not records:
+        return 0
+    config = load_run(run.path).config
+    plot_islands(
+        records,
+        run.path / ISLANDS_PLOT,
+        interval=config.islands.migration.interval,
+        knuth=knuth,
+        optimum=optimum,
+        title=f"Islands: {title}",
+    )
+    return len({r["island"] for r in records})
 
 
 def pareto_rows(summary: dict, num_codes: int) -> list[list[str]]:
@@ -336,6 +388,9 @@ def write_report(
     if knuth is not None and knuth.histogram:
         hists["Knuth"] = knuth.histogram
     plot_depths(hists, run.path / "depths.png", title=f"Depth histogram: {title}")
+    islands = _plot_islands(
+        run, knuth=lines.get("knuth", run.summary.get("knuth_total")), optimum=optimum, title=title
+    )
 
     say("tree picture")
     depth = auto_depth(best, max_nodes=MAX_DRAWN_NODES)
@@ -366,6 +421,7 @@ def write_report(
         note,
         pareto_rows(run.summary, game.num_codes),
         explorer_note,
+        islands,
     )
     atomic_write_text(run.path / "report.md", render_markdown(parts))
     return atomic_write_text(run.path / "report.html", render_html(parts))

@@ -200,6 +200,12 @@ def test_evo_run_with_islands_from_the_command_line(tmp_path):
     lines = (run_dir / "islands.jsonl").read_text().splitlines()
     assert len(lines) == 2 * 4
     assert json.loads((run_dir / "summary.json").read_text())["islands"] == 2
+    from evo.report import write_report
+
+    page = write_report(run_dir, ["knuth"]).read_text()
+    assert "<h2>Islands</h2>" in page and "2 islands" in page
+    assert (run_dir / "islands.png").stat().st_size > 1000
+    assert "## Islands" in (run_dir / "report.md").read_text()
 
 
 def test_a_worker_killed_mid_epoch_changes_nothing():

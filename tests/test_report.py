@@ -140,6 +140,7 @@ def test_report_knuth_from_the_run(tmp_path, no_baselines):
     (run_dir / "summary.json").write_text(json.dumps(summary))
     html = write_report(run_dir, baselines=["knuth"]).read_text()
     assert f"<td>knuth</td><td>81</td><td>3.0000</td><td></td><td>{81 - best.total:+d}</td>" in html
+    assert "Islands" not in html and not (run_dir / "islands.png").exists()  # one population
 
 
 def test_report_with_real_baselines(tmp_path):
