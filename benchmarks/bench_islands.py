@@ -144,6 +144,26 @@ def quality(config: str, seconds: float, counts=(1, 2, 4, 8), total: int = 48) -
     return rows
 
 
+def plot_quality(results: dict[str, list[tuple]], path: str) -> None:
+    """Best total against the number of islands, one line per game, at equal compute."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(results), figsize=(4.5 * len(results), 3.6))
+    for ax, (game, rows) in zip(np.atleast_1d(axes), results.items()):
+        ax.plot([r[0] for r in rows], [r[2] for r in rows], "o-", color="#0072B2")
+        ax.set_xscale("log", base=2)
+        ax.set_xticks([r[0] for r in rows], [f"{r[0]} x {r[1]}" for r in rows])
+        ax.set_xlabel("islands x breakers (same compute)")
+        ax.set_ylabel("best total")
+        ax.set_title(game, fontsize=10)
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
 def main() -> None:
     print("## Islands on Dask (issue 10)\n")
     print(f"Machine: {machine_line()}\n")
@@ -165,15 +185,20 @@ def main() -> None:
     for i, (task, rest) in enumerate(epochs, 1):
         print(f"| epoch {i} | {task:.1f} s | {rest:.2f} s | {rest / (task + rest):.1%} |")
     print()
+    results = {}
     for config, seconds in (
         ("configs/mastermind-4-6.yaml", 150),
         ("configs/bulls-cows-4.yaml", 150),
     ):
         print(f"| `{config}`, {seconds} s on 2 workers | islands x size | best total | gens |")
         print("|---|---|---|---|")
-        for k, size, best, gens, wall in quality(config, seconds):
+        rows = quality(config, seconds)
+        results[f"{config}, {seconds} s"] = rows
+        for k, size, best, gens, wall in rows:
             print(f"| {k} island(s) | {k} x {size} | {best} | {gens} ({wall:.0f} s) |")
         print()
+
+    plot_quality(results, "docs/images/islands-quality.png")
 
 
 if __name__ == "__main__":

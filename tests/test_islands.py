@@ -196,6 +196,7 @@ def test_evo_run_with_islands_from_the_command_line(tmp_path):
         args += ["--set", s]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
+    assert "Goddard 2004" in result.output  # where the best-known total comes from
     (run_dir,) = tmp_path.iterdir()
     lines = (run_dir / "islands.jsonl").read_text().splitlines()
     assert len(lines) == 2 * 4

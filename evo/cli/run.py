@@ -140,6 +140,7 @@ def summary_table(s: Mapping[str, Any]) -> str:
         ["Knuth's total (average)", opt("knuth_total")],
         ["gap to Knuth", gap("gap_to_knuth")],
         ["best known total", opt("best_known_total")],
+        ["  from", s.get("best_known_source") or "n/a"],
         ["gap to best known", gap("gap_to_best_known")],
         ["generations", f"{s['generations']} (stopped by {s['stopped_by']})"],
         ["evaluations", s["evaluations"]],
