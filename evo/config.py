@@ -30,15 +30,19 @@ class ConfigError(ValueError):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_default=True)
+    # A field's docstring is its description: docs/CONFIG.md is generated from them.
+    model_config = ConfigDict(extra="forbid", validate_default=True, use_attribute_docstrings=True)
 
 
 class GameConfig(_Model):
     """The game: ``pegs`` and ``colors`` (digits for Bulls and Cows) and the variant."""
 
     pegs: int = Field(4, ge=1, le=20)
+    """pegs of a code (N)"""
     colors: int = Field(6, ge=1, le=35)
+    """colors (Mastermind) or digits (Bulls and Cows) (C)"""
     variant: Variant = "mastermind"
+    """`mastermind` (colors may repeat) or `bulls-cows` (distinct digits)"""
 
     @model_validator(mode="after")
     def _check(self) -> GameConfig:
@@ -52,20 +56,27 @@ class InitConfig(_Model):
     the named baseline strategies (``evo.baselines``) put in when listed."""
 
     pool: Pool = "all"
+    """guesses of the random growth: any code or only consistent codes"""
     baselines: list[str] = []
+    """baseline strategies (names as `evo baselines` lists them) put into the first population"""
 
 
 class PopulationConfig(_Model):
     size: int = Field(100, ge=2)
+    """breakers in the population (per island)"""
     init: InitConfig = InitConfig()
+    """how the first population is made"""
 
 
 class StopConfig(_Model):
     """Stop at whichever comes first; at least one must be set."""
 
     generations: int | None = Field(None, ge=0)
+    """stop after this many generations"""
     seconds: float | None = Field(None, gt=0)
+    """stop after this wall time"""
     target_total: int | None = Field(None, ge=1)
+    """stop once the best total is at most this"""
 
     @model_validator(mode="after")
     def _any(self) -> StopConfig:
@@ -80,7 +91,9 @@ class GraftConfig(_Model):
     replayed on its code set)."""
 
     kind: Literal["graft"]
+    """the operator"""
     node_weight: NodeWeight = "size"
+    """how the node is picked: uniformly, or weighted by its code set's size or its square root"""
 
 
 class ExchangeConfig(_Model):
@@ -88,25 +101,35 @@ class ExchangeConfig(_Model):
     takes the better subtree at a divergence point."""
 
     kind: Literal["exchange"]
+    """the operator"""
     bias: float = Field(0.0, ge=0, le=1)
+    """probability that the first offspring takes the better subtree at a divergence point"""
 
 
 class RegrowConfig(_Model):
     """Another helpful guess at a node, its subtree regrown at random."""
 
     kind: Literal["regrow"]
+    """the operator"""
     weight: float = Field(1.0, ge=0)
+    """relative probability of this operator"""
     node_weight: NodeWeight = "size"
+    """how the node is picked: uniformly, or weighted by its code set's size or its square root"""
 
 
 class BestOfKConfig(_Model):
     """``k`` random regrows of a node's subtree, the best kept."""
 
     kind: Literal["best-of-k"]
+    """the operator"""
     weight: float = Field(1.0, ge=0)
+    """relative probability of this operator"""
     node_weight: NodeWeight = "size"
+    """how the node is picked"""
     k: int = Field(4, ge=1)
+    """random regrows tried"""
     keep_current: bool = True
+    """keep the current subtree when every try is worse"""
 
 
 class GreedyConfig(_Model):
@@ -115,14 +138,24 @@ class GreedyConfig(_Model):
     at most ``max_codes`` codes (when set) are rebuilt."""
 
     kind: Literal["greedy"]
+    """the operator"""
     weight: float = Field(1.0, ge=0)
+    """relative probability of this operator"""
     node_weight: NodeWeight = "size"
+    """how the node is picked"""
     heuristic: Heuristic = "kooi"
+    """the one-step look-ahead score: Knuth's largest part, Irving's expected size, Kooi's most
+    parts, or entropy"""
     tries: int = Field(2, ge=1)
+    """root guesses tried (the best one, and others from the top)"""
     top: int = Field(6, ge=1)
+    """how many of the best-ranked guesses the tries are drawn from"""
     exact_below: int = Field(0, ge=0, le=300)
+    """code sets of at most this many codes are solved exactly"""
     keep_current: bool = True
+    """keep the current subtree when every try is worse"""
     max_codes: int | None = Field(None, ge=3)
+    """only nodes of at most this many codes are rebuilt (null: any)"""
 
 
 class ExhaustiveConfig(_Model):
@@ -131,9 +164,13 @@ class ExhaustiveConfig(_Model):
     seconds at 40 to 80 (the first time; results are memoised per process)."""
 
     kind: Literal["exhaustive"]
+    """the operator"""
     weight: float = Field(1.0, ge=0)
+    """relative probability of this operator"""
     node_weight: NodeWeight = "size"
+    """how the node is picked"""
     max_codes: int = Field(10, ge=3, le=300)
+    """largest code set replaced by an optimal subtree"""
 
 
 CrossoverOp = Annotated[GraftConfig | ExchangeConfig, Field(discriminator="kind")]
@@ -146,7 +183,9 @@ class CrossoverConfig(_Model):
     """``rate``: probability that a pair of parents is crossed."""
 
     rate: float = Field(0.6, ge=0, le=1)
+    """probability that a pair of parents is crossed"""
     operator: CrossoverOp = GraftConfig(kind="graft")
+    """the crossover operator"""
 
 
 class MutationConfig(_Model):
@@ -154,8 +193,11 @@ class MutationConfig(_Model):
     probability proportional to its ``weight``; ``repeat``: how many mutations it then gets."""
 
     rate: float = Field(0.8, ge=0, le=1)
+    """probability that an offspring is mutated"""
     repeat: int = Field(1, ge=1)
+    """mutations a mutated offspring gets"""
     operators: list[MutationOp] = [RegrowConfig(kind="regrow")]
+    """the mutation operators, one drawn per mutation with probability proportional to its weight"""
 
     @model_validator(mode="after")
     def _weights(self) -> MutationConfig:
@@ -169,7 +211,9 @@ class SelectionConfig(_Model):
     (total, worst case)."""
 
     method: Literal["tournament", "nsga2"] = "tournament"
+    """`tournament` on the total, or `nsga2` on (total, worst case)"""
     tournament_size: int = Field(3, ge=1)
+    """breakers in each tournament"""
 
 
 # ----------------------------------------------------------------- islands
@@ -178,8 +222,11 @@ class MigrationConfig(_Model):
     breakers go to the next island on a ring, replacing its worst (or random) ones."""
 
     interval: int = Field(5, ge=1)
+    """generations between migrations (an epoch)"""
     migrants: int = Field(2, ge=0)
+    """breakers each island sends to the next one on the ring"""
     replace: Literal["worst", "random"] = "worst"
+    """which breakers the migrants replace: the worst or random ones"""
 
 
 class IslandsConfig(_Model):
@@ -188,8 +235,11 @@ class IslandsConfig(_Model):
     operators); island ``i`` takes the ``i``-th entry (missing entries: none)."""
 
     count: int = Field(1, ge=1, le=1024)
+    """islands (sub-populations); 1: a single population"""
     migration: MigrationConfig = MigrationConfig()
+    """how breakers move between islands"""
     overrides: list[dict[str, Any]] = []
+    """per island, config keys that differ from the run's"""
 
 
 class ClusterConfig(_Model):
@@ -197,24 +247,36 @@ class ClusterConfig(_Model):
     a local cluster of ``workers`` processes (the run's ``workers`` when unset)."""
 
     address: str | None = Field(None, pattern=r"^[a-z]+://\S+$")
+    """a Dask scheduler `tcp://host:port`; null: a local cluster"""
     workers: int | None = Field(None, ge=1, le=1024)
+    """processes of the local cluster (default: the run's workers)"""
 
 
 class Config(_Model):
     name: str = Field("run", pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=80)
+    """the run's name: the run directory is runs/NAME-DATE-TIME"""
     seed: int = Field(0, ge=0)  # seeds NumPy's SeedSequence, which takes no negative
+    """seeds NumPy's SeedSequence, which takes no negative"""
     game: GameConfig = GameConfig()
     population: PopulationConfig = PopulationConfig()
     stop: StopConfig = StopConfig(generations=50)
     pool: Pool = "all"
+    """guesses the operators may put at a node: any code (`all`) or only codes still possible there
+    (`consistent`)"""
     crossover: CrossoverConfig = CrossoverConfig()
     mutation: MutationConfig = MutationConfig()
     selection: SelectionConfig = SelectionConfig()
     elitism: int = Field(1, ge=0)
+    """the best breakers copied unchanged into the next generation"""
     max_guesses: int | None = Field(None, ge=1)
+    """a limit on the worst case: each code solved later adds codes × max_guesses to the total, so
+    any breaker within the limit beats any beyond it"""
     hall_of_fame: int = Field(5, ge=1)
+    """how many of the best breakers ever seen the run keeps"""
     workers: int = Field(1, ge=1, le=256)
+    """processes that breed and evaluate offspring (same result for any number)"""
     checkpoint_interval: int = Field(10, ge=1)
+    """generations between checkpoints (evo resume starts from the last)"""
     islands: IslandsConfig = IslandsConfig()
     cluster: ClusterConfig = ClusterConfig()
 

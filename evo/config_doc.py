@@ -1,16 +1,14 @@
 """The config reference (docs/CONFIG.md), generated from the config models of
 :mod:`evo.config`: every key with its type, default, allowed values and meaning.
 
-Meanings come from the models themselves: a field's ``description`` when it has one,
-else the comment on its line in the model's source, and each section opens with the
-model's docstring. ``scripts/config_doc.py`` writes the file; a test fails when it is out
-of date.
+Meanings come from the models themselves: a field's ``description`` (in evo.config, the
+docstring under the field), and each section opens with the model's docstring.
+``scripts/config_doc.py`` writes the file; a test fails when it is out of date.
 """
 
 from __future__ import annotations
 
 import inspect
-import re
 import types
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
@@ -139,102 +137,9 @@ def default_text(value: Any) -> str:
     return text.removesuffix("\n...").removesuffix("...").strip()
 
 
-def source_comments(model: type[BaseModel]) -> dict[str, str]:
-    """The comment at the end of each field's line in the model's source."""
-    try:
-        source = inspect.getsource(model)
-    except (OSError, TypeError):
-        return {}
-    out = {}
-    for line in source.splitlines():
-        m = re.match(r"\s+(\w+):[^#]*#\s*(.+)$", line)
-        if m and m.group(1) in model.model_fields:
-            out[m.group(1)] = m.group(2).strip()
-    return out
-
-
-#: Meanings of the fields that have neither a ``description`` nor a comment in
-#: evo/config.py, keyed ``Model.field``. A description given there takes precedence, and
-#: an entry here can then go; a test fails when a key has no meaning at all.
-MEANINGS: dict[str, str] = {
-    "Config.name": "the run's name: the run directory is runs/NAME-DATE-TIME",
-    "Config.pool": "guesses the operators may put at a node: any code (`all`) or only "
-    "codes still possible there (`consistent`)",
-    "Config.elitism": "the best breakers copied unchanged into the next generation",
-    "Config.max_guesses": "a limit on the worst case: each code solved later adds "
-    "codes × max_guesses to the total, so any breaker within the limit beats any beyond it",
-    "Config.hall_of_fame": "how many of the best breakers ever seen the run keeps",
-    "Config.workers": "processes that breed and evaluate offspring (same result for any number)",
-    "Config.checkpoint_interval": "generations between checkpoints (evo resume starts from "
-    "the last)",
-    "GameConfig.pegs": "pegs of a code (N)",
-    "GameConfig.colors": "colors (Mastermind) or digits (Bulls and Cows) (C)",
-    "GameConfig.variant": "`mastermind` (colors may repeat) or `bulls-cows` (distinct digits)",
-    "PopulationConfig.size": "breakers in the population (per island)",
-    "PopulationConfig.init": "how the first population is made",
-    "InitConfig.pool": "guesses of the random growth: any code or only consistent codes",
-    "InitConfig.baselines": "baseline strategies (names as `evo baselines` lists them) "
-    "put into the first population",
-    "StopConfig.generations": "stop after this many generations",
-    "StopConfig.seconds": "stop after this wall time",
-    "StopConfig.target_total": "stop once the best total is at most this",
-    "CrossoverConfig.rate": "probability that a pair of parents is crossed",
-    "CrossoverConfig.operator": "the crossover operator",
-    "MutationConfig.rate": "probability that an offspring is mutated",
-    "MutationConfig.repeat": "mutations a mutated offspring gets",
-    "MutationConfig.operators": "the mutation operators, one drawn per mutation with "
-    "probability proportional to its weight",
-    "SelectionConfig.method": "`tournament` on the total, or `nsga2` on (total, worst case)",
-    "SelectionConfig.tournament_size": "breakers in each tournament",
-    "MigrationConfig.interval": "generations between migrations (an epoch)",
-    "MigrationConfig.migrants": "breakers each island sends to the next one on the ring",
-    "MigrationConfig.replace": "which breakers the migrants replace: the worst or random ones",
-    "IslandsConfig.count": "islands (sub-populations); 1: a single population",
-    "IslandsConfig.migration": "how breakers move between islands",
-    "IslandsConfig.overrides": "per island, config keys that differ from the run's",
-    "ClusterConfig.address": "a Dask scheduler `tcp://host:port`; null: a local cluster",
-    "ClusterConfig.workers": "processes of the local cluster (default: the run's workers)",
-    "GraftConfig.kind": "the operator",
-    "GraftConfig.node_weight": "how the node is picked: uniformly, or weighted by its code "
-    "set's size or its square root",
-    "ExchangeConfig.kind": "the operator",
-    "ExchangeConfig.bias": "probability that the first offspring takes the better subtree "
-    "at a divergence point",
-    "RegrowConfig.kind": "the operator",
-    "RegrowConfig.weight": "relative probability of this operator",
-    "RegrowConfig.node_weight": "how the node is picked: uniformly, or weighted by its code "
-    "set's size or its square root",
-    "BestOfKConfig.kind": "the operator",
-    "BestOfKConfig.weight": "relative probability of this operator",
-    "BestOfKConfig.node_weight": "how the node is picked",
-    "BestOfKConfig.k": "random regrows tried",
-    "BestOfKConfig.keep_current": "keep the current subtree when every try is worse",
-    "GreedyConfig.kind": "the operator",
-    "GreedyConfig.weight": "relative probability of this operator",
-    "GreedyConfig.node_weight": "how the node is picked",
-    "GreedyConfig.heuristic": "the one-step look-ahead score: Knuth's largest part, "
-    "Irving's expected size, Kooi's most parts, or entropy",
-    "GreedyConfig.tries": "root guesses tried (the best one, and others from the top)",
-    "GreedyConfig.top": "how many of the best-ranked guesses the tries are drawn from",
-    "GreedyConfig.exact_below": "code sets of at most this many codes are solved exactly",
-    "GreedyConfig.keep_current": "keep the current subtree when every try is worse",
-    "GreedyConfig.max_codes": "only nodes of at most this many codes are rebuilt (null: any)",
-    "ExhaustiveConfig.kind": "the operator",
-    "ExhaustiveConfig.weight": "relative probability of this operator",
-    "ExhaustiveConfig.node_weight": "how the node is picked",
-    "ExhaustiveConfig.max_codes": "largest code set replaced by an optimal subtree",
-}
-
-
 def meaning(model: type[BaseModel], name: str) -> str:
-    """A field's meaning: its description, else its source comment, else
-    :data:`MEANINGS`, else empty."""
-    field = model.model_fields[name]
-    return (
-        field.description
-        or source_comments(model).get(name)
-        or MEANINGS.get(f"{model.__name__}.{name}", "")
-    )
+    """A field's meaning: its description (the docstring under it in the model)."""
+    return " ".join((model.model_fields[name].description or "").split())
 
 
 def _doc(model: type[BaseModel]) -> str:

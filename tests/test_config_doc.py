@@ -9,7 +9,7 @@ from typing import Literal
 
 import yaml
 from click.testing import CliRunner
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from evo.cli import main
 from evo.config import Config, load_config
@@ -72,8 +72,11 @@ class Inner(BaseModel):
 class Toy(BaseModel):
     """A toy model."""
 
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
     size: int = Field(3, ge=1, le=9, description="how many")
-    mode: Literal["a", "b"] = "b"  # the mode, from the comment
+    mode: Literal["a", "b"] = "b"
+    """the mode, from its docstring"""
     limit: float | None = Field(None, gt=0)
     inner: Inner = Inner()
 
@@ -91,7 +94,7 @@ def test_a_model_is_documented_from_its_fields():
     assert (by["mode"].type, by["mode"].allowed, by["mode"].meaning) == (
         "string",
         "`a`, `b`",
-        "the mode, from the comment",
+        "the mode, from its docstring",
     )
     assert (by["limit"].type, by["limit"].default, by["limit"].allowed) == (
         "number or null",
