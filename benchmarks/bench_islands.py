@@ -188,7 +188,7 @@ def main() -> None:
     results = {}
     for config, seconds in (
         ("configs/mastermind-4-6.yaml", 150),
-        ("configs/bulls-cows-4.yaml", 150),
+        ("configs/bulls-cows-4.yaml", 120),
     ):
         print(f"| `{config}`, {seconds} s on 2 workers | islands x size | best total | gens |")
         print("|---|---|---|---|")
