@@ -153,14 +153,7 @@ def load_checkpoint(path: Path, config: Config, game: Game) -> State:
     keys may differ: a resumed run may be extended). Nothing in the file is executed.
     Raises :class:`CheckpointError` saying what is wrong."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise CheckpointError(f"cannot read checkpoint {path}: {e.strerror or e}") from None
-    if data[:1] == b"\x80" or path.suffix == ".pkl":
-        raise CheckpointError(_pickle_refusal(path))
-    arrays = _read_arrays(path, data)
-    doc = _document(path, arrays)
+    arrays, doc = _open(path)
     differ = config_differences(doc.get("config"), config.model_dump(mode="json"))
     differ = [k for k in differ if k.split(".")[0] not in EXTENDABLE]
     if differ:
@@ -181,14 +174,20 @@ def load_checkpoint(path: Path, config: Config, game: Game) -> State:
 def read_document(path: Path) -> dict:
     """The JSON document of a checkpoint (generation, logbook, config…), once its arrays
     and content hash are checked; its trees are not rebuilt."""
-    path = Path(path)
+    return _open(Path(path))[1]
+
+
+def _open(path: Path) -> tuple[dict[str, np.ndarray], dict]:
+    """A checkpoint's arrays and JSON document, read without executing anything (a pickle
+    is refused unread) and checked against its content hash."""
     try:
         data = path.read_bytes()
     except OSError as e:
         raise CheckpointError(f"cannot read checkpoint {path}: {e.strerror or e}") from None
     if data[:1] == b"\x80" or path.suffix == ".pkl":
         raise CheckpointError(_pickle_refusal(path))
-    return _document(path, _read_arrays(path, data))
+    arrays = _read_arrays(path, data)
+    return arrays, _document(path, arrays)
 
 
 def _document(path: Path, arrays: dict[str, np.ndarray]) -> dict:
@@ -265,10 +264,7 @@ def _state(doc: dict, arrays: dict[str, np.ndarray], config: Config, game: Game)
         for k, values, crowding in items:
             if len(values) != width or not all(isinstance(v, (int, float)) for v in values):
                 raise ValueError(f"fitness values {values!r}")
-            ind = as_individual(cls, tree(k), tuple(values))
-            if crowding is not None:  # NSGA-II's tournament reads it
-                ind.fitness.crowding_dist = float(crowding)
-            out.append(ind)
+            out.append(as_individual(cls, tree(k), tuple(values), crowding=crowding))
         return out
 
     population = inds(doc["population"])

@@ -48,12 +48,17 @@ def individual_class(*, pareto: bool) -> type:
     return creator.ParetoBreaker if pareto else creator.Breaker
 
 
-def as_individual(cls: type, tree: Tree, values: tuple | None = None):
-    """``tree`` as an individual of ``cls`` (sharing its arrays), with fitness ``values``."""
+def as_individual(
+    cls: type, tree: Tree, values: tuple | None = None, *, crowding: float | None = None
+):
+    """``tree`` as an individual of ``cls`` (sharing its arrays), with fitness ``values``
+    (and NSGA-II's ``crowding`` distance, which its tournament reads, when given)."""
     ind = cls(**{k: getattr(tree, k) for k in _TREE_FIELDS})
     ind._cache = dict(tree._cache)
     if values is not None:
         ind.fitness.values = values
+    if crowding is not None:
+        ind.fitness.crowding_dist = float(crowding)
     return ind
 
 

@@ -72,13 +72,7 @@ def unpack(packed: Packed, config: Config) -> State:
     cls = individual_class(pareto=config.selection.method == "nsga2")
 
     def individuals(entries) -> list:
-        out = []
-        for tree, values, crowding in entries:
-            ind = as_individual(cls, tree, values)
-            if crowding is not None:  # NSGA-II's tournament reads it
-                ind.fitness.crowding_dist = crowding
-            out.append(ind)
-        return out
+        return [as_individual(cls, t, v, crowding=c) for t, v, c in entries]
 
     hof = hall_of_fame(config)
     hof.update(individuals(packed.halloffame))
