@@ -214,18 +214,16 @@ def epochs(config: Config, run_map: Mapper, *, start: Epochs | None = None) -> I
 
 
 def stop_reason(config: Config, state: Epochs) -> str | None:
-    """Why the run stops after this epoch (as :func:`evo.ea.loop.stop_reason` says for a
-    generation), or None."""
-    s = config.stop
-    best = min(p.logbook[-1]["min"] for p in state.islands)
-    gen = state.islands[0].generation
-    if s.target_total is not None and best <= s.target_total:
-        return "target_total"
-    if s.generations is not None and gen >= s.generations:
-        return "generations"
-    if s.seconds is not None and state.elapsed >= s.seconds:
-        return "seconds"
-    return None
+    """Why the run stops after this epoch (the loop's stop rule, on the best of all
+    islands), or None."""
+    from evo.ea.loop import stop_rule
+
+    return stop_rule(
+        config,
+        best=min(p.logbook[-1]["min"] for p in state.islands),
+        generation=state.islands[0].generation,
+        elapsed=state.elapsed,
+    )
 
 
 def island_logbook(state: Epochs) -> list[dict]:

@@ -272,12 +272,19 @@ def generation(config: Config, tb: base.Toolbox, stats: tools.Statistics, state:
 
 def stop_reason(config: Config, state: State) -> str | None:
     """Why the run stops now (``target_total``, ``generations``, ``seconds``), or None."""
+    return stop_rule(
+        config, best=state.logbook[-1]["min"], generation=state.generation, elapsed=state.elapsed
+    )
+
+
+def stop_rule(config: Config, *, best: int, generation: int, elapsed: float) -> str | None:
+    """The config's stop rule for a run at ``generation`` with ``best`` total after
+    ``elapsed`` seconds (for one population or for islands)."""
     s = config.stop
-    best = state.logbook[-1]["min"]
     if s.target_total is not None and best <= s.target_total:
         return "target_total"
-    if s.generations is not None and state.generation >= s.generations:
+    if s.generations is not None and generation >= s.generations:
         return "generations"
-    if s.seconds is not None and state.elapsed >= s.seconds:
+    if s.seconds is not None and elapsed >= s.seconds:
         return "seconds"
     return None
