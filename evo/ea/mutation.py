@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+import hashlib
+from collections import OrderedDict
+
 import numpy as np
 
 from evo.ea.nodes import pick_node
@@ -17,7 +20,7 @@ from evo.game import Game, helpful_rows
 from evo.growth import grow
 from evo.kinds import NodeWeight, Pool
 from evo.search.build import Node, build_tree
-from evo.search.exact import shared_solver
+from evo.search.exact import Policy, shared_solver
 from evo.search.lookahead import lookahead_player, ranked_guesses
 from evo.search.partition import candidates, feedback_block
 from evo.tree import Tree
@@ -56,20 +59,46 @@ def greedy_subtree(
     heuristic: str = "kooi",
     root: int | None = None,
     exact_below: int = 0,
+    history: tuple[int, ...] | None = None,
 ) -> Tree:
     """The one-step look-ahead subtree of ``codes`` (``root``: its root guess, if given);
-    code sets of at most ``exact_below`` codes get an optimal subtree instead."""
-    look = lookahead_player(game, heuristic, pool=pool, symmetry=False)
-    solver = shared_solver(game, pool=pool) if exact_below >= 3 else None
+    code sets of at most ``exact_below`` codes get an optimal subtree instead. With the
+    ``history`` that led to ``codes``, candidates are reduced by its symmetries: the same
+    subtree, built faster (much faster near the root of a big game)."""
+    key = (game.key, _digest(codes), pool, heuristic, root, exact_below)
+    found = _GREEDY_CACHE.get(key)
+    if found is not None:
+        _GREEDY_CACHE.move_to_end(key)
+        return found
+    known = history is not None
+    look = lookahead_player(game, heuristic, pool=pool, symmetry=known)
+    policy: Policy = "symmetry" if known else "path-independent"
+    solver = shared_solver(game, pool=pool, policy=policy) if exact_below >= 3 else None
 
     def choose(s: np.ndarray, node: Node) -> int:
-        if root is not None and not node.history:
+        if root is not None and len(node.history) == len(history or ()):
             return int(root)
         if solver is not None and len(s) <= exact_below:
-            return solver.best_guess(s)
+            return solver.best_guess(s, node)
         return look(s, node)
 
-    return build_tree(game, choose, codes=codes)
+    tree = build_tree(game, choose, codes=codes, history=history or ())
+    _GREEDY_CACHE[key] = tree
+    while len(_GREEDY_CACHE) > GREEDY_CACHE_SIZE:
+        _GREEDY_CACHE.popitem(last=False)
+    return tree
+
+
+#: Look-ahead subtrees kept per process, by code set and options: a population shares
+#: most of its nodes, so the same subtree is asked for again and again. The subtree is a
+#: function of its code set and options alone, so the cache changes no result.
+GREEDY_CACHE_SIZE = 512
+_GREEDY_CACHE: OrderedDict[tuple, Tree] = OrderedDict()
+
+
+def _digest(codes: np.ndarray) -> bytes:
+    """A key for a sorted code set."""
+    return hashlib.blake2b(np.ascontiguousarray(codes, dtype=np.int64).tobytes()).digest()
 
 
 def regrow_mutation(
@@ -128,7 +157,10 @@ def greedy_mutation(
         return tree
     game = tree.game
     codes = tree.code_set(node)
-    ranked, _ = ranked_guesses(game, codes, heuristic=heuristic, pool=pool)
+    history = tuple(tree.used_guesses(node))
+    ranked, _ = ranked_guesses(
+        game, codes, heuristic=heuristic, pool=pool, node=Node.after(game, history)
+    )
     top = min(top, len(ranked))
     picks = [0]
     if tries > 1 and top > 1:
@@ -141,6 +173,7 @@ def greedy_mutation(
             heuristic=heuristic,
             root=int(ranked[p]),
             exact_below=exact_below,
+            history=history,
         )
         for p in picks
     )
@@ -161,4 +194,6 @@ def exhaustive_mutation(
     node = pick_node(tree, rng=rng, weight=node_weight, max_codes=max_codes)
     if node is None:
         return tree
-    return offer(tree, node, shared_solver(tree.game, pool=pool).subtree(tree.code_set(node)))
+    solver = shared_solver(tree.game, pool=pool, policy="symmetry")
+    history = tuple(tree.used_guesses(node))
+    return offer(tree, node, solver.subtree(tree.code_set(node), history=history))

@@ -37,6 +37,14 @@ class Node:
             return Stabilizer.root(self.game)
         return self._parent.stabilizer.extend(self.history[-1])
 
+    @staticmethod
+    def after(game: Game, history: tuple[int, ...] | list[int]) -> Node:
+        """The node reached by the guesses of ``history`` (its symmetries fix them all)."""
+        node = Node(game)
+        for g in history:
+            node = node.then(g)
+        return node
+
     def then(self, guess: int) -> Node:
         """The node below, after ``guess``."""
         return Node(self.game, self.history + (int(guess),), self)
@@ -50,9 +58,15 @@ class UnhelpfulGuessError(RuntimeError):
 
 
 def build_tree(
-    game: Game, choose: Player, *, codes: np.ndarray | None = None, as_written: bool = False
+    game: Game,
+    choose: Player,
+    *,
+    codes: np.ndarray | None = None,
+    history: tuple[int, ...] = (),
+    as_written: bool = False,
 ) -> Tree:
-    """The tree of a player over ``codes`` (every code by default), checked on every code.
+    """The tree of a player over ``codes`` (every code by default), checked on every code;
+    ``history``: the guesses that led to ``codes`` (the player's nodes start below them).
 
     A player must help at every node, and a node of one code plays it. ``as_written``: the
     player is asked at every node and may play a guess that tells nothing (it costs a move
@@ -63,7 +77,7 @@ def build_tree(
     codes = np.sort(np.asarray(codes, dtype=np.int64))
     guesses: list[int] = []
     links: list[tuple[int, int, int]] = []
-    stack: list[tuple[np.ndarray, Node, int, int]] = [(codes, Node(game), -1, -1)]
+    stack: list[tuple[np.ndarray, Node, int, int]] = [(codes, Node.after(game, history), -1, -1)]
     while stack:
         s, node, parent, fb = stack.pop()
         me = len(guesses)

@@ -139,9 +139,10 @@ class Solver:
             self.solve(s, node or Node(self.game), UNBOUNDED)
         return self.exact[key][1]
 
-    def subtree(self, codes: np.ndarray) -> Tree:
-        """An optimal subtree for ``codes`` (path-independent policy: any history)."""
-        return build_tree(self.game, self.best_guess, codes=codes)
+    def subtree(self, codes: np.ndarray, *, history: tuple[int, ...] = ()) -> Tree:
+        """An optimal subtree for ``codes``, reached by the guesses of ``history`` (which
+        the ``symmetry`` policy needs; the path-independent one takes any)."""
+        return build_tree(self.game, self.best_guess, codes=codes, history=history)
 
     # ------------------------------------------------------------------ search
     def solve(self, codes: np.ndarray, node: Node, bound: int) -> int:
@@ -262,10 +263,14 @@ def _sorted(codes: np.ndarray) -> np.ndarray:
 _SHARED: dict[tuple, Solver] = {}
 
 
-def shared_solver(game: Game, *, pool: Pool = "all") -> Solver:
-    """The process's path-independent solver for a game and pool, its memo shared by all
-    callers (the evolution's operators and reference totals); memo capped."""
-    key = (game.key, pool)
+def shared_solver(game: Game, *, pool: Pool = "all", policy: Policy = "path-independent") -> Solver:
+    """The process's solver for a game, pool and policy, its memo shared by all callers
+    (the evolution's operators and reference totals); memo capped.
+
+    Both policies choose the same guess for a code set: the first optimal guess in the
+    search's order is the lowest code of its orbit, so the symmetry policy keeps it among
+    its candidates; that one is much faster near the root, but needs each call's node."""
+    key = (game.key, pool, policy)
     if key not in _SHARED or _SHARED[key].game is not game:
-        _SHARED[key] = Solver(game, policy="path-independent", pool=pool, max_memo=200_000)
+        _SHARED[key] = Solver(game, policy=policy, pool=pool, max_memo=200_000)
     return _SHARED[key]
