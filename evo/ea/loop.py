@@ -99,6 +99,39 @@ def _stop_signals() -> Iterator[dict]:
             signal.signal(s, handler)
 
 
+class GenerationCut(BaseException):
+    """The time limit (``stop.seconds``) fell inside a generation, which was abandoned.
+
+    A ``BaseException``, so that no library's ``except Exception`` swallows it."""
+
+
+@contextlib.contextmanager
+def _time_limit(seconds: float | None) -> Iterator[None]:
+    """Raises :class:`GenerationCut` in this process once ``seconds`` have passed (None:
+    never). A generation of a big game can take minutes: the run stops on time and keeps
+    the generation before, so the logbook holds only whole generations."""
+    if (
+        seconds is None
+        or not hasattr(signal, "setitimer")
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        yield
+        return
+    owner = os.getpid()
+
+    def cut(signum: int, frame: object) -> None:
+        if os.getpid() == owner:
+            raise GenerationCut
+
+    old = signal.signal(signal.SIGALRM, cut)
+    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
 @dataclass
 class Result:
     """The end of a run."""
@@ -161,12 +194,19 @@ def evolve(
                         while (stopped_by := stop_reason(config, state)) is None:
                             if "signal" in got:
                                 raise KeyboardInterrupt
-                            generation(config, toolbox, stats, state)
+                            left = None
+                            if config.stop.seconds is not None:
+                                now = elapsed_before + time.perf_counter() - clock
+                                left = config.stop.seconds - now
+                            generation(config, toolbox, stats, state, time_left=left)
                             state.elapsed = elapsed_before + time.perf_counter() - clock
                             recorder.generation_done(state)
                             bar.update(state)
                             if on_generation is not None:
                                 on_generation(state.generation, state.population, state.logbook)
+            except GenerationCut:
+                stopped_by = "seconds"
+                state.elapsed = elapsed_before + time.perf_counter() - clock
             except KeyboardInterrupt:
                 stopped_by = None
                 last = recorder.interrupted()
@@ -231,8 +271,17 @@ def _baseline_trees(game, names: list[str]) -> list[Tree]:
     return [run(game, name, rc_seeds=0).tree for name in names]
 
 
-def generation(config: Config, tb: base.Toolbox, stats: tools.Statistics, state: State) -> None:
-    """One generation: selection, breeding (mapped), replacement, statistics."""
+def generation(
+    config: Config,
+    tb: base.Toolbox,
+    stats: tools.Statistics,
+    state: State,
+    *,
+    time_left: float | None = None,
+) -> None:
+    """One generation: selection, breeding (mapped), replacement, statistics. When
+    ``time_left`` seconds pass during the breeding, :class:`GenerationCut` is raised and
+    ``state`` is left as it was."""
     rnd = random.Random()  # the run's own: other threads may draw from the shared one
     rnd.setstate(state.random_state)
     pop = state.population
@@ -249,8 +298,10 @@ def generation(config: Config, tb: base.Toolbox, stats: tools.Statistics, state:
         parents = tb.select(pop, n_off + n_off % 2, rng=rnd)
     pairs = [(parents[2 * k], parents[2 * k + 1]) for k in range(len(parents) // 2)]
     tasks = [((as_tree(a), as_tree(b)), (config.seed, gen, k)) for k, (a, b) in enumerate(pairs)]
+    with _time_limit(time_left):
+        bred = list(tb.map(breed_task, tasks))
     offspring, nevals = [], 0
-    for (a, b), kids in zip(pairs, tb.map(breed_task, tasks)):
+    for (a, b), kids in zip(pairs, bred):
         for parent, (tree, values) in zip((a, b), kids):
             if tree is None:  # a copy of its own: NSGA-II keeps per-individual state
                 offspring.append(as_individual(tb.cls, parent, parent.fitness.values))
