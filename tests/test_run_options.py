@@ -480,6 +480,21 @@ def test_checkpoint_interval(tmp_path, interval):
 # ------------------------------------------------------------- the key table
 #: Each key of the config (operator fields as ``<list>.<kind>.<field>``) and the tests
 #: that fail when it is ignored.
+def test_auto_values_adapt_to_the_game():
+    """``auto`` (population size, exact-search thresholds) follows the game, also when
+    the game is changed from the command line: the quick config, written for (4,6),
+    finds the optimum of (4,4) at once (it stalled at 906 with fixed thresholds)."""
+    quick = TESTS.parent / "configs" / "quick.yaml"
+    small = load_config(quick, ["game.colors=4", "stop.seconds=null", "stop.generations=3"])
+    big = load_config(quick, ["game.pegs=5", "game.colors=8"])
+    assert (small.population.size, big.population.size) == (40, 24)
+    greedy, exhaustive = small.mutation.operators[0], small.mutation.operators[1]
+    assert (greedy.exact_below, exhaustive.max_codes) == (300, 300)
+    assert (big.mutation.operators[0].exact_below, big.mutation.operators[1].max_codes) == (46, 46)
+    result = run(small.model_copy(update={"workers": 1}))
+    assert result.best.total == 905  # the optimum of (4,4) (Goddard)
+
+
 KEY_TESTS: dict[str, list[str]] = {
     "name": ["test_name_names_the_run_directory_and_the_summary"],
     "seed": [
@@ -490,7 +505,7 @@ KEY_TESTS: dict[str, list[str]] = {
     "game.pegs": ["test_game_options_choose_the_game"],
     "game.colors": ["test_game_options_choose_the_game"],
     "game.variant": ["test_game_options_choose_the_game"],
-    "population.size": ["test_population_size"],
+    "population.size": ["test_population_size", "test_auto_values_adapt_to_the_game"],
     "population.init.pool": ["test_population_init_pool"],
     "population.init.baselines": ["test_population_init_baselines_are_planted"],
     "stop.generations": ["test_stop_generations"],
@@ -530,11 +545,13 @@ KEY_TESTS: dict[str, list[str]] = {
     "mutation.operators.greedy.tries": ["test_greedy_tries_the_given_number_of_root_guesses"],
     "mutation.operators.greedy.top": ["test_greedy_draws_root_guesses_among_the_top_only"],
     "mutation.operators.greedy.exact_below": [
-        "test_greedy_solves_code_sets_up_to_exact_below_exactly"
+        "test_greedy_solves_code_sets_up_to_exact_below_exactly",
+        "test_auto_values_adapt_to_the_game",
     ],
     "mutation.operators.greedy.keep_current": ["test_greedy_keep_current"],
     "mutation.operators.greedy.max_codes": ["test_max_codes_limits_the_nodes_rebuilt"],
     "mutation.operators.exhaustive.max_codes": [
+        "test_auto_values_adapt_to_the_game",
         "test_max_codes_limits_the_nodes_rebuilt",
         "test_exhaustive_puts_an_optimal_subtree",
     ],
