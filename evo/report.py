@@ -367,7 +367,7 @@ def write_report(
     say("plots")
     known = known_optimum(game)
     optimum = next((b.total for b in figures if b.name == "optimal"), None) or (
-        known.total if known else None
+        known.total if known and known.proved else None
     )
     lines = {b.name: b.total for b in figures if b.name != "optimal"}
     title = f"{run.name}: {game_title(game)}"

@@ -241,13 +241,29 @@ class KnownTotal:
 SOLVE_OPTIMUM_UP_TO = 64
 
 
+#: Best totals reported for games whose optimum is not proved (or not checked by evo),
+#: with what is known of where they come from.
+BEST_REPORTED: dict[tuple[int, int, str], KnownTotal] = {
+    (4, 8, "mastermind"): KnownTotal(
+        20471, "reported best total, claimed optimal (not proved by evo)", proved=False
+    ),
+    (5, 8, "mastermind"): KnownTotal(
+        179274,
+        "reported best known (average 5.4711, first guess 12344); not proved optimal",
+        proved=False,
+    ),
+}
+
+
 def known_optimum(game: Game) -> KnownTotal | None:
-    """The game's best-known optimal total with its source: a recorded optimum
-    (published, or found by evo's exact search), or for tiny games (up to
-    :data:`SOLVE_OPTIMUM_UP_TO` codes) one computed now; None otherwise."""
+    """The game's best-known total with its source: a recorded optimum (published, or
+    found by evo's exact search), a reported best total (``proved`` False), or for tiny
+    games (up to :data:`SOLVE_OPTIMUM_UP_TO` codes) the optimum computed now; else None."""
     total = KNOWN_OPTIMA.get(game.key)
     if total is not None:
         return KnownTotal(total, OPTIMA_SOURCES[game.key], proved=True)
+    if game.key in BEST_REPORTED:
+        return BEST_REPORTED[game.key]
     if game.num_codes <= SOLVE_OPTIMUM_UP_TO:
         from evo.search.exact import shared_solver
 

@@ -52,7 +52,8 @@ def baseline_figures(game: Game, name: str) -> BaselineFigures:
         name = parse_name(game, name)
     except ValueError as e:
         return BaselineFigures(name, note=str(e))
-    if name == "optimal" and (known := known_optimum(game)) is not None:
+    known = known_optimum(game)
+    if name == "optimal" and known is not None and known.proved:
         return BaselineFigures(name, total=known.total, note=f"optimum: {known.source}")
     found = cached(game, name)
     if found is None and game.num_codes > COMPUTE_LIMIT:

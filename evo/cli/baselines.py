@@ -161,8 +161,7 @@ def baselines(
     known = known_optimum(game)
     if known is not None and any(isinstance(r, Refused) or r.name == "optimal" for r in results):
         total, source = known.total, known.source
-        notes.append(
-            f"best-known optimum: {total} (average {total / game.num_codes:.4f}, {source})"
-        )
+        what = "best-known optimum" if known.proved else "best known total"
+        notes.append(f"{what}: {total} (average {total / game.num_codes:.4f}, {source})")
     for n in notes:
         click.echo(n)
