@@ -1,0 +1,144 @@
+"""Cost of each mutation's subtree rebuild by the size of the node's code set, on the big
+games (issue 11). Prints a markdown section for benchmarks/RESULTS.md.
+
+For each game, a random breaker (seed 0) and up to ``--nodes`` of its nodes per size
+band; each operator rebuilds the subtree of each node once, cold (empty caches and exact
+memo), in this process. Reported: the median seconds per band, and how much the
+rebuilt subtree saves on the random one (median, in guesses).
+
+    .venv/bin/python benchmarks/bench_operators.py [--nodes 3] [--games 4x6,4x7,bc4,5x8]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.machine import machine_line  # noqa: E402
+from evo.ea import mutation  # noqa: E402
+from evo.game import Game, make_game  # noqa: E402
+from evo.growth import grow, random_breaker  # noqa: E402
+from evo.search import exact  # noqa: E402
+from evo.search.build import Node  # noqa: E402
+from evo.search.lookahead import ranked_guesses  # noqa: E402
+from evo.tree import Tree  # noqa: E402
+
+GAMES = {
+    "4x6": (4, 6, "mastermind"),
+    "4x7": (4, 7, "mastermind"),
+    "4x8": (4, 8, "mastermind"),
+    "bc4": (4, 10, "bulls-cows"),
+    "5x8": (5, 8, "mastermind"),
+}
+BANDS = [(3, 30), (31, 100), (101, 300), (301, 1000), (1001, 3000), (3001, 10000), (10001, 10**6)]
+
+#: A rebuild: (game, codes, history, rng) -> subtree; None when the operator does not apply.
+Rebuild = Callable[[Game, np.ndarray, tuple[int, ...], np.random.Generator], Tree | None]
+
+
+def _greedy(exact_below: int) -> Rebuild:
+    def rebuild(game, codes, history, rng):
+        node = Node.after(game, history)
+        ranked, _ = ranked_guesses(game, codes, heuristic="kooi", node=node)
+        return mutation.greedy_subtree(
+            game, codes, root=int(ranked[0]), exact_below=exact_below, history=history
+        )
+
+    return rebuild
+
+
+def _exhaustive(max_codes: int) -> Rebuild:
+    def rebuild(game, codes, history, rng):
+        if len(codes) > max_codes:
+            return None
+        solver = exact.shared_solver(game, policy="symmetry")
+        return solver.subtree(codes, history=history)
+
+    return rebuild
+
+
+OPERATORS: dict[str, Rebuild] = {
+    "regrow": lambda game, codes, history, rng: grow(game, codes, rng=rng),
+    "greedy (look-ahead only)": _greedy(0),
+    "greedy, exact <= 100": _greedy(100),
+    "greedy, exact <= 300": _greedy(300),
+    "exhaustive <= 300": _exhaustive(300),
+}
+
+
+def _cold() -> None:
+    mutation._GREEDY_CACHE.clear()
+    exact._SHARED.clear()
+
+
+def measure(key: str, nodes_per_band: int, budget: float) -> list[str]:
+    pegs, colors, variant = GAMES[key]
+    game = make_game(pegs, colors, variant)
+    game.prepare()
+    tree = random_breaker(game, rng=np.random.default_rng(0))
+    rng = np.random.default_rng(1)
+    lines = []
+    for low, high in BANDS:
+        nodes = np.flatnonzero((tree.count >= low) & (tree.count <= high))
+        if len(nodes) == 0:
+            continue
+        picked = rng.choice(nodes, size=min(nodes_per_band, len(nodes)), replace=False)
+        cells = []
+        for rebuild in OPERATORS.values():
+            times, saved = [], []
+            for node in picked.tolist():
+                codes = tree.code_set(node)
+                history = tuple(tree.used_guesses(node))
+                _cold()
+                t = time.perf_counter()
+                sub = rebuild(game, codes, history, np.random.default_rng(node))
+                took = time.perf_counter() - t
+                if sub is None:
+                    break
+                times.append(took)
+                saved.append(int(tree.subtree_totals()[node]) - sub.total)
+                if took > budget:
+                    break
+            if times:
+                cells.append(f"{statistics.median(times):.3g} s ({statistics.median(saved):+.0f})")
+            else:
+                cells.append("-")
+        sizes = f"{int(tree.count[picked].min())}-{int(tree.count[picked].max())}"
+        lines.append(f"| {key} | {sizes} | " + " | ".join(cells) + " |")
+        print(lines[-1], flush=True)
+    return lines
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nodes", type=int, default=3, help="nodes per size band")
+    ap.add_argument("--games", default="4x6,4x7,bc4,5x8")
+    ap.add_argument("--budget", type=float, default=120.0, help="seconds before a band stops")
+    args = ap.parse_args(argv)
+    head = "| game | codes at the nodes | " + " | ".join(OPERATORS) + " |"
+    rows = []
+    for key in args.games.split(","):
+        rows += measure(key, args.nodes, args.budget)
+    print("\n### Cost of a subtree rebuild by node size (issue 11)\n")
+    print(machine_line() + "\n")
+    print(
+        "Median seconds per rebuild, cold (empty caches), with the median saving in guesses"
+        " against the random subtree in brackets; `-`: the operator does not take nodes"
+        " that big.\n"
+    )
+    print(head)
+    print("|" + "---|" * (2 + len(OPERATORS)))
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:] if __name__ == "__main__" else [])

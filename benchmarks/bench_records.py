@@ -1,0 +1,161 @@
+"""Quality on the games where the records are (issue 11): each shipped config run from
+random breakers (or with baselines planted), the time it takes to pass Knuth and to
+reach its target, and the best total at the end. Prints a markdown section for
+benchmarks/RESULTS.md; each run's directory (best.json, logbook) stays under
+``runs/records/``, and its trace in ``runs/records/<case>-seed<k>.json``.
+
+    .venv/bin/python benchmarks/bench_records.py                      # every case
+    .venv/bin/python benchmarks/bench_records.py 4x6 4x7              # some cases
+    .venv/bin/python benchmarks/bench_records.py 5x8 --seconds 3600 --workers 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchmarks.machine import machine_line  # noqa: E402
+from evo.config import load_config  # noqa: E402
+from evo.ea import evolve  # noqa: E402
+from evo.files import atomic_write_text  # noqa: E402
+from evo.rundir import create_run_dir  # noqa: E402
+
+OUT = ROOT / "runs" / "records"
+
+
+@dataclass(frozen=True)
+class Case:
+    """A config run for the record table, with its seeds and extra settings."""
+
+    config: str
+    seeds: tuple[int, ...] = (1,)
+    overrides: tuple[str, ...] = ()
+    note: str = ""
+    marks: tuple[int, ...] = field(default=(600, 900, 3600))  # seconds: best total then
+
+
+CASES = {
+    "4x6": Case("configs/mastermind-4-6.yaml", seeds=(1, 2, 3)),
+    "4x6-pareto": Case("configs/mastermind-4-6-pareto.yaml"),
+    "4x7": Case("configs/mastermind-4-7.yaml", seeds=(1, 2, 3)),
+    "4x8": Case("configs/mastermind-4-8.yaml"),
+    "bc4": Case("configs/bulls-cows-4.yaml"),
+    "5x8": Case("configs/mastermind-5-8.yaml"),
+    "5x8-planted": Case(
+        "configs/mastermind-5-8.yaml",
+        overrides=("population.init.baselines=[entropy, kooi, irving, knuth]",),
+        note="the four one-step heuristic breakers planted in the first population",
+    ),
+}
+
+
+def run_case(name: str, case: Case, seed: int, extra: list[str]) -> dict:
+    """One run; returns its trace and figures (also written as JSON)."""
+    cfg = load_config(ROOT / case.config, [*case.overrides, f"seed={seed}", *extra])
+    OUT.mkdir(parents=True, exist_ok=True)
+    run_dir = create_run_dir(cfg, root=OUT)
+    t0 = time.perf_counter()
+    trace: list[tuple[float, int, int]] = []
+
+    def hook(gen, pop, logbook):
+        trace.append((round(time.perf_counter() - t0, 2), gen, int(logbook[-1]["min"])))
+        partial = {"case": name, "seed": seed, "run_dir": str(run_dir), "trace": trace}
+        atomic_write_text(OUT / f"{name}-seed{seed}.partial.json", json.dumps(partial) + "\n")
+
+    result = evolve(cfg, run_dir=run_dir, progress=False, on_generation=hook)
+    s = result.summary
+    record = {
+        "case": name,
+        "seed": seed,
+        "config": case.config,
+        "overrides": [*case.overrides, *extra],
+        "run_dir": str(run_dir.relative_to(ROOT)),
+        "best_total": s["best_total"],
+        "best_worst": s["best_worst"],
+        "knuth_total": s["knuth_total"],
+        "best_known_total": s["best_known_total"],
+        "target_total": cfg.stop.target_total,
+        "seconds": s["seconds"],
+        "generations": s["generations"],
+        "stopped_by": s["stopped_by"],
+        "workers": cfg.workers,
+        "trace": trace,
+    }
+    atomic_write_text(OUT / f"{name}-seed{seed}.json", json.dumps(record) + "\n")
+    (OUT / f"{name}-seed{seed}.partial.json").unlink(missing_ok=True)
+    return record
+
+
+def first_time(trace: list, below: int | None) -> float | None:
+    """Seconds (from the run's start) of the first generation with a best total at or
+    under ``below``."""
+    if below is None:
+        return None
+    return next((t for t, _, best in trace if best <= below), None)
+
+
+def best_at(trace: list, seconds: float) -> int | None:
+    """The best total of the last generation finished by ``seconds``."""
+    done = [best for t, _, best in trace if t <= seconds]
+    return done[-1] if done else None
+
+
+def _fmt(t: float | None) -> str:
+    return "not reached" if t is None else f"{t:.0f} s"
+
+
+def row(r: dict, marks: tuple[int, ...]) -> str:
+    trace = r["trace"]
+    knuth = r["knuth_total"]
+    beat = first_time(trace, knuth - 1 if knuth is not None else None)
+    target = first_time(trace, r["target_total"])
+    at = " / ".join(
+        str(best_at(trace, m) or "-") for m in marks if m <= r["seconds"] + 1 or m == marks[0]
+    )
+    return (
+        f"| {r['case']} | {r['seed']} | {r['workers']} | {trace[0][2]} | {_fmt(beat)} "
+        f"| {r['target_total']}: {_fmt(target)} | {at} | {r['best_total']} "
+        f"(worst {r['best_worst']}) | {r['seconds']:.0f} s, {r['generations']} gen. |"
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("cases", nargs="*", help=f"among {', '.join(CASES)} (default: all)")
+    ap.add_argument("--seconds", type=float, help="stop.seconds of every run")
+    ap.add_argument("--workers", type=int, help="worker processes of every run")
+    ap.add_argument("--seeds", help="comma-separated seeds instead of the case's")
+    args = ap.parse_args(argv)
+    extra = []
+    if args.seconds is not None:
+        extra.append(f"stop.seconds={args.seconds}")
+    if args.workers is not None:
+        extra.append(f"workers={args.workers}")
+    print(machine_line(), flush=True)
+    rows = []
+    for name in args.cases or list(CASES):
+        case = CASES[name]
+        seeds = tuple(int(s) for s in args.seeds.split(",")) if args.seeds else case.seeds
+        for seed in seeds:
+            r = run_case(name, case, seed, extra)
+            rows.append(row(r, case.marks))
+            print(rows[-1], flush=True)
+    print("\n### Quality where the records are (issue 11)\n")
+    print(machine_line() + "\n")
+    print(
+        "| case | seed | workers | random start | below Knuth at | target at | best at"
+        " 600 / 900 / 3600 s | best at the end | run |"
+    )
+    print("|---|---|---|---|---|---|---|---|---|")
+    print("\n".join(rows))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

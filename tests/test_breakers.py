@@ -1,0 +1,60 @@
+"""The shipped breakers (``breakers/``): each file listed in breakers/README.md, and each
+listed file a valid tree whose total and worst case, found by replaying every code
+against the game's own scoring, are the ones the table states."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evo.treeio import load_tree
+
+FOLDER = Path(__file__).resolve().parent.parent / "breakers"
+
+
+def listed() -> dict[str, tuple[int, int]]:
+    """File name -> (total, worst) from the README's table."""
+    rows = {}
+    for line in (FOLDER / "README.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 5 and cells[0].endswith(".json"):
+            rows[cells[0]] = (int(cells[2]), int(cells[4]))
+    return rows
+
+
+def replay(tree) -> tuple[int, int]:
+    """(total, worst) by playing every code from the root: score the guess against the
+    secret, follow the branch of that feedback, until the guess is the secret."""
+    game = tree.game
+    child = tree.child_table
+    total = worst = 0
+    for secret in game.all_codes().tolist():
+        node, moves = 0, 0
+        while True:
+            guess = int(tree.guess[node])
+            moves += 1
+            if guess == secret:
+                break
+            fb = int(game.compute_feedback(guess, secret))
+            node = int(child[node, fb])
+            assert node >= 0, f"no branch for {game.format_feedback(fb)}"
+            assert moves < 30
+        total += moves
+        worst = max(worst, moves)
+    return total, worst
+
+
+def test_every_file_is_listed_and_every_listed_file_exists():
+    files = {p.name for p in FOLDER.glob("*.json")}
+    assert files and files == set(listed())
+
+
+@pytest.mark.parametrize("name", sorted(listed()))
+def test_shipped_breaker_has_the_stated_total(name):
+    tree = load_tree(FOLDER / name)  # checks the structure and the file's own summary
+    total, worst = listed()[name]
+    assert replay(tree) == (total, worst)
+    assert (tree.total, tree.worst) == (total, worst)
+    assert np.all(tree.count >= 1)
