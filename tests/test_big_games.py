@@ -7,6 +7,8 @@ import time
 
 import numpy as np
 import pytest
+from support.definitions import all_code_tuples
+from support.reference_growth import brute_feedback
 
 from evo.config import load_config
 from evo.ea import evolve, mutation
@@ -15,7 +17,7 @@ from evo.game import make_game
 from evo.growth import random_breaker
 from evo.rundir import create_run_dir, load_run
 from evo.search.build import Node
-from evo.search.exact import Solver
+from evo.search.exact import UNBOUNDED, Solver
 
 
 def _nodes(tree, *, low: int, high: int, count: int, rng: np.random.Generator) -> list[int]:
@@ -96,3 +98,88 @@ def test_time_limit_cuts_a_long_generation(tmp_path, workers):
     saved = load_run(run_dir)
     assert [r["gen"] for r in saved.logbook] == [0]
     assert saved.summary is not None and saved.summary["status"] == "finished"
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_time_limit_cuts_a_long_island_epoch(tmp_path, workers):
+    """The same for islands: an epoch under way at ``stop.seconds`` is abandoned (on a
+    local Dask cluster, its tasks with it) and the run keeps the epoch before."""
+    from evo.ea.islands import evolve_islands
+
+    data = {
+        "name": "cut",
+        "seed": 1,
+        "game": {"pegs": 4, "colors": 6},
+        "population": {"size": 6},
+        "stop": {"seconds": 3, "generations": 100},
+        "mutation": {"rate": 1.0, "repeat": 100000, "operators": [{"kind": "regrow"}]},
+        "elitism": 0,
+        "islands": {"count": 2, "migration": {"interval": 2}},
+        "cluster": {"workers": workers},
+    }
+    cfg = load_config(data, [])
+    run_dir = create_run_dir(cfg, root=tmp_path)
+    start = time.perf_counter()
+    result = evolve_islands(cfg, run_dir=run_dir, progress=False, knuth=False)
+    took = time.perf_counter() - start
+    assert result.summary["stopped_by"] == "seconds"
+    assert result.state.generation == 0
+    assert took < 3 + 20, f"the run overran its 3 s by {took - 3:.1f} s"
+    saved = load_run(run_dir)
+    assert [r["gen"] for r in saved.logbook] == [0]
+    assert saved.summary is not None and saved.summary["status"] == "finished"
+
+
+def _brute_total(codes: frozenset, depth: int, guesses: list[tuple], memo: dict) -> float:
+    """The least total of a strategy for ``codes`` within ``depth`` guesses, by trying
+    every guess at every node (inf when none fits)."""
+    if not codes:
+        return 0
+    if depth == 0:
+        return float("inf")
+    key = (codes, depth)
+    if key not in memo:
+        best = float("inf")
+        for g in guesses:
+            parts: dict[tuple, set] = {}
+            for c in codes:
+                if c != g:
+                    parts.setdefault(brute_feedback(g, c), set()).add(c)
+            if any(len(p) == len(codes) for p in parts.values()):
+                continue  # tells nothing
+            cost = len(codes) + sum(
+                _brute_total(frozenset(p), depth - 1, guesses, memo) for p in parts.values()
+            )
+            best = min(best, cost)
+        memo[key] = best
+    return memo[key]
+
+
+@pytest.mark.parametrize(("pegs", "colors"), [(2, 4), (3, 3)])
+def test_depth_limited_search_against_brute_force(pegs, colors):
+    """The least total within ``depth`` guesses, for every depth, equals an exhaustive
+    search over every guess (none infeasible when the brute force finds a strategy)."""
+    game = make_game(pegs, colors)
+    game.prepare()
+    codes = all_code_tuples(pegs, colors)
+    memo: dict = {}
+    for policy in ("symmetry", "path-independent"):
+        solver = Solver(game, policy=policy)
+        for depth in range(1, 7):
+            want = _brute_total(frozenset(codes), depth, codes, memo)
+            got = solver.total(game.all_codes(), depth=depth)
+            assert (got if got < UNBOUNDED else float("inf")) == want, (policy, depth)
+            if want < float("inf"):
+                tree = solver.subtree(game.all_codes(), depth=depth)
+                assert tree.total == want and tree.worst <= depth
+
+
+def test_depth_limited_optimum_of_4_6_is_the_published_5626():
+    """Koyama & Lai: the least total of (4,6) with worst case 5 is 5626 (5625 needs 6)."""
+    game = make_game(4, 6)
+    game.prepare()
+    solver = Solver(game, policy="symmetry")
+    assert solver.total(game.all_codes(), depth=6) == 5625
+    assert solver.total(game.all_codes(), depth=5) == 5626
+    tree = solver.subtree(game.all_codes(), depth=5)
+    assert (tree.total, tree.worst) == (5626, 5)

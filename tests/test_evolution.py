@@ -17,6 +17,7 @@ from evo.baselines import knuth_total
 from evo.cli import main
 from evo.config import load_config
 from evo.ea import CheckpointError, build_toolbox, evolve
+from evo.ea.deadline import checked_map
 from evo.ea.operators import OPERATORS
 from evo.game import make_game
 from evo.growth import random_breaker
@@ -181,7 +182,7 @@ def test_toolbox_registers_the_operators():
     cfg = config(BASE)
     tb = build_toolbox(cfg, make_game(3, 4))
     assert tb.mate.func is OPERATORS["graft"].function
-    assert tb.map.func is map  # worker processes replace it only while a run lasts
+    assert tb.map.func is checked_map  # worker processes replace it only while a run lasts
     assert tb.mutation_names == [
         "mutate_regrow",
         "mutate_best_of_k",

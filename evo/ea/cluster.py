@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from evo.config import Config
+from evo.ea.deadline import GenerationCut, seconds_left
 
 Mapper = Callable[[Callable, list[tuple]], list]
 
@@ -64,7 +65,7 @@ def island_map(config: Config, *, scheduler: str | None = None) -> Iterator[Mapp
         return
     from concurrent.futures import CancelledError
 
-    from dask.distributed import Client, LocalCluster
+    from dask.distributed import Client, LocalCluster, wait
 
     cluster = None
     if address is None:
@@ -84,6 +85,13 @@ def island_map(config: Config, *, scheduler: str | None = None) -> Iterator[Mapp
     def dask_map(fn: Callable, args: list[tuple]) -> list:
         try:
             futures = [client.submit(fn, *a, pure=False, retries=2) for a in args]
+            left = seconds_left()
+            if left is not None:
+                try:
+                    wait(futures, timeout=left)
+                except TimeoutError:
+                    client.cancel(futures)
+                    raise GenerationCut from None
             return client.gather(futures)
         except (OSError, TimeoutError, CancelledError) as e:
             where = address or "the local cluster"

@@ -24,6 +24,7 @@ from deap import tools
 
 from evo.config import Config, island_seed
 from evo.ea.checkpoint import State, hall_of_fame
+from evo.ea.deadline import checked_map
 from evo.ea.individuals import as_individual, as_tree, individual_class
 from evo.ea.selection import sel_distinct
 from evo.ea.stats import make_statistics, new_logbook
@@ -172,8 +173,8 @@ Mapper = Callable[[Callable, list[tuple]], list]
 
 
 def serial_map(fn: Callable, args: list[tuple]) -> list:
-    """Every task in this process, in order."""
-    return [fn(*a) for a in args]
+    """Every task in this process, in order (stopped at the run's time limit)."""
+    return checked_map(lambda a: fn(*a), args)
 
 
 @dataclass
@@ -188,7 +189,10 @@ class Epochs:
 def epochs(config: Config, run_map: Mapper, *, start: Epochs | None = None) -> Iterator[Epochs]:
     """The islands after their first populations (unless resuming from ``start``) and
     after every epoch, until the run's stop rule holds; migration follows each epoch
-    (not the last one)."""
+    (not the last one). Raises :class:`~evo.ea.loop.GenerationCut` when ``stop.seconds``
+    falls inside an epoch."""
+    from evo.ea.deadline import time_limit
+
     configs = [config.island(i) for i in range(config.islands.count)]
     data = [c.model_dump(mode="json") for c in configs]
     clock = time.perf_counter()
@@ -206,7 +210,11 @@ def epochs(config: Config, run_map: Mapper, *, start: Epochs | None = None) -> I
         todo = interval
         if config.stop.generations is not None:
             todo = min(todo, config.stop.generations - gen)
-        islands = run_map(run_epoch, [(d, p, todo) for d, p in zip(data, state.islands)])
+        left = None
+        if config.stop.seconds is not None:
+            left = config.stop.seconds - (before + time.perf_counter() - clock)
+        with time_limit(left):  # an epoch of a big game can take minutes
+            islands = run_map(run_epoch, [(d, p, todo) for d, p in zip(data, state.islands)])
         state = Epochs(islands, state.epoch + 1, before + time.perf_counter() - clock)
         if stop_reason(config, state) is None:
             migrate(state.islands, configs, config, state.epoch)
@@ -321,7 +329,14 @@ def evolve_islands(
     import contextlib
 
     from evo.ea.cluster import ClusterLost, island_map
-    from evo.ea.loop import Result, RunInterrupted, _knuth, _stop_signals, check_run
+    from evo.ea.deadline import GenerationCut
+    from evo.ea.loop import (
+        Result,
+        RunInterrupted,
+        _knuth,
+        _stop_signals,
+        check_run,
+    )
     from evo.rundir import append_logbook, lock_run, write_logbook
 
     game = check_run(config).prepare()
@@ -335,9 +350,11 @@ def evolve_islands(
                 (Path(run_dir) / ISLANDS_LOGBOOK).unlink(missing_ok=True)
         state = start
         bar = _Bar(config, knuth_total, progress)
+        since = time.perf_counter()
         try:
             with island_map(config, scheduler=scheduler) as run_map, bar:
                 for state in epochs(config, run_map, start=start):
+                    since = time.perf_counter()
                     new = list(run_logbook(state))
                     records += new
                     if run_dir is not None:
@@ -348,6 +365,9 @@ def evolve_islands(
                     bar.update(state, records)
                     if "signal" in got:
                         raise KeyboardInterrupt
+        except GenerationCut:  # the time limit fell inside an epoch: keep the one before
+            assert state is not None
+            state = Epochs(state.islands, state.epoch, state.elapsed + time.perf_counter() - since)
         except KeyboardInterrupt:  # every epoch is checkpointed: nothing more to save
             gen = records[-1]["gen"] if records else -1
             if run_dir is not None and state is not None:

@@ -28,6 +28,7 @@ from deap import base, tools
 
 from evo.config import Config, ConfigError
 from evo.ea.checkpoint import Recorder, State, hall_of_fame
+from evo.ea.deadline import GenerationCut, time_limit
 from evo.ea.individuals import as_individual, as_tree
 from evo.ea.progress import Progress
 from evo.ea.selection import sel_tournament_dcd
@@ -97,39 +98,6 @@ def _stop_signals() -> Iterator[dict]:
     finally:
         for s, handler in old.items():
             signal.signal(s, handler)
-
-
-class GenerationCut(BaseException):
-    """The time limit (``stop.seconds``) fell inside a generation, which was abandoned.
-
-    A ``BaseException``, so that no library's ``except Exception`` swallows it."""
-
-
-@contextlib.contextmanager
-def _time_limit(seconds: float | None) -> Iterator[None]:
-    """Raises :class:`GenerationCut` in this process once ``seconds`` have passed (None:
-    never). A generation of a big game can take minutes: the run stops on time and keeps
-    the generation before, so the logbook holds only whole generations."""
-    if (
-        seconds is None
-        or not hasattr(signal, "setitimer")
-        or threading.current_thread() is not threading.main_thread()
-    ):
-        yield
-        return
-    owner = os.getpid()
-
-    def cut(signum: int, frame: object) -> None:
-        if os.getpid() == owner:
-            raise GenerationCut
-
-    old = signal.signal(signal.SIGALRM, cut)
-    signal.setitimer(signal.ITIMER_REAL, max(seconds, 1e-3))
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
 
 
 @dataclass
@@ -298,8 +266,8 @@ def generation(
         parents = tb.select(pop, n_off + n_off % 2, rng=rnd)
     pairs = [(parents[2 * k], parents[2 * k + 1]) for k in range(len(parents) // 2)]
     tasks = [((as_tree(a), as_tree(b)), (config.seed, gen, k)) for k, (a, b) in enumerate(pairs)]
-    with _time_limit(time_left):
-        bred = list(tb.map(breed_task, tasks))
+    with time_limit(time_left):
+        bred = list(tb.map(breed_task, tasks))  # GenerationCut past the time left
     offspring, nevals = [], 0
     for (a, b), kids in zip(pairs, bred):
         for parent, (tree, values) in zip((a, b), kids):

@@ -12,6 +12,8 @@ import numpy as np
 from deap import base, tools
 
 from evo.config import Config
+from evo.ea.deadline import check as check_time
+from evo.ea.deadline import checked_map
 from evo.ea.fitness import evaluate_total, evaluate_total_worst
 from evo.ea.individuals import as_tree, individual_class
 from evo.ea.operators import OPERATORS
@@ -27,7 +29,8 @@ Bred = tuple[Tree, tuple[int, ...]] | tuple[None, None]
 def build_toolbox(config: Config, game: Game) -> base.Toolbox:
     """The toolbox of a config: ``mate``; one ``mutate_<kind>`` per mutation operator
     and ``mutate`` (one of them, drawn by weight); ``evaluate``; ``select``;
-    ``individual``; ``breed``; and ``map`` (the builtin, or a process pool's)."""
+    ``individual``; ``breed``; and ``map`` (in this process, stopping at the run's time
+    limit, or a process pool's)."""
     tb = base.Toolbox()
     tb.game = game
     tb.config = config
@@ -58,7 +61,7 @@ def build_toolbox(config: Config, game: Game) -> base.Toolbox:
         tb.register("select", sel_tournament, tournsize=config.selection.tournament_size)
     tb.register("individual", random_breaker, game, pool=config.population.init.pool)
     tb.register("breed", breed, tb)
-    tb.register("map", map)
+    tb.register("map", checked_map)
     return tb
 
 
@@ -84,6 +87,7 @@ def breed(tb: base.Toolbox, parents: tuple[Tree, Tree], key: tuple[int, ...]) ->
     for child, parent in zip(kids, (a, b)):
         if cfg.mutation.rate > 0 and rng.random() < cfg.mutation.rate:
             for _ in range(cfg.mutation.repeat):
+                check_time()  # a cut generation is thrown away, so stopping here is safe
                 child = tb.mutate(child, rng=rng)
         if child is parent:
             out.append((None, None))

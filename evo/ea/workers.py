@@ -19,6 +19,7 @@ import numpy as np
 from deap import base
 
 from evo.config import Config
+from evo.ea.deadline import GenerationCut, checked_map, seconds_left
 from evo.ea.toolbox import build_toolbox
 from evo.game import make_game
 
@@ -69,9 +70,11 @@ def worker_pool(config: Config, tb: base.Toolbox) -> Iterator[None]:
 
         def pool_map(f, items):
             items = list(items)
-            return procs.map(
-                f, items, chunksize=max(1, math.ceil(len(items) / (config.workers * 8)))
-            )
+            chunks = max(1, math.ceil(len(items) / (config.workers * 8)))
+            try:
+                return procs.map_async(f, items, chunksize=chunks).get(timeout=seconds_left())
+            except multiprocessing.TimeoutError:
+                raise GenerationCut from None  # the pool is terminated on the way out
 
         tb.register("map", pool_map)
     try:
@@ -85,5 +88,5 @@ def worker_pool(config: Config, tb: base.Toolbox) -> Iterator[None]:
         if pool is not None:
             pool.close()
             pool.join()
-        tb.register("map", map)
+        tb.register("map", checked_map)
         _WORKER.pop("toolbox", None)
