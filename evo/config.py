@@ -159,6 +159,9 @@ class GreedyConfig(_Model):
     """keep the current subtree when every try is worse"""
     max_codes: int | None = Field(None, ge=3)
     """only nodes of at most this many codes are rebuilt (null: any)"""
+    keep_depth: bool = False
+    """the exact search below keeps within the current subtree's depth (when it can), so the
+    worst case does not grow there: for the worst-case objective of `nsga2`"""
 
 
 class ExhaustiveConfig(_Model):
@@ -174,6 +177,9 @@ class ExhaustiveConfig(_Model):
     """how the node is picked"""
     max_codes: int = Field(10, ge=3, le=300)
     """largest code set replaced by an optimal subtree; `auto`: as greedy's `exact_below`"""
+    keep_depth: bool = False
+    """the best subtree no deeper than the current one (the worst case kept there), rather than
+    the best of any depth"""
 
 
 CrossoverOp = Annotated[GraftConfig | ExchangeConfig, Field(discriminator="kind")]

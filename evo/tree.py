@@ -116,6 +116,12 @@ class Tree:
 
         return self._memo("subtotals", compute)
 
+    def height(self, node: int) -> int:
+        """The most guesses that a code of ``node``'s set needs from ``node`` on (its own
+        guess counted): the worst case of its subtree."""
+        below = self.depth[node : node + int(self.nsub[node])]
+        return int(below.max()) - int(self.depth[node]) + 1
+
     # ------------------------------------------------------------ structure
     def code_set(self, node: int) -> np.ndarray:
         """The codes whose game path passes through ``node``."""

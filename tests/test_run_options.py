@@ -20,6 +20,7 @@ from evo.baselines import run as run_baseline
 from evo.config import Config, load_config
 from evo.ea import build_toolbox, evolve
 from evo.ea.checkpoint import hall_of_fame, read_document
+from evo.ea.deadline import checked_map
 from evo.ea.fitness import evaluate_total
 from evo.ea.individuals import as_individual, same_tree
 from evo.ea.operators import OPERATORS
@@ -215,6 +216,7 @@ def test_toolbox_passes_each_operator_its_config_and_the_pool():
         "top": 4,
         "exact_below": 7,
         "max_codes": 9,
+        "keep_depth": True,
     }
     game = make_game(3, 4)
     for kind, op in OPERATORS.items():
@@ -445,11 +447,11 @@ def test_workers_run_the_tasks_in_other_processes():
     game = make_game(3, 4)
     cfg = config("workers=2")
     tb = build_toolbox(cfg, game)
-    assert tb.map.func is map
+    assert tb.map.func is checked_map
     with worker_pool(cfg, tb):
         pids = set(tb.map(_pid, range(32)))
     assert os.getpid() not in pids and len(pids) >= 1
-    assert tb.map.func is map  # the pool is gone with the run
+    assert tb.map.func is checked_map  # the pool is gone with the run
     one = config("workers=1")
     tb = build_toolbox(one, game)
     with worker_pool(one, tb):
@@ -480,6 +482,34 @@ def test_checkpoint_interval(tmp_path, interval):
 # ------------------------------------------------------------- the key table
 #: Each key of the config (operator fields as ``<list>.<kind>.<field>``) and the tests
 #: that fail when it is ignored.
+@pytest.mark.parametrize(
+    "operator",
+    [
+        {"kind": "exhaustive", "max_codes": 300},
+        {"kind": "greedy", "exact_below": 300, "tries": 1, "keep_current": False},
+    ],
+)
+def test_keep_depth_keeps_the_worst_case(operator):
+    """On Knuth's (4,6) breaker (worst case 5), the exact search inside the operator
+    deepens some subtrees to save guesses (worst case 6); with ``keep_depth`` it keeps
+    within each subtree's depth, and the greedy rebuild of the root then finds the
+    least total of worst case 5, 5626."""
+    game = make_game(4, 6)
+    game.prepare()
+    knuth = run_baseline(game, "knuth", rc_seeds=0).tree
+    results = {}
+    for keep in (False, True):
+        cfg = load_config({"mutation": {"operators": [{**operator, "keep_depth": keep}]}})
+        tb = build_toolbox(cfg, game)
+        trees = [tb.mutate(knuth, rng=np.random.default_rng(i)) for i in range(24)]
+        results[keep] = {(t.total, t.worst) for t in trees}
+    assert any(worst > 5 for _, worst in results[False])
+    if operator["kind"] == "exhaustive":
+        assert all(worst <= 5 for _, worst in results[True])
+    else:
+        assert (5626, 5) in results[True] and (5625, 6) in results[False]
+
+
 def test_auto_values_adapt_to_the_game():
     """``auto`` (population size, exact-search thresholds) follows the game, also when
     the game is changed from the command line: the quick config, written for (4,6),
@@ -550,6 +580,8 @@ KEY_TESTS: dict[str, list[str]] = {
     ],
     "mutation.operators.greedy.keep_current": ["test_greedy_keep_current"],
     "mutation.operators.greedy.max_codes": ["test_max_codes_limits_the_nodes_rebuilt"],
+    "mutation.operators.greedy.keep_depth": ["test_keep_depth_keeps_the_worst_case"],
+    "mutation.operators.exhaustive.keep_depth": ["test_keep_depth_keeps_the_worst_case"],
     "mutation.operators.exhaustive.max_codes": [
         "test_auto_values_adapt_to_the_game",
         "test_max_codes_limits_the_nodes_rebuilt",

@@ -20,7 +20,7 @@ from evo.game import Game, helpful_rows
 from evo.growth import grow
 from evo.kinds import NodeWeight, Pool
 from evo.search.build import Node, build_tree
-from evo.search.exact import Policy, shared_solver
+from evo.search.exact import UNBOUNDED, Policy, shared_solver
 from evo.search.lookahead import lookahead_player, ranked_guesses
 from evo.search.partition import candidates, feedback_block
 from evo.tree import Tree
@@ -60,12 +60,15 @@ def greedy_subtree(
     root: int | None = None,
     exact_below: int = 0,
     history: tuple[int, ...] | None = None,
+    depth: int | None = None,
 ) -> Tree:
     """The one-step look-ahead subtree of ``codes`` (``root``: its root guess, if given);
-    code sets of at most ``exact_below`` codes get an optimal subtree instead. With the
-    ``history`` that led to ``codes``, candidates are reduced by its symmetries: the same
-    subtree, built faster (much faster near the root of a big game)."""
-    key = (game.key, _digest(codes), pool, heuristic, root, exact_below)
+    code sets of at most ``exact_below`` codes get an optimal subtree instead (with
+    ``depth``, the best one that keeps every code within ``depth`` guesses of the root
+    when there is one). With the ``history`` that led to ``codes``, candidates are reduced
+    by its symmetries: the same subtree, built faster (much faster near the root of a big
+    game)."""
+    key = (game.key, _digest(codes), pool, heuristic, root, exact_below, depth)
     found = _GREEDY_CACHE.get(key)
     if found is not None:
         _GREEDY_CACHE.move_to_end(key)
@@ -75,11 +78,16 @@ def greedy_subtree(
     policy: Policy = "symmetry" if known else "path-independent"
     solver = shared_solver(game, pool=pool, policy=policy) if exact_below >= 3 else None
 
+    top = len(history or ())
+
     def choose(s: np.ndarray, node: Node) -> int:
-        if root is not None and len(node.history) == len(history or ()):
+        if root is not None and len(node.history) == top:
             return int(root)
         if solver is not None and len(s) <= exact_below:
-            return solver.best_guess(s, node)
+            left = None if depth is None else depth - (len(node.history) - top)
+            if left is not None and solver.total(s, node, depth=left) >= UNBOUNDED:
+                left = None  # the guesses above went too deep already: the best there is
+            return solver.best_guess(s, node, depth=left)
         return look(s, node)
 
     tree = build_tree(game, choose, codes=codes, history=history or ())
@@ -145,13 +153,15 @@ def greedy_mutation(
     exact_below: int = 0,
     keep_current: bool = True,
     max_codes: int | None = None,
+    keep_depth: bool = False,
 ) -> Tree:
     """*Greedy subtree*: a node's subtree is rebuilt by one-step look-ahead with
     ``heuristic``. ``tries`` root guesses are drawn among the ``top`` best by the heuristic
     (the best one always among them), each completed by look-ahead below; the best result
     replaces the subtree (unless it is worse, with ``keep_current``). Code sets of at most
-    ``exact_below`` codes are solved exactly. Only nodes of at most ``max_codes`` codes
-    are picked, when it is given (a whole Bulls and Cows tree takes minutes to rebuild)."""
+    ``exact_below`` codes are solved exactly (with ``keep_depth``, as well as possible
+    without going deeper than the current subtree, so the worst case does not grow
+    there). Only nodes of at most ``max_codes`` codes are picked, when it is given."""
     node = pick_node(tree, rng=rng, weight=node_weight, max_codes=max_codes)
     if node is None:
         return tree
@@ -174,6 +184,7 @@ def greedy_mutation(
             root=int(ranked[p]),
             exact_below=exact_below,
             history=history,
+            depth=tree.height(node) if keep_depth else None,
         )
         for p in picks
     )
@@ -187,13 +198,16 @@ def exhaustive_mutation(
     pool: Pool = "all",
     node_weight: NodeWeight = "size",
     max_codes: int = 10,
+    keep_depth: bool = False,
 ) -> Tree:
     """*Exhaustive subtree*: a node with at most ``max_codes`` codes gets an optimal subtree
     (exact search): the first optimal one in the search's order, so an optimal subtree
-    of another shape may be replaced by this one, of the same total."""
+    of another shape may be replaced by this one, of the same total. With ``keep_depth``,
+    the best subtree no deeper than the current one (the worst case kept, for NSGA-II)."""
     node = pick_node(tree, rng=rng, weight=node_weight, max_codes=max_codes)
     if node is None:
         return tree
     solver = shared_solver(tree.game, pool=pool, policy="symmetry")
     history = tuple(tree.used_guesses(node))
-    return offer(tree, node, solver.subtree(tree.code_set(node), history=history))
+    depth = tree.height(node) if keep_depth else None
+    return offer(tree, node, solver.subtree(tree.code_set(node), history=history, depth=depth))

@@ -106,7 +106,8 @@ class Solver:
         self.pool = pool
         self.deadline = deadline
         self.max_memo = max_memo
-        self.lb = perfect_split_bounds(game.num_codes, max_parts(game))
+        self._parts = max_parts(game)
+        self.lb = perfect_split_bounds(game.num_codes, self._parts)
         self.exact: dict[bytes, tuple[int, int]] = {}
         self.lower: dict[bytes, int] = {}
         self.nodes = 0
@@ -125,35 +126,99 @@ class Solver:
         self._colors = game.colors
 
     # ------------------------------------------------------------------ answers
-    def total(self, codes: np.ndarray, node: Node | None = None) -> int:
-        """The least total of a subtree for ``codes``."""
-        return self.solve(_sorted(codes), node or Node(self.game), UNBOUNDED)
+    def total(
+        self, codes: np.ndarray, node: Node | None = None, *, depth: int | None = None
+    ) -> int:
+        """The least total of a subtree for ``codes`` (with ``depth``: of one that solves
+        every code within ``depth`` guesses; :data:`UNBOUNDED` when none does)."""
+        return self.solve(_sorted(codes), node or Node(self.game), UNBOUNDED, depth=depth)
 
-    def best_guess(self, codes: np.ndarray, node: Node | None = None) -> int:
-        """The root guess of an optimal subtree for ``codes`` (the lower code of two)."""
+    def best_guess(
+        self, codes: np.ndarray, node: Node | None = None, *, depth: int | None = None
+    ) -> int:
+        """The root guess of an optimal subtree for ``codes`` (the lower code of two), with
+        ``depth``: among subtrees that solve every code within ``depth`` guesses."""
         s = _sorted(codes)
         if len(s) <= 2:
             return int(s[0])
-        key = s.tobytes()
+        key = self._key(s, depth)
         if key not in self.exact:
-            self.solve(s, node or Node(self.game), UNBOUNDED)
+            self.solve(s, node or Node(self.game), UNBOUNDED, depth=depth)
+        if key not in self.exact:
+            raise ValueError(f"no subtree solves these {len(s)} codes within {depth} guesses")
         return self.exact[key][1]
 
-    def subtree(self, codes: np.ndarray, *, history: tuple[int, ...] = ()) -> Tree:
+    def subtree(
+        self, codes: np.ndarray, *, history: tuple[int, ...] = (), depth: int | None = None
+    ) -> Tree:
         """An optimal subtree for ``codes``, reached by the guesses of ``history`` (which
-        the ``symmetry`` policy needs; the path-independent one takes any)."""
-        return build_tree(self.game, self.best_guess, codes=codes, history=history)
+        the ``symmetry`` policy needs; the path-independent one takes any); with
+        ``depth``, the best that solves every code within ``depth`` guesses."""
+        if depth is None:
+            return build_tree(self.game, self.best_guess, codes=codes, history=history)
+        top = len(history)
+
+        def choose(s: np.ndarray, node: Node) -> int:
+            return self.best_guess(s, node, depth=depth - (len(node.history) - top))
+
+        return build_tree(self.game, choose, codes=codes, history=history)
+
+    def feasible(self, n: int, depth: int | None) -> bool:
+        """Whether ``n`` codes could be solved within ``depth`` guesses at all (each guess
+        solves one code and splits the rest into at most ``P`` parts)."""
+        if depth is None:
+            return True
+        room, level = 0, 1
+        for _ in range(depth):
+            room += level
+            if room >= n:
+                return True
+            level *= max(self._parts, 1)
+        return False
+
+    @staticmethod
+    def _key(codes: np.ndarray, depth: int | None) -> bytes:
+        """The memo key of a sorted code set, and of its depth limit when there is one."""
+        key = codes.tobytes()
+        return key if depth is None else key + bytes([min(depth, 255)])
 
     # ------------------------------------------------------------------ search
-    def solve(self, codes: np.ndarray, node: Node, bound: int) -> int:
+    def solve(self, codes: np.ndarray, node: Node, bound: int, *, depth: int | None = None) -> int:
         """``cost(codes)`` (sorted int64 codes) when it is below ``bound``; else a lower
-        bound ``>= bound``."""
+        bound ``>= bound``. ``depth``: every code solved within that many guesses."""
         n = len(codes)
+        if not self.feasible(n, depth):
+            return UNBOUNDED
         if n <= 2:
             return 2 * n - 1
-        return self._solve(codes, codes.tobytes(), node, bound)
+        if depth is not None and depth <= 2:
+            return self._two_guesses(codes, node, bound)
+        return self._solve(codes, self._key(codes, depth), node, bound, depth)
 
-    def _solve(self, codes: np.ndarray, key: bytes, node: Node, bound: int) -> int:
+    def _two_guesses(self, codes: np.ndarray, node: Node, bound: int) -> int:
+        """``solve`` within two guesses: a guess that leaves single codes, consistent first
+        (``2n - 1``; else ``2n``), the lowest code among equals."""
+        key = self._key(codes, 2)
+        hit = self.exact.get(key)
+        if hit is not None:
+            return hit[0]
+        cands = self._pool(codes, node)
+        counts = partition_counts(self.game, codes, cands)
+        win = self.game.win
+        rest = np.delete(counts, win, axis=1)
+        ok = rest.max(axis=1) <= 1
+        consistent = ok & (counts[:, win] > 0)
+        pick = consistent if consistent.any() else ok
+        if not pick.any():
+            return UNBOUNDED
+        cost = 2 * len(codes) - int(consistent.any())
+        if cost < bound:
+            self.exact[key] = (cost, int(cands[np.argmax(pick)]))
+        return cost
+
+    def _solve(
+        self, codes: np.ndarray, key: bytes, node: Node, bound: int, depth: int | None = None
+    ) -> int:
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
@@ -186,6 +251,7 @@ class Solver:
             low,
         )
         best, best_g = bound, -1
+        below_depth = None if depth is None else depth - 1
         seen: set[bytes] = set()
         symmetry = self.policy == "symmetry"
         exact, lower = self.exact, self.lower
@@ -212,7 +278,7 @@ class Solver:
                     total += 2 * s - 1
                 else:
                     part = grouped[pos : pos + s]
-                    k = part.tobytes()
+                    k = self._key(part, below_depth)
                     known = exact.get(k)
                     low_k = known[0] if known is not None else max(lb[s], lower.get(k, 0))
                     parts.append((part, k, low_k))
@@ -223,7 +289,10 @@ class Solver:
             below = node.then(g) if symmetry else node
             for part, k, low_k in parts:
                 rest -= low_k
-                total += self._solve(part, k, below, best - total - rest)
+                if below_depth is None:
+                    total += self._solve(part, k, below, best - total - rest)
+                else:
+                    total += self.solve(part, below, best - total - rest, depth=below_depth)
                 if total + rest >= best:
                     break
             else:
