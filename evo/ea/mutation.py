@@ -92,15 +92,16 @@ def greedy_subtree(
 
     tree = build_tree(game, choose, codes=codes, history=history or ())
     _GREEDY_CACHE[key] = tree
-    while len(_GREEDY_CACHE) > GREEDY_CACHE_SIZE:
+    while sum(t.num_codes for t in _GREEDY_CACHE.values()) > GREEDY_CACHE_CODES:
         _GREEDY_CACHE.popitem(last=False)
     return tree
 
 
-#: Look-ahead subtrees kept per process, by code set and options: a population shares
-#: most of its nodes, so the same subtree is asked for again and again. The subtree is a
-#: function of its code set and options alone, so the cache changes no result.
-GREEDY_CACHE_SIZE = 512
+#: Look-ahead subtrees kept per process, by code set and options, the least recently
+#: used dropped past this many codes in all (~100 MB): a population shares most of its
+#: nodes, so the same subtree is asked for again and again. The subtree is a function of
+#: its code set and options alone, so the cache changes no result.
+GREEDY_CACHE_CODES = 1_000_000
 _GREEDY_CACHE: OrderedDict[tuple, Tree] = OrderedDict()
 
 
