@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.machine import machine_line  # noqa: E402
 from evo.config import load_config  # noqa: E402
 from evo.ea import evolve  # noqa: E402
+from evo.ea.individuals import as_tree  # noqa: E402
 from evo.files import atomic_write_text  # noqa: E402
 from evo.rundir import create_run_dir  # noqa: E402
 
@@ -38,12 +39,13 @@ class Case:
     seeds: tuple[int, ...] = (1,)
     overrides: tuple[str, ...] = ()
     note: str = ""
+    worst: int | None = None  # also trace the best total of breakers within this worst case
     marks: tuple[int, ...] = field(default=(600, 900, 3600))  # seconds: best total then
 
 
 CASES = {
     "4x6": Case("configs/mastermind-4-6.yaml", seeds=(1, 2, 3)),
-    "4x6-pareto": Case("configs/mastermind-4-6-pareto.yaml"),
+    "4x6-pareto": Case("configs/mastermind-4-6-pareto.yaml", worst=5),
     "4x7": Case("configs/mastermind-4-7.yaml", seeds=(1, 2, 3)),
     "4x8": Case("configs/mastermind-4-8.yaml"),
     "bc4": Case("configs/bulls-cows-4.yaml"),
@@ -65,7 +67,11 @@ def run_case(name: str, case: Case, seed: int, extra: list[str]) -> dict:
     trace: list[tuple[float, int, int]] = []
 
     def hook(gen, pop, logbook):
-        trace.append((round(time.perf_counter() - t0, 2), gen, int(logbook[-1]["min"])))
+        point = [round(time.perf_counter() - t0, 2), gen, int(logbook[-1]["min"])]
+        if case.worst is not None:
+            within = [t.total for t in map(as_tree, pop) if t.worst <= case.worst]
+            point.append(min(within, default=None))
+        trace.append(tuple(point))
         partial = {"case": name, "seed": seed, "run_dir": str(run_dir), "trace": trace}
         atomic_write_text(OUT / f"{name}-seed{seed}.partial.json", json.dumps(partial) + "\n")
 
@@ -82,10 +88,12 @@ def run_case(name: str, case: Case, seed: int, extra: list[str]) -> dict:
         "knuth_total": s["knuth_total"],
         "best_known_total": s["best_known_total"],
         "target_total": cfg.stop.target_total,
+        "worst": case.worst,
         "seconds": s["seconds"],
         "generations": s["generations"],
         "stopped_by": s["stopped_by"],
         "workers": cfg.workers,
+        "pareto_front": s.get("pareto_front"),
         "trace": trace,
     }
     atomic_write_text(OUT / f"{name}-seed{seed}.json", json.dumps(record) + "\n")
@@ -93,17 +101,17 @@ def run_case(name: str, case: Case, seed: int, extra: list[str]) -> dict:
     return record
 
 
-def first_time(trace: list, below: int | None) -> float | None:
-    """Seconds (from the run's start) of the first generation with a best total at or
-    under ``below``."""
+def first_time(trace: list, below: int | None, column: int = 2) -> float | None:
+    """Seconds (from the run's start) of the first generation whose best total (or the
+    trace's ``column``) is at or under ``below``."""
     if below is None:
         return None
-    return next((t for t, _, best in trace if best <= below), None)
+    return next((p[0] for p in trace if p[column] is not None and p[column] <= below), None)
 
 
 def best_at(trace: list, seconds: float) -> int | None:
     """The best total of the last generation finished by ``seconds``."""
-    done = [best for t, _, best in trace if t <= seconds]
+    done = [p[2] for p in trace if p[0] <= seconds]
     return done[-1] if done else None
 
 
@@ -116,13 +124,21 @@ def row(r: dict, marks: tuple[int, ...]) -> str:
     knuth = r["knuth_total"]
     beat = first_time(trace, knuth - 1 if knuth is not None else None)
     target = first_time(trace, r["target_total"])
+    goal = f"{r['target_total']}: {_fmt(target)}"
+    if r.get("worst") is not None:
+        best_within = min((p[3] for p in trace if p[3] is not None), default=None)
+        at_best = first_time(trace, best_within, column=3)
+        goal = f"best of worst case {r['worst']}: {best_within} at {_fmt(at_best)}"
     at = " / ".join(
         str(best_at(trace, m) or "-") for m in marks if m <= r["seconds"] + 1 or m == marks[0]
     )
+    end = f"{r['best_total']} (worst {r['best_worst']})"
+    if r.get("pareto_front"):
+        end = "front " + ", ".join(f"{t}/{w}" for t, w in r["pareto_front"])
     return (
         f"| {r['case']} | {r['seed']} | {r['workers']} | {trace[0][2]} | {_fmt(beat)} "
-        f"| {r['target_total']}: {_fmt(target)} | {at} | {r['best_total']} "
-        f"(worst {r['best_worst']}) | {r['seconds']:.0f} s, {r['generations']} gen. |"
+        f"| {goal} | {at} | {end} "
+        f"| {r['seconds']:.0f} s, {r['generations']} gen. |"
     )
 
 
@@ -132,19 +148,22 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seconds", type=float, help="stop.seconds of every run")
     ap.add_argument("--workers", type=int, help="worker processes of every run")
     ap.add_argument("--seeds", help="comma-separated seeds instead of the case's")
+    ap.add_argument("--set", action="append", default=[], help="a config override")
+    ap.add_argument("--tag", default="", help="added to the case's name in the output")
     args = ap.parse_args(argv)
     extra = []
     if args.seconds is not None:
         extra.append(f"stop.seconds={args.seconds}")
     if args.workers is not None:
         extra.append(f"workers={args.workers}")
+    extra += args.set
     print(machine_line(), flush=True)
     rows = []
     for name in args.cases or list(CASES):
         case = CASES[name]
         seeds = tuple(int(s) for s in args.seeds.split(",")) if args.seeds else case.seeds
         for seed in seeds:
-            r = run_case(name, case, seed, extra)
+            r = run_case(name + args.tag, case, seed, extra)
             rows.append(row(r, case.marks))
             print(rows[-1], flush=True)
     print("\n### Quality where the records are (issue 11)\n")

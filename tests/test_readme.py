@@ -31,10 +31,10 @@ def shell_blocks(text: str) -> list[list[str]]:
     return blocks
 
 
-def evo_blocks() -> list[list[str]]:
+def evo_blocks(readme: Path = README) -> list[list[str]]:
     """The blocks that run ``evo``, without their set-up (``make``) lines."""
     out = []
-    for block in shell_blocks(README.read_text(encoding="utf-8")):
+    for block in shell_blocks(readme.read_text(encoding="utf-8")):
         if any(re.match(r"(\S+=\S+\s+)*evo\b", ln) for ln in block):
             out.append([ln for ln in block if not ln.startswith("make ")])
     return out
@@ -93,3 +93,20 @@ def test_every_readme_command_runs(tmp_path):
     assert (tmp_path / "explore.html").read_text().startswith("<!DOCTYPE html>")
     assert (tmp_path / "compare.pdf").read_bytes()[:5] == b"%PDF-"
     assert (tmp_path / "best-top.svg").is_file()
+
+
+def test_the_breakers_readme_commands_run(tmp_path):
+    """breakers/README.md's commands, run where a clone has them (every shipped tree is
+    read by table, play, render and explore)."""
+    shutil.copytree(ROOT / "breakers", tmp_path / "breakers")
+    bindir = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bindir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    blocks = evo_blocks(ROOT / "breakers" / "README.md")
+    assert blocks
+    for block in blocks:
+        script = "set -euo pipefail\n" + "\n".join(block)
+        res = subprocess.run(
+            ["bash", "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True
+        )
+        assert res.returncode == 0, res.stderr[-3000:]
+    assert (tmp_path / "top.svg").is_file() and (tmp_path / "page.html").is_file()
