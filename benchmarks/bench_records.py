@@ -53,7 +53,7 @@ CASES = {
     "5x8-planted": Case(
         "configs/mastermind-5-8.yaml",
         overrides=("population.init.baselines=[entropy, kooi, irving, knuth]",),
-        note="the four one-step heuristic breakers planted in the first population",
+        note="entropy, Kooi, Irving and Knuth planted in the first population",
     ),
 }
 
@@ -142,6 +142,54 @@ def row(r: dict, marks: tuple[int, ...]) -> str:
     )
 
 
+def plot(names: list[str], out: Path, *, title: str) -> None:
+    """The best total against time of the runs ``names`` (their trace files), with
+    Knuth's total and the best known as lines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    lines: dict[str, int] = {}
+    for name in names:
+        path = OUT / f"{name}.json"
+        if not path.exists():
+            path = OUT / f"{name}.partial.json"
+        r = json.loads(path.read_text())
+        summary = Path(r["run_dir"]) / "summary.json"
+        if "knuth_total" not in r and (ROOT / summary).exists():  # a run still going
+            r = {**json.loads((ROOT / summary).read_text()), **r}
+        trace = r["trace"]
+        case = CASES.get(str(r.get("case", "")))
+        label = case.note if case and case.note else "from random breakers"
+        ax.step([p[0] / 60 for p in trace], [p[2] for p in trace], where="post", label=label)
+        if r.get("knuth_total"):
+            lines["Knuth"] = r["knuth_total"]
+        if r.get("best_known_total"):
+            lines["best known"] = r["best_known_total"]
+    for label, total in lines.items():
+        ax.axhline(total, color="grey", linestyle="--", linewidth=0.8)
+        ax.annotate(
+            f"{label} {total}",
+            (0.99, total),
+            xycoords=("axes fraction", "data"),
+            ha="right",
+            va="bottom",
+            fontsize=8,
+            color="grey",
+        )
+    ax.set_xlabel("minutes")
+    ax.set_ylabel("best total (lower is better)")
+    ax.set_title(title)
+    if lines:  # from just under the best known to just over Knuth: random starts are off
+        ax.set_ylim(min(lines.values()) * 0.998, max(lines.values()) * 1.01)
+    ax.legend(loc="upper right", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out, dpi=110)
+    plt.close(fig)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("cases", nargs="*", help=f"among {', '.join(CASES)} (default: all)")
@@ -150,7 +198,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds", help="comma-separated seeds instead of the case's")
     ap.add_argument("--set", action="append", default=[], help="a config override")
     ap.add_argument("--tag", default="", help="added to the case's name in the output")
+    ap.add_argument("--plot", metavar="PNG", help="only draw the traces named as cases")
+    ap.add_argument("--title", default="", help="the plot's title")
     args = ap.parse_args(argv)
+    if args.plot:
+        plot(args.cases, Path(args.plot), title=args.title)
+        return
     extra = []
     if args.seconds is not None:
         extra.append(f"stop.seconds={args.seconds}")
