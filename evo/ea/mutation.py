@@ -14,6 +14,7 @@ from collections import OrderedDict
 
 import numpy as np
 
+from evo.ea.deadline import check as check_time
 from evo.ea.nodes import pick_node
 from evo.ea.variation import offer, splice, total_of
 from evo.game import Game, helpful_rows
@@ -176,19 +177,21 @@ def greedy_mutation(
     picks = [0]
     if tries > 1 and top > 1:
         picks += (1 + rng.permutation(top - 1)[: tries - 1]).tolist()
-    subs = (
-        greedy_subtree(
-            game,
-            codes,
-            pool=pool,
-            heuristic=heuristic,
-            root=int(ranked[p]),
-            exact_below=exact_below,
-            history=history,
-            depth=tree.height(node) if keep_depth else None,
+    subs = []
+    for p in picks:
+        check_time()  # a rebuild near the root of (5,8) takes seconds: stop on time
+        subs.append(
+            greedy_subtree(
+                game,
+                codes,
+                pool=pool,
+                heuristic=heuristic,
+                root=int(ranked[p]),
+                exact_below=exact_below,
+                history=history,
+                depth=tree.height(node) if keep_depth else None,
+            )
         )
-        for p in picks
-    )
     return offer(tree, node, min(subs, key=total_of), keep_current=keep_current)
 
 
