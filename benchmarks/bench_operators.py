@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--policy-max", type=int, default=300, help="largest (4,7) part in the policy table"
     )
-    args = ap.parse_args(argv)
+    args = ap.parse_args([] if argv is None else argv)
     table = policies(args.policy_max) if args.policy_max >= 3 else []
     head = "| game | codes at the nodes | " + " | ".join(OPERATORS) + " |"
     rows = []
@@ -187,4 +187,4 @@ def main(argv: list[str] | None = None) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:] if __name__ == "__main__" else [])
+    main(sys.argv[1:])

@@ -4,9 +4,10 @@ reach its target, and the best total at the end. Prints a markdown section for
 benchmarks/RESULTS.md; each run's directory (best.json, logbook) stays under
 ``runs/records/``, and its trace in ``runs/records/<case>-seed<k>.json``.
 
-    .venv/bin/python benchmarks/bench_records.py                      # every case
+    .venv/bin/python benchmarks/bench_records.py                      # every case (~7 h)
     .venv/bin/python benchmarks/bench_records.py 4x6 4x7              # some cases
     .venv/bin/python benchmarks/bench_records.py 5x8 --seconds 3600 --workers 1
+    .venv/bin/python benchmarks/bench_records.py 5x8-seed1 5x8-planted-seed1 --plot out.png
 """
 
 from __future__ import annotations
@@ -200,7 +201,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tag", default="", help="added to the case's name in the output")
     ap.add_argument("--plot", metavar="PNG", help="only draw the traces named as cases")
     ap.add_argument("--title", default="", help="the plot's title")
-    args = ap.parse_args(argv)
+    args = ap.parse_args([] if argv is None else argv)
     if args.plot:
         plot(args.cases, Path(args.plot), title=args.title)
         return
