@@ -1,9 +1,14 @@
-"""Operators at big nodes: symmetry from a node's history changes the cost, never the
-result."""
+"""Big games: symmetry from a node's history changes an operator's cost, never its result;
+the depth-limited exact search; time limits and lost workers stop a run cleanly."""
 
 from __future__ import annotations
 
+import os
+import signal
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -18,6 +23,8 @@ from evo.growth import random_breaker
 from evo.rundir import create_run_dir, load_run
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, Solver
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def _nodes(tree, *, low: int, high: int, count: int, rng: np.random.Generator) -> list[int]:
@@ -183,3 +190,49 @@ def test_depth_limited_optimum_of_4_6_is_the_published_5626():
     assert solver.total(game.all_codes(), depth=5) == 5626
     tree = solver.subtree(game.all_codes(), depth=5)
     assert (tree.total, tree.worst) == (5626, 5)
+
+
+def _children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return [int(x) for x in f.read().split()]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux's /proc")
+def test_a_killed_worker_stops_the_run_with_a_checkpoint(tmp_path):
+    """A worker process killed from outside (SIGKILL) takes its tasks with it: the run
+    says so and stops, checkpointed after the last whole generation, instead of waiting
+    for them for ever."""
+    config = tmp_path / "slow.yaml"
+    config.write_text(
+        "name: slow\nseed: 1\ngame: {pegs: 4, colors: 6}\npopulation: {size: 8}\n"
+        "stop: {generations: 100}\nelitism: 0\nworkers: 2\ncheckpoint_interval: 1\n"
+        "mutation: {rate: 1.0, repeat: 100000, operators: [{kind: regrow}]}\n"
+    )
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    cmd = [sys.executable, "-c", "from evo.cli import main; main(prog_name='evo')"]
+    proc = subprocess.Popen(
+        [*cmd, "run", str(config), "--runs", str(tmp_path), "-q", "--no-report"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:  # generation 0 written, generation 1 breeding
+            logs = list(tmp_path.glob("slow-*/logbook.jsonl"))
+            if logs and logs[0].read_text().strip() and len(_children(proc.pid)) >= 2:
+                break
+            time.sleep(0.2)
+        time.sleep(1.0)
+        os.kill(_children(proc.pid)[0], signal.SIGKILL)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode not in (0, None)
+    assert "worker process died" in err and "evo resume" in err, err
+    run = load_run(next(tmp_path.glob("slow-*")))
+    assert run.summary is not None and run.summary["status"] == "interrupted"
+    assert [r["gen"] for r in run.logbook] == [0]

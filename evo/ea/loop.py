@@ -35,7 +35,7 @@ from evo.ea.selection import sel_tournament_dcd
 from evo.ea.stats import make_statistics, new_logbook
 from evo.ea.summary import RunSummary, best_of, make_summary
 from evo.ea.toolbox import build_toolbox
-from evo.ea.workers import breed_task, individual_task, worker_pool
+from evo.ea.workers import WorkerLost, breed_task, individual_task, worker_pool
 from evo.game import Game, make_game
 from evo.rundir import lock_run, write_best, write_summary
 from evo.tree import Tree
@@ -179,6 +179,9 @@ def evolve(
                 stopped_by = None
                 last = recorder.interrupted()
                 raise RunInterrupted(last, run_dir, got.get("signal", "SIGINT")) from None
+            except WorkerLost as e:
+                last = recorder.interrupted()
+                raise RunInterrupted(last, run_dir, reason=str(e)) from None
         recorder.save(state, status="finished")
     best = as_tree(best_of(state, config))
     summary = make_summary(

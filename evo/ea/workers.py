@@ -55,6 +55,20 @@ def _init_worker(config_data: dict) -> None:
     _WORKER["toolbox"] = build_toolbox(config, game)
 
 
+#: Seconds between looks at the pool's workers while a generation is under way.
+_POLL = 1.0
+
+
+class WorkerLost(RuntimeError):
+    """A worker process died while it held tasks (a ``kill`` of the process group, the
+    out-of-memory killer): the pool would wait for them for ever."""
+
+
+def _worker_pids(pool: multiprocessing.pool.Pool) -> set[int | None]:
+    """The pool's worker processes; the pool replaces one that dies, with a new pid."""
+    return {p.pid for p in getattr(pool, "_pool", [])}
+
+
 @contextmanager
 def worker_pool(config: Config, tb: base.Toolbox) -> Iterator[None]:
     """Run the toolbox's tasks here, or, with ``config.workers > 1``, in a process pool
@@ -71,10 +85,20 @@ def worker_pool(config: Config, tb: base.Toolbox) -> Iterator[None]:
         def pool_map(f, items):
             items = list(items)
             chunks = max(1, math.ceil(len(items) / (config.workers * 8)))
-            try:
-                return procs.map_async(f, items, chunksize=chunks).get(timeout=seconds_left())
-            except multiprocessing.TimeoutError:
-                raise GenerationCut from None  # the pool is terminated on the way out
+            pending = procs.map_async(f, items, chunksize=chunks)
+            started = _worker_pids(procs)
+            while True:  # the pool is terminated on the way out of each raise
+                left = seconds_left()
+                try:
+                    return pending.get(timeout=_POLL if left is None else min(_POLL, left))
+                except multiprocessing.TimeoutError:
+                    if left is not None and left <= _POLL:
+                        raise GenerationCut from None
+                    if _worker_pids(procs) != started:
+                        raise WorkerLost(
+                            "a worker process died (killed from outside?): the generation "
+                            "under way is lost"
+                        ) from None
 
         tb.register("map", pool_map)
     try:
