@@ -77,7 +77,7 @@ OPERATORS: dict[str, Rebuild] = {
 
 
 def _cold() -> None:
-    mutation._GREEDY_CACHE.clear()
+    mutation.clear_greedy_cache()
     exact._SHARED.clear()
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 from support.definitions import all_code_tuples
 from support.reference_growth import brute_feedback
 
@@ -25,6 +26,17 @@ from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, Solver
 
 ROOT = Path(__file__).resolve().parent.parent
+
+#: A run whose generations take ~100 s (each child is regrown 100000 times).
+SLOW = {
+    "name": "slow",
+    "seed": 1,
+    "game": {"pegs": 4, "colors": 6},
+    "population": {"size": 6},
+    "mutation": {"rate": 1.0, "repeat": 100000, "operators": [{"kind": "regrow"}]},
+    "elitism": 0,
+    "checkpoint_interval": 1,
+}
 
 
 def _nodes(tree, *, low: int, high: int, count: int, rng: np.random.Generator) -> list[int]:
@@ -71,9 +83,9 @@ def test_greedy_subtree_with_history_is_the_same_subtree():
     for node in [0, *_nodes(tree, low=20, high=600, count=6, rng=rng)]:
         codes = tree.code_set(node)
         history = tuple(tree.used_guesses(node))
-        mutation._GREEDY_CACHE.clear()
+        mutation.clear_greedy_cache()
         a = greedy_subtree(game, codes, exact_below=30, history=history)
-        mutation._GREEDY_CACHE.clear()
+        mutation.clear_greedy_cache()
         b = greedy_subtree(game, codes, exact_below=30)
         assert a is not b
         assert np.array_equal(a.guess, b.guess) and a.total == b.total
@@ -83,16 +95,7 @@ def test_greedy_subtree_with_history_is_the_same_subtree():
 def test_time_limit_cuts_a_long_generation(tmp_path, workers):
     """A generation that would take minutes is abandoned at ``stop.seconds``: the run
     stops within a few seconds of it, and keeps the whole generations before."""
-    data = {
-        "name": "cut",
-        "seed": 1,
-        "game": {"pegs": 4, "colors": 6},
-        "population": {"size": 6},
-        "stop": {"seconds": 3, "generations": 100},
-        "mutation": {"rate": 1.0, "repeat": 100000, "operators": [{"kind": "regrow"}]},
-        "elitism": 0,
-        "workers": workers,
-    }
+    data = {**SLOW, "stop": {"seconds": 3, "generations": 100}, "workers": workers}
     cfg = load_config(data, [])
     start = time.perf_counter()
     run_dir = create_run_dir(cfg, root=tmp_path)
@@ -114,13 +117,8 @@ def test_time_limit_cuts_a_long_island_epoch(tmp_path, workers):
     from evo.ea.islands import evolve_islands
 
     data = {
-        "name": "cut",
-        "seed": 1,
-        "game": {"pegs": 4, "colors": 6},
-        "population": {"size": 6},
+        **SLOW,
         "stop": {"seconds": 3, "generations": 100},
-        "mutation": {"rate": 1.0, "repeat": 100000, "operators": [{"kind": "regrow"}]},
-        "elitism": 0,
         "islands": {"count": 2, "migration": {"interval": 2}},
         "cluster": {"workers": workers},
     }
@@ -203,11 +201,8 @@ def test_a_killed_worker_stops_the_run_with_a_checkpoint(tmp_path):
     says so and stops, checkpointed after the last whole generation, instead of waiting
     for them for ever."""
     config = tmp_path / "slow.yaml"
-    config.write_text(
-        "name: slow\nseed: 1\ngame: {pegs: 4, colors: 6}\npopulation: {size: 8}\n"
-        "stop: {generations: 100}\nelitism: 0\nworkers: 2\ncheckpoint_interval: 1\n"
-        "mutation: {rate: 1.0, repeat: 100000, operators: [{kind: regrow}]}\n"
-    )
+    data = {**SLOW, "population": {"size": 8}, "stop": {"generations": 100}, "workers": 2}
+    config.write_text(yaml.safe_dump(data))
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     cmd = [sys.executable, "-c", "from evo.cli import main; main(prog_name='evo')"]

@@ -24,7 +24,7 @@ from deap import tools
 
 from evo.config import Config, island_seed
 from evo.ea.checkpoint import State, hall_of_fame
-from evo.ea.deadline import checked_map
+from evo.ea.deadline import GenerationCut, checked_map, time_limit
 from evo.ea.individuals import as_individual, as_tree, individual_class
 from evo.ea.selection import sel_distinct
 from evo.ea.stats import make_statistics, new_logbook
@@ -189,9 +189,9 @@ class Epochs:
 def epochs(config: Config, run_map: Mapper, *, start: Epochs | None = None) -> Iterator[Epochs]:
     """The islands after their first populations (unless resuming from ``start``) and
     after every epoch, until the run's stop rule holds; migration follows each epoch
-    (not the last one). Raises :class:`~evo.ea.loop.GenerationCut` when ``stop.seconds``
-    falls inside an epoch."""
-    from evo.ea.deadline import time_limit
+    (not the last one). Raises :class:`~evo.ea.deadline.GenerationCut` when
+    ``stop.seconds`` falls inside an epoch."""
+    from evo.ea.loop import time_left
 
     configs = [config.island(i) for i in range(config.islands.count)]
     data = [c.model_dump(mode="json") for c in configs]
@@ -210,9 +210,7 @@ def epochs(config: Config, run_map: Mapper, *, start: Epochs | None = None) -> I
         todo = interval
         if config.stop.generations is not None:
             todo = min(todo, config.stop.generations - gen)
-        left = None
-        if config.stop.seconds is not None:
-            left = config.stop.seconds - (before + time.perf_counter() - clock)
+        left = time_left(config, elapsed=before + time.perf_counter() - clock)
         with time_limit(left):  # an epoch of a big game can take minutes
             islands = run_map(run_epoch, [(d, p, todo) for d, p in zip(data, state.islands)])
         state = Epochs(islands, state.epoch + 1, before + time.perf_counter() - clock)
@@ -329,14 +327,7 @@ def evolve_islands(
     import contextlib
 
     from evo.ea.cluster import ClusterLost, island_map
-    from evo.ea.deadline import GenerationCut
-    from evo.ea.loop import (
-        Result,
-        RunInterrupted,
-        _knuth,
-        _stop_signals,
-        check_run,
-    )
+    from evo.ea.loop import Result, RunInterrupted, _knuth, _stop_signals, check_run
     from evo.rundir import append_logbook, lock_run, write_logbook
 
     game = check_run(config).prepare()

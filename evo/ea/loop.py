@@ -162,10 +162,8 @@ def evolve(
                         while (stopped_by := stop_reason(config, state)) is None:
                             if "signal" in got:
                                 raise KeyboardInterrupt
-                            left = None
-                            if config.stop.seconds is not None:
-                                now = elapsed_before + time.perf_counter() - clock
-                                left = config.stop.seconds - now
+                            now = elapsed_before + time.perf_counter() - clock
+                            left = time_left(config, elapsed=now)
                             generation(config, toolbox, stats, state, time_left=left)
                             state.elapsed = elapsed_before + time.perf_counter() - clock
                             recorder.generation_done(state)
@@ -297,6 +295,11 @@ def stop_reason(config: Config, state: State) -> str | None:
     return stop_rule(
         config, best=state.logbook[-1]["min"], generation=state.generation, elapsed=state.elapsed
     )
+
+
+def time_left(config: Config, *, elapsed: float) -> float | None:
+    """Seconds the run may still take after ``elapsed`` (``stop.seconds``), or None."""
+    return None if config.stop.seconds is None else config.stop.seconds - elapsed
 
 
 def stop_rule(config: Config, *, best: int, generation: int, elapsed: float) -> str | None:

@@ -21,7 +21,7 @@ from evo.game import Game, helpful_rows
 from evo.growth import grow
 from evo.kinds import NodeWeight, Pool
 from evo.search.build import Node, build_tree
-from evo.search.exact import UNBOUNDED, Policy, shared_solver
+from evo.search.exact import Policy, shared_solver
 from evo.search.lookahead import lookahead_player, ranked_guesses
 from evo.search.partition import candidates, feedback_block
 from evo.tree import Tree
@@ -85,16 +85,16 @@ def greedy_subtree(
         if root is not None and len(node.history) == top:
             return int(root)
         if solver is not None and len(s) <= exact_below:
-            left = None if depth is None else depth - (len(node.history) - top)
-            if left is not None and solver.total(s, node, depth=left) >= UNBOUNDED:
-                left = None  # the guesses above went too deep already: the best there is
-            return solver.best_guess(s, node, depth=left)
+            if depth is not None:
+                try:
+                    return solver.best_guess(s, node, depth=depth - (len(node.history) - top))
+                except ValueError:
+                    pass  # the guesses above went too deep already: the best there is
+            return solver.best_guess(s, node)
         return look(s, node)
 
     tree = build_tree(game, choose, codes=codes, history=history or ())
-    _GREEDY_CACHE[key] = tree
-    while sum(t.num_codes for t in _GREEDY_CACHE.values()) > GREEDY_CACHE_CODES:
-        _GREEDY_CACHE.popitem(last=False)
+    _remember(key, tree)
     return tree
 
 
@@ -104,6 +104,22 @@ def greedy_subtree(
 #: its code set and options alone, so the cache changes no result.
 GREEDY_CACHE_CODES = 1_000_000
 _GREEDY_CACHE: OrderedDict[tuple, Tree] = OrderedDict()
+_CACHED_CODES = [0]  # codes held by the cache's trees
+
+
+def clear_greedy_cache() -> None:
+    """Empty the cache (benchmarks measure cold rebuilds; tests compare fresh ones)."""
+    _GREEDY_CACHE.clear()
+    _CACHED_CODES[0] = 0
+
+
+def _remember(key: tuple, tree: Tree) -> None:
+    """Cache ``tree`` under ``key``, dropping the least recently used past the bound."""
+    _GREEDY_CACHE[key] = tree
+    _CACHED_CODES[0] += tree.num_codes
+    while _CACHED_CODES[0] > GREEDY_CACHE_CODES:
+        _, old = _GREEDY_CACHE.popitem(last=False)
+        _CACHED_CODES[0] -= old.num_codes
 
 
 def _digest(codes: np.ndarray) -> bytes:
@@ -177,6 +193,7 @@ def greedy_mutation(
     picks = [0]
     if tries > 1 and top > 1:
         picks += (1 + rng.permutation(top - 1)[: tries - 1]).tolist()
+    depth = tree.height(node) if keep_depth else None
     subs = []
     for p in picks:
         check_time()  # a rebuild near the root of (5,8) takes seconds: stop on time
@@ -189,7 +206,7 @@ def greedy_mutation(
                 root=int(ranked[p]),
                 exact_below=exact_below,
                 history=history,
-                depth=tree.height(node) if keep_depth else None,
+                depth=depth,
             )
         )
     return offer(tree, node, min(subs, key=total_of), keep_current=keep_current)
