@@ -26,7 +26,7 @@ sys.path.insert(0, str(HERE.parent))
 from benchmarks.machine import machine_line  # noqa: E402
 from evo.baselines import HEURISTICS, build  # noqa: E402
 from evo.baselines.optimal import OptimalRefused, optimal  # noqa: E402
-from evo.game import make_game  # noqa: E402
+from evo.core.game import make_game  # noqa: E402
 
 #: Games whose optimum is tried, in order of size, each with ten minutes.
 LADDER = [
@@ -46,7 +46,7 @@ TEN_MINUTES = 600.0
 
 _KNUTH_58 = """
 import json, resource, time
-from evo.game import make_game
+from evo.core.game import make_game
 from evo.baselines import build
 t0 = time.perf_counter(); g = make_game(5, 8).prepare(); table = time.perf_counter() - t0
 t0 = time.perf_counter(); tree = build(g, "knuth"); seconds = time.perf_counter() - t0

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.machine import machine_line  # noqa: E402
 from evo.config import load_config  # noqa: E402
 from evo.ea import evolve  # noqa: E402
-from evo.rundir import create_run_dir  # noqa: E402
+from evo.runs.rundir import create_run_dir  # noqa: E402
 
 KNUTH_46 = 5801
 
@@ -120,7 +120,7 @@ def part_3_3() -> list[str]:
 def part_4_6(minutes: float) -> list[str]:
     over = [f"stop.seconds={minutes * 60}"]
     r, trace, path = timed_run("configs/mastermind-4-6.yaml", over, run_dir=True)
-    from evo.report import write_report
+    from evo.show.report import write_report
 
     write_report(path)
     beat = next(((t, g, b) for t, g, b in trace if b <= KNUTH_46 - 1), None)

@@ -53,7 +53,7 @@ _EVO = """
 import json, sys, time
 t0 = time.perf_counter()
 import numpy as np
-from evo.game import make_game
+from evo.core.game import make_game
 from evo.baselines.optimal import optimal
 from evo.search.exact import Solver
 pegs, colors, variant, limit = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], float(sys.argv[4])

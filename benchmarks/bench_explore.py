@@ -13,9 +13,9 @@ import numpy as np
 
 from benchmarks.machine import machine_line
 from evo.baselines import run
-from evo.explore import write_explorer
-from evo.game import make_game
-from evo.growth import random_breaker
+from evo.core.game import make_game
+from evo.core.growth import random_breaker
+from evo.show.explore import write_explorer
 
 REPEATS = 5
 CHROMIUM = "/usr/bin/chromium"

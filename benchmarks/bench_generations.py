@@ -20,8 +20,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.machine import machine_line  # noqa: E402
-from evo import growth  # noqa: E402
 from evo.config import load_config  # noqa: E402
+from evo.core import growth  # noqa: E402
 from evo.ea import evolve  # noqa: E402
 from evo.search import lookahead  # noqa: E402
 

@@ -19,10 +19,10 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.machine import machine_line  # noqa: E402
-from evo import growth  # noqa: E402
-from evo.game import make_game  # noqa: E402
-from evo.growth import random_breaker  # noqa: E402
-from evo.population import random_population  # noqa: E402
+from evo.core import growth  # noqa: E402
+from evo.core.game import make_game  # noqa: E402
+from evo.core.growth import random_breaker  # noqa: E402
+from evo.core.population import random_population  # noqa: E402
 
 
 def _median_ms(game, repeats: int, pool: str = "all") -> float:

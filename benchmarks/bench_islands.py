@@ -28,8 +28,8 @@ def dispatch() -> tuple[float, float]:
     """Median seconds of one generation's round trip: process pool, then Dask."""
     from dask.distributed import Client, LocalCluster
 
-    from evo.game import make_game
-    from evo.growth import random_breaker
+    from evo.core.game import make_game
+    from evo.core.growth import random_breaker
 
     game = make_game(4, 6).prepare()
     rng = np.random.default_rng(1)

@@ -25,13 +25,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.machine import machine_line  # noqa: E402
+from evo.core.game import Game, make_game  # noqa: E402
+from evo.core.growth import grow, random_breaker  # noqa: E402
+from evo.core.tree import Tree  # noqa: E402
 from evo.ea import mutation  # noqa: E402
-from evo.game import Game, make_game  # noqa: E402
-from evo.growth import grow, random_breaker  # noqa: E402
 from evo.search import exact  # noqa: E402
 from evo.search.build import Node  # noqa: E402
 from evo.search.lookahead import ranked_guesses  # noqa: E402
-from evo.tree import Tree  # noqa: E402
 
 GAMES = {
     "4x6": (4, 6, "mastermind"),

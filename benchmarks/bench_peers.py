@@ -39,7 +39,7 @@ MIKEMAG_46 = [
 
 _KNUTH_58 = """
 import json, time
-from evo.game import make_game
+from evo.core.game import make_game
 from evo.baselines import build
 t0 = time.perf_counter(); g = make_game(5, 8).prepare(); table = time.perf_counter() - t0
 t0 = time.perf_counter(); tree = build(g, "knuth"); seconds = time.perf_counter() - t0
@@ -76,8 +76,8 @@ def _fmt(s: float) -> str:
 
 
 def growth_row(repeats: int) -> str:
-    from evo.game import make_game
-    from evo.population import random_population
+    from evo.core.game import make_game
+    from evo.core.population import random_population
 
     game = make_game(4, 6).prepare()
     random_population(game, 20, seed=0)  # loads the compiled kernel
@@ -98,7 +98,7 @@ def growth_row(repeats: int) -> str:
 
 def heuristic_rows(repeats: int) -> list[str]:
     from evo.baselines import build
-    from evo.game import make_game
+    from evo.core.game import make_game
 
     game = make_game(4, 6).prepare()
     cwd = peers_dir() / "mikemag-run"

@@ -24,10 +24,10 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.machine import machine_line  # noqa: E402
 from evo.config import load_config  # noqa: E402
+from evo.core.files import atomic_write_text  # noqa: E402
 from evo.ea import evolve  # noqa: E402
 from evo.ea.individuals import as_tree  # noqa: E402
-from evo.files import atomic_write_text  # noqa: E402
-from evo.rundir import create_run_dir  # noqa: E402
+from evo.runs.rundir import create_run_dir  # noqa: E402
 
 OUT = ROOT / "runs" / "records"
 

@@ -16,13 +16,13 @@ from unittest import mock
 import numpy as np
 
 from evo.config import load_config
-from evo.game import make_game
-from evo.graph import to_networkx
-from evo.growth import random_breaker
-from evo.render import render_tree
-from evo.report import write_report
-from evo.rundir import write_config
-from evo.treeio import save_tree
+from evo.core.game import make_game
+from evo.core.growth import random_breaker
+from evo.core.treeio import save_tree
+from evo.runs.rundir import write_config
+from evo.show.graph import to_networkx
+from evo.show.render import render_tree
+from evo.show.report import write_report
 
 REPEATS = 3
 
@@ -38,7 +38,7 @@ def timed(fn, repeats: int = REPEATS) -> float:
 
 
 def make_run_dir(root: Path, tree, generations: int = 30) -> Path:
-    """A run directory in the layout of evo.rundir, with a synthetic logbook."""
+    """A run directory in the layout of evo.runs.rundir, with a synthetic logbook."""
     game = tree.game
     run = root / "bench-run"
     run.mkdir()

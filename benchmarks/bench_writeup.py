@@ -11,7 +11,7 @@ import time
 
 from benchmarks.machine import machine_line
 from evo.baselines import build
-from evo.game import make_game
+from evo.core.game import make_game
 
 CASES = [
     ((4, 6, "mastermind"), "optimal"),

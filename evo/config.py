@@ -21,9 +21,9 @@ import numpy as np
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from evo.files import read_text
-from evo.game import count_codes
-from evo.kinds import Heuristic, NodeWeight, Pool, Variant
+from evo.core.files import read_text
+from evo.core.game import count_codes
+from evo.core.kinds import Heuristic, NodeWeight, Pool, Variant
 
 
 class ConfigError(ValueError):

@@ -9,8 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from evo.config_doc import config_reference
-from evo.files import atomic_write_text
+from evo.core.files import atomic_write_text
+from evo.show.config_doc import config_reference
 
 TARGET = Path(__file__).resolve().parent.parent / "docs" / "CONFIG.md"
 

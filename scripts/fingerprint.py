@@ -17,7 +17,7 @@ import sys
 import numpy as np
 
 from evo.config import load_config
-from evo.game import make_game
+from evo.core.game import make_game
 
 try:
     from evo.ea import evolve

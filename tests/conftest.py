@@ -7,8 +7,8 @@ import copy
 
 import pytest
 
-from evo.game import make_game
-from evo.treeio import from_nested
+from evo.core.game import make_game
+from evo.core.treeio import from_nested
 
 #: The (2,2) game worked by hand: codes 11, 12, 21, 22.
 #:   guess 11: 11 wins (1 guess); 12 and 21 answer <1,0>; 22 answers <0,0>.

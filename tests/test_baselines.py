@@ -34,8 +34,8 @@ from evo.baselines import (
 from evo.baselines import cache as bcache
 from evo.baselines.human import least_frequent, separating
 from evo.cli import main
-from evo.game import helpful_counts, make_game
-from evo.kinds import HEURISTICS
+from evo.core.game import helpful_counts, make_game
+from evo.core.kinds import HEURISTICS
 from evo.search.build import build_tree
 from evo.search.partition import partition_counts
 from evo.search.symmetry import Stabilizer

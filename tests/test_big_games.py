@@ -17,11 +17,11 @@ from support.definitions import all_code_tuples
 from support.reference_growth import brute_feedback
 
 from evo.config import load_config
+from evo.core.game import make_game
+from evo.core.growth import random_breaker
 from evo.ea import evolve, mutation
 from evo.ea.mutation import greedy_subtree
-from evo.game import make_game
-from evo.growth import random_breaker
-from evo.rundir import create_run_dir, load_run
+from evo.runs.rundir import create_run_dir, load_run
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, Solver
 

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evo.treeio import load_tree
+from evo.core.treeio import load_tree
 
 FOLDER = Path(__file__).resolve().parent.parent / "breakers"
 

@@ -12,15 +12,15 @@ import numpy as np
 import pytest
 
 from evo.config import load_config
+from evo.core.game import make_game
 from evo.ea import CheckpointError, evolve
-from evo.ea.checkpoint import (
+from evo.runs.checkpoint import (
     _digest,
     checkpoint_bytes,
     load_checkpoint,
     read_document,
 )
-from evo.game import make_game
-from evo.rundir import CHECKPOINT, create_run_dir
+from evo.runs.rundir import CHECKPOINT, create_run_dir
 
 SMALL = {
     "name": "c",

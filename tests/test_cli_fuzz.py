@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from evo.cli import main
-from evo.game import make_game
-from evo.treeio import from_nested, tree_document
+from evo.core.game import make_game
+from evo.core.treeio import from_nested, tree_document
 
 #: A valid config of a tiny game that runs in well under a second.
 BASE = {

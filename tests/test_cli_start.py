@@ -20,9 +20,9 @@ from click.testing import CliRunner
 
 import evo.cli
 from evo.cli import COMMANDS, main
-from evo.game import make_game
-from evo.growth import random_breaker
-from evo.treeio import save_tree
+from evo.core.game import make_game
+from evo.core.growth import random_breaker
+from evo.core.treeio import save_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -154,7 +154,7 @@ def test_unknown_command_is_refused():
 
 def test_render_choices_are_those_of_evo_render():
     import evo.cli.render as cli_render
-    import evo.render as render
+    import evo.show.render as render
 
     assert cli_render.LAYOUTS == render.LAYOUTS
     assert cli_render.FORMATS == render.FORMATS

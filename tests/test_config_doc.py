@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from evo.cli import main
 from evo.config import Config, load_config
-from evo.config_doc import config_reference, sections
+from evo.show.config_doc import config_reference, sections
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "CONFIG.md"

@@ -16,13 +16,13 @@ from support.definitions import fresh_total
 from evo.baselines import knuth_total
 from evo.cli import main
 from evo.config import load_config
+from evo.core.game import make_game
+from evo.core.growth import random_breaker
+from evo.core.treeio import load_tree
 from evo.ea import CheckpointError, build_toolbox, evolve
 from evo.ea.deadline import checked_map
 from evo.ea.operators import OPERATORS
-from evo.game import make_game
-from evo.growth import random_breaker
-from evo.rundir import RunDirError, create_run_dir, load_run
-from evo.treeio import load_tree
+from evo.runs.rundir import RunDirError, create_run_dir, load_run
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
 

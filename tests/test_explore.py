@@ -18,12 +18,12 @@ from support.definitions import all_code_tuples, design_feedback_number
 from support.reference_growth import brute_feedback
 
 from evo.cli import main
+from evo.core.game import make_game
+from evo.core.growth import random_breaker
+from evo.core.population import random_population
+from evo.core.treeio import load_tree, save_tree
 from evo.ea.crossover import aligned_node
-from evo.explore import aligned_nodes, divergences, explorer_html, page_data, worst_depths
-from evo.game import make_game
-from evo.growth import random_breaker
-from evo.population import random_population
-from evo.treeio import load_tree, save_tree
+from evo.show.explore import aligned_nodes, divergences, explorer_html, page_data, worst_depths
 
 
 def walked_figures(tree) -> tuple[list[int], list[int], list[int]]:
@@ -312,7 +312,7 @@ def test_explore_5_8_in_chromium(open_page, tmp_path):
     game = make_game(5, 8, table=False)  # no 1 GiB feedback table for one tree
     tree = random_breaker(game, rng=np.random.default_rng(1))
     save_tree(tree, tmp_path / "random.json")
-    from evo.explore import write_explorer
+    from evo.show.explore import write_explorer
 
     out = write_explorer(tmp_path / "page.html", tree, "random")
     doc = json.loads((tmp_path / "random.json").read_text())["root"]
@@ -339,7 +339,7 @@ def test_bulls_cows_and_many_colors_in_chromium(
     """Digits from 0 (Bulls and Cows) and colors printed as letters beyond 9."""
     game = make_game(pegs, colors, variant)
     tree = random_breaker(game, rng=np.random.default_rng(4))
-    from evo.explore import write_explorer
+    from evo.show.explore import write_explorer
 
     page = open_page(write_explorer(tmp_path / "page.html", tree, "random"))
     for secret in secrets:

@@ -4,7 +4,7 @@ import os
 
 import pytest
 
-from evo.files import atomic_write_json, atomic_write_text
+from evo.core.files import atomic_write_json, atomic_write_text
 
 
 def test_atomic_write_replaces_and_leaves_no_temporary(tmp_path):

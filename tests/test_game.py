@@ -5,7 +5,7 @@ import pytest
 from support.definitions import all_code_tuples, design_feedback_number
 from support.reference_growth import brute_feedback
 
-from evo.game import GameTooLargeError, feedback_index, feedback_pair, make_game
+from evo.core.game import GameTooLargeError, feedback_index, feedback_pair, make_game
 
 SMALL_GAMES = [
     (2, 2, "mastermind"),

@@ -8,9 +8,9 @@ import pytest
 from support.definitions import all_code_tuples
 from support.reference_growth import brute_feedback
 
-from evo.game import make_game
-from evo.graph import to_networkx
-from evo.growth import random_breaker
+from evo.core.game import make_game
+from evo.core.growth import random_breaker
+from evo.show.graph import to_networkx
 
 
 def total_by_playing_graph(graph: nx.DiGraph, pegs: int, colors: int, variant: str) -> int:

@@ -9,8 +9,8 @@ import support.reference_growth as reference
 from support.definitions import all_code_tuples, play_depths
 from support.reference_growth import depths, grow_reference
 
-from evo.game import make_game
-from evo.growth import Template, grow, random_breaker, replay
+from evo.core.game import make_game
+from evo.core.growth import Template, grow, random_breaker, replay
 
 GAMES = [
     (2, 3, "mastermind"),
@@ -160,7 +160,7 @@ def _same_tree(a, b) -> bool:
 def _grow_both_engines(build):
     """``build(rng)`` with the compiled engine, then with the NumPy engine, from the same
     seed: the two results and the generators' next draws."""
-    from evo import growth
+    from evo.core import growth
 
     out = []
     for compiled in (True, False):

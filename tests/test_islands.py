@@ -201,7 +201,7 @@ def test_evo_run_with_islands_from_the_command_line(tmp_path):
     lines = (run_dir / "islands.jsonl").read_text().splitlines()
     assert len(lines) == 2 * 4
     assert json.loads((run_dir / "summary.json").read_text())["islands"] == 2
-    from evo.report import write_report
+    from evo.show.report import write_report
 
     page = write_report(run_dir, ["knuth"]).read_text()
     assert "<h2>Islands</h2>" in page and "2 islands" in page

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from evo.config import load_config
 from evo.ea import evolve
-from evo.rundir import create_run_dir, load_run
+from evo.runs.rundir import create_run_dir, load_run
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from evo.baselines import LOOKAHEAD, build
-from evo.game import make_game
-from evo.kinds import HEURISTICS
+from evo.core.game import make_game
+from evo.core.kinds import HEURISTICS
 from evo.search import lookahead
 from evo.search.build import build_tree
 from evo.search.lookahead import _compiled_choice, lookahead_player, ranked_guesses

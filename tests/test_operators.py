@@ -22,6 +22,9 @@ from support.definitions import (
 
 import evo.config
 from evo.baselines import lookahead, optimal, random_consistent
+from evo.core.game import make_game
+from evo.core.growth import grow, random_breaker
+from evo.core.kinds import HEURISTICS, NODE_WEIGHTS
 from evo.ea import crossover, mutation
 from evo.ea.crossover import aligned_node, divergence_points, exchange_crossover, graft_crossover
 from evo.ea.mutation import (
@@ -34,9 +37,6 @@ from evo.ea.mutation import (
 from evo.ea.nodes import candidate_nodes, pick_node
 from evo.ea.operators import OPERATORS
 from evo.ea.variation import offer, splice
-from evo.game import make_game
-from evo.growth import grow, random_breaker
-from evo.kinds import HEURISTICS, NODE_WEIGHTS
 from evo.search.exact import shared_solver
 from evo.search.lookahead import ranked_guesses
 from evo.search.partition import split

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evo.baselines import KNOWN_OPTIMA, OptimalRefused, build, optimal
-from evo.game import make_game
+from evo.core.game import make_game
 from evo.search.build import Node
 from evo.search.exact import Solver, perfect_split_bounds
 

@@ -13,10 +13,10 @@ from click.testing import CliRunner
 from support.reference_growth import brute_feedback
 
 from evo.cli import main
-from evo.game import make_game
-from evo.growth import random_breaker
-from evo.play import AnswerError, Position, answer, parse_answer, secret_lines
-from evo.treeio import save_tree
+from evo.core.game import make_game
+from evo.core.growth import random_breaker
+from evo.core.treeio import save_tree
+from evo.show.play import AnswerError, Position, answer, parse_answer, secret_lines
 
 # hand_tree (conftest.py): (2,2): 11, then 12 and 21 on 1B0W, 22 on 0B0W.
 

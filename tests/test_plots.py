@@ -6,7 +6,7 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import pytest
 
-from evo.plots import (
+from evo.show.plots import (
     RunFigures,
     fitness_figure,
     plot_comparison,

@@ -6,9 +6,9 @@ import numpy as np
 from click.testing import CliRunner
 
 from evo.cli import main
-from evo.game import make_game
-from evo.population import random_population
-from evo.treeio import load_tree
+from evo.core.game import make_game
+from evo.core.population import random_population
+from evo.core.treeio import load_tree
 
 
 def run(*args):

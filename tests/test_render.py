@@ -13,10 +13,10 @@ from click.testing import CliRunner
 
 from evo.baselines import run
 from evo.cli import main
-from evo.game import feedback_pair, make_game
-from evo.growth import random_breaker
-from evo.render import PALETTE, TERMINAL_FILL, render_tree, text_color, tree_dot
-from evo.treeio import save_tree
+from evo.core.game import feedback_pair, make_game
+from evo.core.growth import random_breaker
+from evo.core.treeio import save_tree
+from evo.show.render import PALETTE, TERMINAL_FILL, render_tree, text_color, tree_dot
 
 SVG = "{http://www.w3.org/2000/svg}"
 XLINK = "{http://www.w3.org/1999/xlink}"

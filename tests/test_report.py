@@ -12,15 +12,15 @@ import pytest
 from click.testing import CliRunner
 
 import evo.baselines.reference
-import evo.report
+import evo.show.report
 from evo.baselines import OptimalRefused
 from evo.cli import main
 from evo.config import load_config
-from evo.game import make_game
-from evo.population import random_population
-from evo.report import pareto_rows, write_report
-from evo.rundir import write_config
-from evo.treeio import save_tree
+from evo.core.game import make_game
+from evo.core.population import random_population
+from evo.core.treeio import save_tree
+from evo.runs.rundir import write_config
+from evo.show.report import pareto_rows, write_report
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -37,7 +37,7 @@ def no_baselines(monkeypatch):
     monkeypatch.setattr(ref, "run", refuse)
     monkeypatch.setattr(ref, "cached", lambda *args, **kwargs: None)
     monkeypatch.setattr(ref, "known_optimum", lambda game: None)
-    monkeypatch.setattr(evo.report, "known_optimum", lambda game: None)
+    monkeypatch.setattr(evo.show.report, "known_optimum", lambda game: None)
 
 
 def make_run(run_dir: Path, pegs=3, colors=3, variant="mastermind", gens=4, size=8, seed=7):
@@ -261,13 +261,13 @@ def test_report_of_a_tournament_run_has_no_pareto_front(tmp_path, no_baselines):
 def test_cli_report_log_time(tmp_path, no_baselines, monkeypatch):
     run_dir, _, _ = make_run(tmp_path / "run-l")
     seen = []
-    real = evo.report.plot_fitness
+    real = evo.show.report.plot_fitness
 
     def spy(*args, **kwargs):
         seen.append(kwargs["log_time"])
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(evo.report, "plot_fitness", spy)
+    monkeypatch.setattr(evo.show.report, "plot_fitness", spy)
     for args in (["report", str(run_dir)], ["report", str(run_dir), "--log-time"]):
         res = CliRunner().invoke(main, args)
         assert res.exit_code == 0, res.output

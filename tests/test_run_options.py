@@ -18,16 +18,16 @@ from pydantic import BaseModel
 
 from evo.baselines import run as run_baseline
 from evo.config import Config, load_config
+from evo.core.game import make_game
+from evo.core.growth import random_breaker
 from evo.ea import build_toolbox, evolve
-from evo.ea.checkpoint import hall_of_fame, read_document
 from evo.ea.deadline import checked_map
 from evo.ea.fitness import evaluate_total
 from evo.ea.individuals import as_individual, same_tree
 from evo.ea.operators import OPERATORS
 from evo.ea.workers import worker_pool
-from evo.game import make_game
-from evo.growth import random_breaker
-from evo.rundir import CHECKPOINT, create_run_dir, load_run
+from evo.runs.checkpoint import hall_of_fame, read_document
+from evo.runs.rundir import CHECKPOINT, create_run_dir, load_run
 
 TESTS = Path(__file__).resolve().parent
 

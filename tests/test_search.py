@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from evo.baselines import lookahead
+from evo.core.game import Game, make_game
+from evo.core.kinds import HEURISTICS
 from evo.ea.mutation import greedy_subtree
-from evo.game import Game, make_game
-from evo.kinds import HEURISTICS
 from evo.search.build import Node
 from evo.search.exact import Solver, max_parts, shared_solver
 from evo.search.lookahead import ranked_guesses

@@ -9,9 +9,9 @@ from click.testing import CliRunner
 
 from evo.baselines import lookahead
 from evo.cli import main
-from evo.game import make_game
-from evo.strategy_table import feedback_letters, table_rows
-from evo.treeio import save_tree
+from evo.core.game import make_game
+from evo.core.treeio import save_tree
+from evo.show.strategy_table import feedback_letters, table_rows
 
 
 def test_feedback_letters():
@@ -112,7 +112,7 @@ def test_cli_table_takes_a_run_directory_and_a_baseline_name(tmp_path, knuth_fil
 
 def test_cli_styles_are_the_modules():
     from evo.cli.table import STYLES as CLI_STYLES
-    from evo.strategy_table import STYLES
+    from evo.show.strategy_table import STYLES
 
     assert CLI_STYLES == STYLES
 
@@ -125,7 +125,7 @@ def test_bulls_and_cows_histories_use_bulls_and_cows():
 
 
 def test_averages_round_halves_up():
-    from evo.strategy_table import writeup_table
+    from evo.show.strategy_table import writeup_table
 
     row = {"history": "||RWW", "guess": "3454", "count": 40, "total": 189, "worst": 5}
     assert writeup_table([{**row, "average": 189 / 40}]).splitlines()[1].split()[-2] == "4.73"

@@ -14,9 +14,9 @@ import pytest
 from support.definitions import all_code_tuples, design_feedback_number
 from support.reference_growth import brute_feedback
 
-import evo.game as game_module
-from evo.game import Game
-from evo.table_file import HEADER_BYTES
+import evo.core.game as game_module
+from evo.core.game import Game
+from evo.core.table_file import HEADER_BYTES
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -75,7 +75,7 @@ SECOND_PROCESS = textwrap.dedent(
     import sys
     from pathlib import Path
     import numpy as np
-    import evo.game as g
+    import evo.core.game as g
 
     g.TABLE_FILE_BYTES = 0
     def no_build(self):
@@ -116,7 +116,7 @@ def test_a_second_process_maps_the_same_file_without_building(file_tables):
 CONCURRENT = textwrap.dedent(
     """
     import sys
-    import evo.game as g
+    import evo.core.game as g
 
     g.TABLE_FILE_BYTES = 0
     build = g.Game._table_blocks

@@ -5,10 +5,10 @@ import json
 import numpy as np
 import pytest
 
-from evo.game import make_game
-from evo.growth import random_breaker
-from evo.tree import InvalidTreeError
-from evo.treeio import TreeFileError, from_nested, load_tree, save_tree, to_nested
+from evo.core.game import make_game
+from evo.core.growth import random_breaker
+from evo.core.tree import InvalidTreeError
+from evo.core.treeio import TreeFileError, from_nested, load_tree, save_tree, to_nested
 
 # hand_tree, hand_nested, hand_tree_swapped: the (2,2) trees worked by hand in conftest.py.
 

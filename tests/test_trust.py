@@ -19,15 +19,16 @@ import pytest
 from click.testing import CliRunner
 
 import evo.config as config_module
-import evo.files as files_module
+import evo.core.files as files_module
 from evo.baselines import cache, cache_key, knuth_total
 from evo.baselines import run as run_baseline
 from evo.cli import main
 from evo.config import load_config
+from evo.core.game import make_game
+from evo.core.treeio import save_tree
 from evo.ea import CheckpointError, evolve
-from evo.ea.checkpoint import CheckpointWriteError, load_checkpoint, read_document
-from evo.game import make_game
-from evo.rundir import (
+from evo.runs.checkpoint import CheckpointWriteError, load_checkpoint, read_document
+from evo.runs.rundir import (
     CHECKPOINT,
     LOCK,
     OLD_CHECKPOINT,
@@ -37,7 +38,6 @@ from evo.rundir import (
     load_run,
     lock_run,
 )
-from evo.treeio import save_tree
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -159,7 +159,7 @@ def test_2_a_second_writer_is_refused_with_the_holders_pid_and_host(tmp_path):
             sys.executable,
             "-c",
             "import sys, time\n"
-            "from evo.rundir import lock_run\n"
+            "from evo.runs.rundir import lock_run\n"
             "with lock_run(sys.argv[1]):\n"
             "    print('locked', flush=True)\n"
             "    time.sleep(60)\n",
@@ -372,7 +372,7 @@ def test_6_usage_errors_are_one_line_too(tmp_path):
 
 # ------------------------------------------------------- 7. write errors
 def disk_full_after(monkeypatch, writes: int):
-    """Every write through evo.files after the first ``writes`` fails with ENOSPC."""
+    """Every write through evo.core.files after the first ``writes`` fails with ENOSPC."""
     real = files_module._write
     count = {"n": 0}
 

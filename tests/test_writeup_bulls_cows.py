@@ -18,7 +18,7 @@ from evo.baselines.paper import (
     separating_guess,
     v8_sort,
 )
-from evo.game import make_game
+from evo.core.game import make_game
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,8 @@ from evo.baselines import NAMES, build, default_names, parse_name
 from evo.baselines.consistent import optimal_consistent
 from evo.baselines.easy import advanced, easy
 from evo.baselines.simple import lowest_consistent, with_opening
-from evo.game import make_game
-from evo.strategy_table import feedback_letters
+from evo.core.game import make_game
+from evo.show.strategy_table import feedback_letters
 
 
 @pytest.fixture(scope="module")

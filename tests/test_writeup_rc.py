@@ -8,7 +8,7 @@ import pytest
 
 from evo.baselines import run
 from evo.baselines.simple import estimate_rc
-from evo.game import make_game
+from evo.core.game import make_game
 
 #: (opening, published average, decimals published).
 PUBLISHED_RC = [

@@ -10,8 +10,8 @@ from click.testing import CliRunner
 from evo.baselines import build
 from evo.baselines.consistent import optimal_consistent
 from evo.cli import main
-from evo.game import make_game
-from evo.treeio import save_tree
+from evo.core.game import make_game
+from evo.core.treeio import save_tree
 
 #: Section "Knuth's Strategy": its excerpt, every node of at least 29 codes.
 KNUTH = [

@@ -38,10 +38,10 @@ from evo.baselines.simple import (
     random_consistent,
     with_opening,
 )
-from evo.game import Game
-from evo.kinds import HEURISTICS, Pool
+from evo.core.game import Game
+from evo.core.kinds import HEURISTICS, Pool
+from evo.core.tree import Tree
 from evo.search.lookahead import lookahead_tree
-from evo.tree import Tree
 
 __all__ = [
     "CONSISTENT_OPTIMUM_UP_TO",

@@ -1,6 +1,6 @@
 """Cache of baseline trees: ``$EVO_CACHE`` (default ``~/.cache/evo``) ``/<game>/<name>.json``.
 
-Each file is a tree document (:func:`evo.treeio.tree_document`) that also holds the
+Each file is a tree document (:func:`evo.core.treeio.tree_document`) that also holds the
 baseline's result dict (with the seconds of the original computation), sealed by a
 SHA-256 of its content. Files are written atomically. A file that cannot be read back,
 whose content hash does not match, or whose tree is not valid, is treated as missing: the
@@ -17,10 +17,10 @@ import os
 from pathlib import Path
 from typing import Any
 
-from evo.files import atomic_write_json
-from evo.game import Game
-from evo.tree import Tree
-from evo.treeio import tree_document, tree_from_document
+from evo.core.files import atomic_write_json
+from evo.core.game import Game
+from evo.core.tree import Tree
+from evo.core.treeio import tree_document, tree_from_document
 
 #: The key of the content hash in a cache file.
 HASH_KEY = "sha256"

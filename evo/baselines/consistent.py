@@ -16,10 +16,10 @@ import time
 import numpy as np
 
 from evo.baselines.optimal import DEFAULT_TIME_LIMIT, OptimalRefused
-from evo.game import Game
+from evo.core.game import Game
+from evo.core.tree import Tree
 from evo.search.build import Node, build_tree
 from evo.search.exact import SearchTimeout, Solver
-from evo.tree import Tree
 
 NAME = "optimal-consistent"
 

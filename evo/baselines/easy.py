@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from evo.game import Game
+from evo.core.game import Game
+from evo.core.tree import Tree
 from evo.search.build import Node, Player, build_tree
-from evo.tree import Tree
 
 #: Names of the strategies of this module.
 NAMES: tuple[str, ...] = ("easy", "advanced")

@@ -24,11 +24,11 @@ import itertools
 
 import numpy as np
 
-from evo.game import Game
+from evo.core.game import Game
+from evo.core.tree import Tree
 from evo.search.build import Node, Player, build_tree
 from evo.search.partition import partition_counts, perfect_consistent
 from evo.search.symmetry import encode
-from evo.tree import Tree
 
 
 def least_frequent_guess(game: Game, codes: np.ndarray) -> int:

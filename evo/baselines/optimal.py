@@ -12,10 +12,10 @@ import time
 
 import numpy as np
 
-from evo.game import Game, count_codes
+from evo.core.game import Game, count_codes
+from evo.core.tree import Tree
 from evo.search.build import Node, build_tree
 from evo.search.exact import SearchTimeout, Solver
-from evo.tree import Tree
 
 #: Seconds measured for the whole optimum (search and tree, with the first load of the
 #: compiled kernels, about a second) of games, on the machine of benchmarks/RESULTS.md

@@ -37,9 +37,9 @@ from typing import Literal
 
 import numpy as np
 
-from evo.game import Game
+from evo.core.game import Game
+from evo.core.tree import Tree
 from evo.search.build import build_tree
-from evo.tree import Tree
 
 TieOrder = Literal["v8", "stable"]
 TIE_ORDERS: tuple[str, ...] = ("v8", "stable")

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from evo.baselines import OptimalRefused, cached, default_names, known_optimum, parse_name, run
-from evo.game import Game
-from evo.tree import Tree
+from evo.core.game import Game
+from evo.core.tree import Tree
 
 #: Above this many codes, baselines are read from the cache only when already computed;
 #: computing look-ahead strategies for such games would take longer than a report should.

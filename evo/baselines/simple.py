@@ -5,7 +5,7 @@ An opening is played as written, as the write-up's ``X+Y+LC`` and ``X+Y+RC`` pla
 do: its ``k``-th guess is the ``k``-th move whatever the feedback, even where it tells
 nothing (a node with one child: the guess is played and costs a move). Below the
 opening, LC or RC (random path completion with the consistent pool,
-:func:`evo.growth.grow`) takes over. With ``skip``, the older reading: an opening guess
+:func:`evo.core.growth.grow`) takes over. With ``skip``, the older reading: an opening guess
 is played only where it helps and, on one or two codes, only when it is one of them.
 """
 
@@ -16,10 +16,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from evo.game import Game
-from evo.growth import grow, random_breaker, tree_rngs
+from evo.core.game import Game
+from evo.core.growth import grow, random_breaker, tree_rngs
+from evo.core.tree import Tree
 from evo.search.build import Node, Player, build_tree
-from evo.tree import Tree
 
 
 def lc_player(codes: np.ndarray, node: Node) -> int:
@@ -34,7 +34,7 @@ def lowest_consistent(game: Game) -> Tree:
 
 def random_consistent(game: Game, *, seed: int = 0) -> Tree:
     """RC: a uniformly random consistent code at every node, drawn from ``seed``. This is
-    random path completion with the consistent pool (:func:`evo.growth.random_breaker`)."""
+    random path completion with the consistent pool (:func:`evo.core.growth.random_breaker`)."""
     return random_breaker(game, rng=np.random.default_rng(seed), pool="consistent")
 
 

@@ -38,12 +38,12 @@ COMMANDS: dict[str, str] = {
 #: modules of another; any other exception is a bug and shows its traceback.
 USER_ERRORS = {
     "evo.config.ConfigError",
-    "evo.rundir.RunDirError",
-    "evo.treeio.TreeFileError",
-    "evo.tree.InvalidTreeError",
-    "evo.ea.checkpoint.CheckpointError",
-    "evo.game.GameTooLargeError",
-    "evo.files.FileWriteError",
+    "evo.runs.rundir.RunDirError",
+    "evo.core.treeio.TreeFileError",
+    "evo.core.tree.InvalidTreeError",
+    "evo.runs.checkpoint.CheckpointError",
+    "evo.core.game.GameTooLargeError",
+    "evo.core.files.FileWriteError",
     "evo.ea.cluster.ClusterError",
 }
 

@@ -64,7 +64,7 @@ def baselines(
     case, depth histogram and the time each took. Results are cached per game under
     $EVO_CACHE (default ~/.cache/evo)."""
     from evo.baselines import Baseline, Refused, default_names, known_optimum, parse_names, run_all
-    from evo.treeio import save_tree
+    from evo.core.treeio import save_tree
 
     game = open_game(pegs, colors, variant)
     if only is not None and not [n for n in only.split(",") if n.strip()]:

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING
 import click
 from click.core import ParameterSource
 
-from evo.game import VARIANTS, Game, GameTooLargeError, make_game
-from evo.growth import POOLS
+from evo.core.game import VARIANTS, Game, GameTooLargeError, make_game
+from evo.core.growth import POOLS
 
 if TYPE_CHECKING:
-    from evo.tree import Tree
+    from evo.core.tree import Tree
 
 
 def game_options(f):
@@ -62,7 +62,7 @@ def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, varian
     """The tree of a file (or a run directory's best.json), or of a baseline named
     ``source`` for the game of ``--pegs``, ``--colors`` and ``--variant`` (a file is
     checked against them when they are given)."""
-    from evo.treeio import TreeFileError, load_tree
+    from evo.core.treeio import TreeFileError, load_tree
 
     path = Path(source)
     if path.is_dir():

@@ -42,8 +42,8 @@ def compare(
 
     Columns: the population's best, average and highest total, the best total per code,
     and the worst case (most guesses any code needs) of the best breaker."""
-    from evo.plots import RunFigures, plot_comparison
-    from evo.report import RunDirError, compare_runs
+    from evo.show.plots import RunFigures, plot_comparison
+    from evo.show.report import RunDirError, compare_runs
 
     names = baseline_names(baselines) or []
     try:

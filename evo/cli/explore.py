@@ -32,7 +32,7 @@ def explore(ctx, tree, tree2, output, pegs, colors, variant):
     """Write an HTML page to walk TREE (a tree file, a run directory, or a baseline name
     with --pegs/--colors) in a browser, offline: click a guess to see the next guesses,
     type a secret to see its game, compare with TREE2 to see where and what they differ."""
-    from evo.explore import write_explorer
+    from evo.show.explore import write_explorer
 
     a = load_breaker(ctx, tree, pegs, colors, variant)
     b = load_breaker(ctx, tree2, pegs, colors, variant) if tree2 else None

@@ -7,7 +7,7 @@ import sys
 import click
 
 from evo.cli.common import game_options, load_breaker
-from evo.play import play_loop, secret_lines
+from evo.show.play import play_loop, secret_lines
 
 
 def _read_line(prompt: str) -> str | None:

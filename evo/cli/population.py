@@ -39,8 +39,8 @@ from evo.cli.common import (
 def population(pegs, colors, variant, size, seed, pool, as_json, save) -> None:
     """Grow SIZE random breakers and print min, max, average and standard deviation of
     their fitness (average number of guesses)."""
-    from evo.population import timed_population
-    from evo.treeio import save_tree
+    from evo.core.population import timed_population
+    from evo.core.treeio import save_tree
 
     game = open_game(pegs, colors, variant, trees=size)
     with progress_bar(size, "growing", enabled=not as_json) as bar:

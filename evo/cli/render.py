@@ -8,7 +8,7 @@ import click
 
 from evo.cli.common import game_options, load_breaker
 
-#: The choices of evo.render (LAYOUTS, FORMATS, RANKDIRS), repeated here so that the
+#: The choices of evo.show.render (LAYOUTS, FORMATS, RANKDIRS), repeated here so that the
 #: options can be declared without importing Graphviz and networkx; a test keeps them equal.
 LAYOUTS: tuple[str, ...] = ("dot", "twopi")
 FORMATS: tuple[str, ...] = ("svg", "png", "pdf")
@@ -64,7 +64,7 @@ def render(ctx, tree, output, depth, min_codes, layout, fmt, direction, pegs, co
     """Draw TREE (a tree file such as best.json, a run directory, or a baseline name such
     as knuth with --pegs/--colors) through Graphviz: pegs as colored cells, terminal nodes
     in yellow, edges labelled with the black and white pegs."""
-    from evo.render import render_tree
+    from evo.show.render import render_tree
 
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
     if fmt is None:

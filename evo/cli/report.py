@@ -45,8 +45,8 @@ def report(run_dir: Path, baselines: str | None, log_time: bool, progress: bool 
 
     Also explore.html: the best breaker to walk in a browser, beside Knuth's when it can
     be had."""
-    from evo.report import RunDirError, write_report
-    from evo.treeio import TreeFileError
+    from evo.core.treeio import TreeFileError
+    from evo.show.report import RunDirError, write_report
 
     try:
         page = write_report(

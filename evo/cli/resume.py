@@ -36,7 +36,7 @@ def resume(
     """Continue the run in RUN_DIR from its checkpoint (with its config.yaml): the result
     is the same as if it had not been interrupted."""
     from evo.config import extend_config
-    from evo.rundir import load_run, lock_run, write_config
+    from evo.runs.rundir import load_run, lock_run, write_config
 
     cfg = load_run(run_dir).config
     with lock_run(run_dir):  # refused at once when another process writes the run

@@ -54,7 +54,7 @@ def run(
         from evo.ea.cluster import check_cluster
 
         check_cluster(cfg, scheduler=scheduler)  # a scheduler that does not answer
-    from evo.rundir import create_run_dir
+    from evo.runs.rundir import create_run_dir
 
     run_dir = create_run_dir(cfg, root=runs)
     click.echo(f"run directory: {run_dir}", err=True)
@@ -75,7 +75,7 @@ def execute(
     cfg, run_dir: Path, resume: bool, quiet: bool, report: bool, scheduler: str | None = None
 ) -> None:
     """:func:`_execute` with the run directory locked: a second writer is refused at once."""
-    from evo.rundir import lock_run
+    from evo.runs.rundir import lock_run
 
     with lock_run(run_dir):
         _execute(cfg, run_dir, resume, quiet, report, scheduler)
@@ -115,7 +115,7 @@ def _execute(
         ) from None
     click.echo(summary_table(result.summary))
     if report:
-        from evo.report import write_report
+        from evo.show.report import write_report
 
         path = write_report(run_dir)
         click.echo(f"report: {path}")

@@ -8,7 +8,7 @@ import click
 
 from evo.cli.common import format_table, game_options, load_breaker
 
-#: The choices of evo.strategy_table.STYLES, repeated so that the option is declared
+#: The choices of evo.show.strategy_table.STYLES, repeated so that the option is declared
 #: without importing it; a test keeps them equal.
 STYLES: tuple[str, ...] = ("writeup", "pairs")
 
@@ -38,7 +38,7 @@ def table(ctx, tree, min_count, style, as_json, pegs, colors, variant) -> None:
     --pegs/--colors) as a table, one row per decision point: the feedback history, the
     guess, how many codes reach it, their total and average guesses from the start, and
     the worst case; largest nodes first."""
-    from evo.strategy_table import table_rows, writeup_table
+    from evo.show.strategy_table import table_rows, writeup_table
 
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
     rows = table_rows(breaker, min_count=min_count, style=style)

@@ -7,13 +7,13 @@
 - :mod:`~evo.ea.operators`: the registry of operators by the config's kind names;
 - :mod:`~evo.ea.toolbox`: the toolbox of a config and the breeding of a pair;
 - :mod:`~evo.ea.workers`: the process pool and its seeded tasks;
-- :mod:`~evo.ea.stats`, :mod:`~evo.ea.checkpoint`, :mod:`~evo.ea.summary`,
-  :mod:`~evo.ea.progress`: what a run records and shows;
+- :mod:`~evo.ea.stats`, :mod:`~evo.runs.checkpoint`, :mod:`~evo.runs.summary`,
+  :mod:`~evo.runs.progress`: what a run records and shows;
 - :mod:`~evo.ea.loop`: :func:`evolve`, the generational loop.
 """
 
-from evo.ea.checkpoint import CheckpointError
 from evo.ea.loop import Result, RunInterrupted, evolve
 from evo.ea.toolbox import build_toolbox
+from evo.runs.checkpoint import CheckpointError
 
 __all__ = ["CheckpointError", "Result", "RunInterrupted", "build_toolbox", "evolve"]

@@ -3,7 +3,7 @@
 ``graft``     one-point subtree graft: a node of each parent takes the other parent's
               subtree at the *aligned* node (reached by the same guesses and feedbacks,
               so with the same code set) when there is one, else at a random node,
-              replayed on the node's code set (:func:`evo.growth.replay`).
+              replayed on the node's code set (:func:`evo.core.growth.replay`).
 ``exchange``  uniform exchange of aligned subtrees: where the parents first guess
               differently on the same code set, the subtrees are swapped with
               probability ½, or, with probability ``bias``, the first offspring takes the
@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from evo.core.growth import Template, replay
+from evo.core.kinds import NodeWeight, Pool
+from evo.core.tree import Tree
 from evo.ea.nodes import pick_node
 from evo.ea.variation import offer, splice
-from evo.growth import Template, replay
-from evo.kinds import NodeWeight, Pool
-from evo.tree import Tree
 
 
 def aligned_node(a: Tree, node: int, b: Tree) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evo.tree import Tree
+from evo.core.tree import Tree
 
 
 def evaluate_total(tree: Tree, *, max_guesses: int | None = None) -> tuple[int]:

@@ -13,7 +13,7 @@ from dataclasses import fields
 import numpy as np
 from deap import base, creator
 
-from evo.tree import Tree
+from evo.core.tree import Tree
 
 
 def _shallow_deepcopy(self, memo):

@@ -23,12 +23,12 @@ from typing import Any
 from deap import tools
 
 from evo.config import Config, island_seed
-from evo.ea.checkpoint import State, hall_of_fame
+from evo.core.tree import Tree
 from evo.ea.deadline import GenerationCut, checked_map, time_limit
 from evo.ea.individuals import as_individual, as_tree, individual_class
 from evo.ea.selection import sel_distinct
 from evo.ea.stats import make_statistics, new_logbook
-from evo.tree import Tree
+from evo.runs.checkpoint import State, hall_of_fame
 
 _MIGRATION_TAG = 0x316  # seed tag of the draws of random replacement
 
@@ -97,10 +97,10 @@ _TOOLBOXES: dict[str, tuple] = {}  # per process: the toolbox of each island con
 def run_epoch(config_data: dict, packed: Packed | None, generations: int) -> Packed:
     """One island's epoch, in whichever process runs it: its first population when
     ``packed`` is None, then ``generations`` generations."""
+    from evo.core.game import make_game
     from evo.ea.loop import generation, initial_state
     from evo.ea.toolbox import build_toolbox
     from evo.ea.workers import use_toolbox
-    from evo.game import make_game
 
     config = Config.model_validate(config_data)
     key = config.model_dump_json()
@@ -261,8 +261,8 @@ def save_islands(run_dir: Path, config: Config, state: Epochs, logbook: list[dic
     then the pointer to it (written atomically, so a kill leaves the previous epoch)."""
     import shutil
 
-    from evo.ea.checkpoint import save_checkpoint
-    from evo.files import atomic_write_json
+    from evo.core.files import atomic_write_json
+    from evo.runs.checkpoint import save_checkpoint
 
     root = Path(run_dir) / ISLANDS_DIR
     folder = root / f"epoch-{state.epoch:06d}"
@@ -288,8 +288,8 @@ def load_islands(run_dir: Path, config: Config) -> tuple[Epochs, list[dict]]:
     """The islands of the last checkpoint, and the run's logbook up to it."""
     import json
 
-    from evo.ea.checkpoint import CheckpointError, load_checkpoint
-    from evo.game import make_game
+    from evo.core.game import make_game
+    from evo.runs.checkpoint import CheckpointError, load_checkpoint
 
     root = Path(run_dir) / ISLANDS_DIR
     try:
@@ -328,7 +328,7 @@ def evolve_islands(
 
     from evo.ea.cluster import ClusterLost, island_map
     from evo.ea.loop import Result, RunInterrupted, _knuth, _stop_signals, check_run
-    from evo.rundir import append_logbook, lock_run, write_logbook
+    from evo.runs.rundir import append_logbook, lock_run, write_logbook
 
     game = check_run(config).prepare()
     knuth_total = _knuth(game, knuth)
@@ -384,8 +384,8 @@ def _outcome(
 ):
     """The best breaker of all islands, the run's state as one population sees it (the
     halls of fame merged, the run's logbook) and its summary."""
-    from evo.ea.checkpoint import State
-    from evo.ea.summary import make_summary
+    from evo.runs.checkpoint import State
+    from evo.runs.summary import make_summary
 
     best = best_tree(state.islands, config)
     hof = hall_of_fame(config)
@@ -415,7 +415,7 @@ def _write_state(
     status: str = "running",
 ) -> None:
     """``best.json`` and ``summary.json`` as of this epoch."""
-    from evo.rundir import write_best, write_summary
+    from evo.runs.rundir import write_best, write_summary
 
     best, _, summary = _outcome(config, game, state, records, knuth, status)
     write_best(run_dir, best, run=Path(run_dir).name, config=config.name)

@@ -27,18 +27,18 @@ from pathlib import Path
 from deap import base, tools
 
 from evo.config import Config, ConfigError
-from evo.ea.checkpoint import Recorder, State, hall_of_fame
+from evo.core.game import Game, make_game
+from evo.core.tree import Tree
 from evo.ea.deadline import GenerationCut, time_limit
 from evo.ea.individuals import as_individual, as_tree
-from evo.ea.progress import Progress
 from evo.ea.selection import sel_tournament_dcd
 from evo.ea.stats import make_statistics, new_logbook
-from evo.ea.summary import RunSummary, best_of, make_summary
 from evo.ea.toolbox import build_toolbox
 from evo.ea.workers import WorkerLost, breed_task, individual_task, worker_pool
-from evo.game import Game, make_game
-from evo.rundir import lock_run, write_best, write_summary
-from evo.tree import Tree
+from evo.runs.checkpoint import Recorder, State, hall_of_fame
+from evo.runs.progress import Progress
+from evo.runs.rundir import lock_run, write_best, write_summary
+from evo.runs.summary import RunSummary, best_of, make_summary
 
 _INIT_TAG = 0x1D17  # seed sequence tag of the first population's draws
 
@@ -123,8 +123,8 @@ def evolve(
     when given. ``on_generation(gen, population, logbook)`` is called after every
     generation. ``knuth``: Knuth's total to compare with (True: computed, False: none).
     Raises :class:`RunInterrupted` on Ctrl-C, SIGTERM or SIGHUP, after writing a
-    checkpoint; :class:`~evo.rundir.RunLockedError` when another process writes
-    ``run_dir``; :class:`~evo.ea.checkpoint.CheckpointWriteError` when a write fails."""
+    checkpoint; :class:`~evo.runs.rundir.RunLockedError` when another process writes
+    ``run_dir``; :class:`~evo.runs.checkpoint.CheckpointWriteError` when a write fails."""
     game = check_run(config)
     lock = lock_run(run_dir) if run_dir is not None else contextlib.nullcontext()
     with lock:
@@ -190,7 +190,7 @@ def evolve(
 
 def check_run(config: Config) -> Game:
     """Every check that can fail before a run, done before its directory is made: the
-    game fits in memory (:class:`~evo.game.GameTooLargeError`), the baselines of
+    game fits in memory (:class:`~evo.core.game.GameTooLargeError`), the baselines of
     ``population.init.baselines`` exist (:class:`~evo.config.ConfigError` naming the key).
     Returns the game."""
     g = config.game

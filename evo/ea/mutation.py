@@ -14,17 +14,17 @@ from collections import OrderedDict
 
 import numpy as np
 
+from evo.core.game import Game, helpful_rows
+from evo.core.growth import grow
+from evo.core.kinds import NodeWeight, Pool
+from evo.core.tree import Tree
 from evo.ea.deadline import check as check_time
 from evo.ea.nodes import pick_node
 from evo.ea.variation import offer, splice, total_of
-from evo.game import Game, helpful_rows
-from evo.growth import grow
-from evo.kinds import NodeWeight, Pool
 from evo.search.build import Node, build_tree
 from evo.search.exact import Policy, shared_solver
 from evo.search.lookahead import lookahead_player, ranked_guesses
 from evo.search.partition import candidates, feedback_block
-from evo.tree import Tree
 
 #: Random guesses tried before the helpful ones are listed (a random guess nearly always
 #: helps on three codes or more).

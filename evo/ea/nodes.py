@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from evo.kinds import NODE_WEIGHTS, NodeWeight
-from evo.tree import Tree
+from evo.core.kinds import NODE_WEIGHTS, NodeWeight
+from evo.core.tree import Tree
 
 #: Code sets smaller than this are never worth changing (shrink and triangle settle them).
 MIN_CODES = 3

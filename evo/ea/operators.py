@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from evo.core.kinds import Pool
 from evo.ea import crossover, mutation
-from evo.kinds import Pool
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from deap import tools
 
-from evo.tree import Tree
+from evo.core.tree import Tree
 
 #: The logbook's columns, in order.
 LOGBOOK_HEADER = ["gen", "nevals", "min", "avg", "max", "std", "worst", "worst_min", "roots"]

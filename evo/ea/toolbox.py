@@ -12,15 +12,15 @@ import numpy as np
 from deap import base, tools
 
 from evo.config import Config
+from evo.core.game import Game
+from evo.core.growth import random_breaker
+from evo.core.tree import Tree
 from evo.ea.deadline import check as check_time
 from evo.ea.deadline import checked_map
 from evo.ea.fitness import evaluate_total, evaluate_total_worst
 from evo.ea.individuals import as_tree, individual_class
 from evo.ea.operators import OPERATORS
 from evo.ea.selection import sel_tournament
-from evo.game import Game
-from evo.growth import random_breaker
-from evo.tree import Tree
 
 #: A bred child and its fitness values, or ``(None, None)`` for a copy of its parent.
 Bred = tuple[Tree, tuple[int, ...]] | tuple[None, None]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evo.tree import Tree
+from evo.core.tree import Tree
 
 
 def splice(tree: Tree, node: int, sub: Tree) -> Tree:

@@ -19,9 +19,9 @@ import numpy as np
 from deap import base
 
 from evo.config import Config
+from evo.core.game import make_game
 from evo.ea.deadline import GenerationCut, checked_map, seconds_left
 from evo.ea.toolbox import build_toolbox
-from evo.game import make_game
 
 #: The toolbox that mapped tasks use: set in this process, and in every worker process.
 _WORKER: dict[str, Any] = {}

@@ -5,7 +5,7 @@ A player is a callable ``choose(S, node) -> guess``: ``S`` is the node's code se
 sorted int64 array) and ``node`` a :class:`Node` that knows the history (the guesses
 above) and its symmetry group. The strategy is built recursively on code sets, the
 partition of ``S`` by guess ``g`` being ``game.feedback(g, S)``, and then turned into a
-:class:`~evo.tree.Tree` by :func:`evo.growth.build_exact`, which checks it on every
+:class:`~evo.core.tree.Tree` by :func:`evo.core.growth.build_exact`, which checks it on every
 code. One code left is always guessed at once.
 """
 
@@ -16,11 +16,11 @@ from functools import cached_property
 
 import numpy as np
 
-from evo.game import Game
-from evo.growth import Template, build_exact
+from evo.core.game import Game
+from evo.core.growth import Template, build_exact
+from evo.core.tree import Tree
 from evo.search.partition import split
 from evo.search.symmetry import Stabilizer
-from evo.tree import Tree
 
 
 class Node:

@@ -38,12 +38,12 @@ from typing import Literal, get_args
 
 import numpy as np
 
-from evo.game import Game
-from evo.kinds import POOLS, Pool
+from evo.core.game import Game
+from evo.core.kinds import POOLS, Pool
+from evo.core.tree import Tree
 from evo.search.build import Node, build_tree
 from evo.search.partition import partition_counts
 from evo.search.symmetry import Stabilizer
-from evo.tree import Tree
 
 Policy = Literal["symmetry", "path-independent"]
 POLICIES: tuple[str, ...] = get_args(Policy)

@@ -18,11 +18,11 @@ from functools import lru_cache
 
 import numpy as np
 
-from evo.game import Game, helpful_counts
-from evo.kinds import HEURISTICS, Pool
+from evo.core.game import Game, helpful_counts
+from evo.core.kinds import HEURISTICS, Pool
+from evo.core.tree import Tree
 from evo.search.build import Node, Player, build_tree
 from evo.search.partition import candidates, partition_counts, perfect_consistent
-from evo.tree import Tree
 
 
 def score(name: str, counts: np.ndarray) -> np.ndarray:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-#: Heuristic numbers of :func:`best_guess`, in the order of evo.kinds.HEURISTICS.
+#: Heuristic numbers of :func:`best_guess`, in the order of evo.core.kinds.HEURISTICS.
 KNUTH, IRVING, KOOI, ENTROPY = 0, 1, 2, 3
 
 #: From this many codes a candidate's parts are counted from its own table row.
@@ -146,7 +146,7 @@ def lookahead_tree(
 ):  # pragma: no cover - compiled
     """The whole tree of the one-step player on ``codes`` (ascending), as the preorder
     arrays ``guess, label, parent, depth, terminal, start, count`` and the codes in
-    evo.tree.Tree's order. Node by node it chooses what evo.search.lookahead's player
+    evo.core.tree.Tree's order. Node by node it chooses what evo.search.lookahead's player
     chooses: one code: it; two: the lower; a perfect consistent guess; else the best
     candidate (``root_cands`` at the root: one per symmetry orbit, the same choice)."""
     n = len(codes)

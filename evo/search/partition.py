@@ -2,15 +2,15 @@
 
 A guess partitions a code set by feedback; everything the searches score is a function
 of the sizes of those parts. Whether a guess *helps* (wins or splits) is defined once,
-in :func:`evo.game.helpful_rows`, and used here on part sizes.
+in :func:`evo.core.game.helpful_rows`, and used here on part sizes.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from evo.game import Game
-from evo.kinds import POOLS, Pool
+from evo.core.game import Game
+from evo.core.kinds import POOLS, Pool
 
 #: Elements of the feedback block handled at once (bounds the working memory).
 _BLOCK = 1 << 22

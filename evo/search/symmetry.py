@@ -23,7 +23,7 @@ from functools import cached_property
 
 import numpy as np
 
-from evo.game import Game
+from evo.core.game import Game
 
 #: Rows (element, code) canonicalised at once.
 _ROWS = 1 << 18

@@ -8,7 +8,7 @@ import itertools
 
 import numpy as np
 
-from evo.tree import Tree
+from evo.core.tree import Tree
 from support.reference_growth import brute_feedback
 
 

@@ -1,7 +1,7 @@
 """The seed's random path completion, written literally (DESIGN §3), as a test oracle.
 
 Plain Python: dict nodes, feedback from the definition, one code at a time, then shrink
-and triangle optimization. Slow, obvious, and independent of ``evo.growth``.
+and triangle optimization. Slow, obvious, and independent of ``evo.core.growth``.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ A checkpoint is data only, so that a run directory from anywhere cannot run code
 NumPy ``.npz`` archive (read with ``allow_pickle=False``) holding the trees as flat
 arrays and a JSON document with the rest (fitness values, hall of fame, logbook, Python's
 random state, elapsed time, the config), versioned and sealed by a SHA-256 of the whole
-content. Loading rebuilds every tree with :func:`evo.growth.build_exact`, which checks it
+content. Loading rebuilds every tree with :func:`evo.core.growth.build_exact`, which checks it
 on every code. It is written atomically, so a kill leaves the previous one intact.
 """
 
@@ -25,13 +25,13 @@ import numpy as np
 from deap import tools
 
 from evo.config import EXTENDABLE, Config, config_differences
+from evo.core.files import atomic_write_bytes
+from evo.core.game import Game
+from evo.core.growth import Template, build_exact
+from evo.core.tree import InvalidTreeError, Tree
 from evo.ea.individuals import as_individual, individual_class, same_tree
 from evo.ea.stats import new_logbook
-from evo.files import atomic_write_bytes
-from evo.game import Game
-from evo.growth import Template, build_exact
-from evo.rundir import CHECKPOINT, LOGBOOK, OLD_CHECKPOINT, append_logbook, write_logbook
-from evo.tree import InvalidTreeError, Tree
+from evo.runs.rundir import CHECKPOINT, LOGBOOK, OLD_CHECKPOINT, append_logbook, write_logbook
 
 CHECKPOINT_FORMAT = "evo-checkpoint"
 CHECKPOINT_VERSION = 2
@@ -128,7 +128,7 @@ def checkpoint_bytes(state: State, config: Config) -> bytes:
 
 
 def save_checkpoint(path: Path, state: State, config: Config) -> None:
-    """Write the state atomically (raises :class:`evo.files.FileWriteError`)."""
+    """Write the state atomically (raises :class:`evo.core.files.FileWriteError`)."""
     atomic_write_bytes(path, checkpoint_bytes(state, config))
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import TypedDict
 
 from evo.config import Config
-from evo.ea.checkpoint import State
-from evo.game import Game
-from evo.tree import Tree
+from evo.core.game import Game
+from evo.core.tree import Tree
+from evo.runs.checkpoint import State
 
 
 class RunSummary(TypedDict, total=False):

@@ -8,10 +8,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from evo.game import Game
-from evo.growth import random_breaker, tree_rngs
-from evo.kinds import Pool
-from evo.tree import Tree
+from evo.core.game import Game
+from evo.core.growth import random_breaker, tree_rngs
+from evo.core.kinds import Pool
+from evo.core.tree import Tree
 
 
 def random_population(

@@ -5,8 +5,8 @@
 ``logbook.jsonl``  one JSON object per generation: the DEAP logbook's records (appended
                    at every checkpoint and at the end)
 ``checkpoint.npz`` population, hall of fame, logbook, random state, elapsed time (data
-                   only: :mod:`evo.ea.checkpoint`)
-``best.json``      the best breaker so far (:mod:`evo.treeio` format)
+                   only: :mod:`evo.runs.checkpoint`)
+``best.json``      the best breaker so far (:mod:`evo.core.treeio` format)
 ``summary.json``   best total, average and worst case, generations, seconds, Knuth's
                    total…, and the status (running, interrupted, finished)
 ``lock``           the PID and host of the process writing the run (locked with flock)
@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from evo.config import Config, ConfigError, load_config
-from evo.files import (
+from evo.core.files import (
     FileWriteError,
     atomic_write_json,
     atomic_write_text,
@@ -39,7 +39,7 @@ from evo.files import (
     read_text,
     remove_temporaries,
 )
-from evo.tree import Tree
+from evo.core.tree import Tree
 
 CONFIG = "config.yaml"
 LOGBOOK = "logbook.jsonl"
@@ -174,7 +174,7 @@ def write_summary(run_dir: Path, summary: Mapping[str, Any]) -> None:
 
 
 def write_best(run_dir: Path, tree: Tree, **extra: Any) -> None:
-    from evo.treeio import save_tree
+    from evo.core.treeio import save_tree
 
     save_tree(tree, Path(run_dir) / BEST, **extra)
 
@@ -193,7 +193,7 @@ class Run:
     @property
     def best(self) -> Tree | None:
         if self._best is None and (self.path / BEST).exists():
-            from evo.treeio import load_tree
+            from evo.core.treeio import load_tree
 
             self._best = load_tree(self.path / BEST)
         return self._best

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from evo.game import Game
+from evo.core.game import Game
 
 
 class InvalidTreeError(ValueError):

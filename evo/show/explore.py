@@ -2,7 +2,7 @@
 by side, in a browser without any network.
 
 The page holds the tree as columnar JSON (guess, feedback, parent and per-node figures)
-and a small script of our own (``evo/explore_assets/explore.js``) that builds the nodes
+and a small script of our own (``evo/show/explore_assets/explore.js``) that builds the nodes
 only when they are expanded, so a (5,8) tree of 30 000+ nodes opens at once. With two
 trees, each node of one tree is paired with the *aligned* node of the other (reached by
 the same guesses and feedbacks, so with the same code set); where aligned nodes guess
@@ -22,10 +22,10 @@ from typing import Any
 
 import numpy as np
 
-from evo.files import atomic_write_text
-from evo.game import feedback_pair
-from evo.render import PALETTE, text_color
-from evo.tree import Tree
+from evo.core.files import atomic_write_text
+from evo.core.game import feedback_pair
+from evo.core.tree import Tree
+from evo.show.render import PALETTE, text_color
 
 #: The page's script and style sheet, shipped as package data and inlined in the page.
 ASSETS = "explore_assets"
@@ -140,7 +140,7 @@ def page_data(a: Tree, name_a: str, b: Tree | None = None, name_b: str = "") -> 
 
 
 def _asset(name: str) -> str:
-    return resources.files("evo").joinpath(ASSETS).joinpath(name).read_text(encoding="utf-8")
+    return resources.files("evo.show").joinpath(ASSETS).joinpath(name).read_text(encoding="utf-8")
 
 
 def explorer_html(a: Tree, name_a: str, b: Tree | None = None, name_b: str = "") -> str:

@@ -1,8 +1,8 @@
-"""Compiled random path completion: one tree grown in one call (the engine of evo.growth).
+"""Compiled random path completion: one tree grown in one call (the engine of evo.core.growth).
 
 Growing a tree is ~7 levels of a few small steps each; as NumPy calls their per-call
 overhead set the cost, so the whole build is one numba function. It follows the NumPy
-engine of :mod:`evo.growth` step for step and draws from the same generator in the same
+engine of :mod:`evo.core.growth` step for step and draws from the same generator in the same
 order (numba's ``Generator`` methods share the state and the streams of NumPy's), so a
 seed gives the same tree with either engine; the tests check that they agree.
 
@@ -17,7 +17,7 @@ from numba import njit
 
 @njit(cache=True)
 def _helps(table, guess, cur, lo, hi, win):  # pragma: no cover - compiled
-    """The guess wins for one of ``cur[lo:hi]`` or splits them (evo.game.helpful_rows)."""
+    """The guess wins for one of ``cur[lo:hi]`` or splits them (evo.core.game.helpful_rows)."""
     lead = table[guess, cur[lo]]
     if lead == win:
         return True
@@ -55,12 +55,12 @@ def grow_tree(
 ):  # pragma: no cover - compiled
     """Grow a breaker for ``codes`` (int32), optionally onto a template (``t_root`` >= 0).
 
-    ``sampling``: evo.growth's rejection rounds, candidates per retry, first-round width
+    ``sampling``: evo.core.growth's rejection rounds, candidates per retry, first-round width
     and the set size from which one first candidate is drawn (arguments, so that the
     cached machine code never holds stale constants).
 
     Returns the preorder arrays ``guess, label, parent, depth, terminal, start, count``
-    and the reordered codes, as evo.tree.Tree holds them.
+    and the reordered codes, as evo.core.tree.Tree holds them.
     """
     REJECTION_ROUNDS, BATCH, FIRST_WIDTH, LARGE_SET = sampling
     m = table.shape[0]
@@ -120,7 +120,7 @@ def grow_tree(
                 small = c
         first[k] = total
 
-        # ---- choose a helpful guess per node (evo.growth._choose_guesses)
+        # ---- choose a helpful guess per node (evo.core.growth._choose_guesses)
         width = 1
         if consistent:
             for i in range(k):

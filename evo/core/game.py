@@ -17,7 +17,7 @@ from functools import cached_property
 
 import numpy as np
 
-from evo.kinds import VARIANTS, Variant
+from evo.core.kinds import VARIANTS, Variant
 
 #: Symbols used to print pegs: Mastermind colors read 1..C, Bulls and Cows digits 0..C-1.
 _SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -255,8 +255,8 @@ class Game:
             return None
         m = self.num_codes
         if m * m >= TABLE_FILE_BYTES:
-            from evo.files import cache_dir
-            from evo.table_file import mapped_table
+            from evo.core.files import cache_dir
+            from evo.core.table_file import mapped_table
 
             path = cache_dir() / self.name / "feedback-table.bin"
             try:

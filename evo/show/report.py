@@ -1,7 +1,7 @@
 """Run reports: the fitness plot, depth histograms, the best breaker's picture and an
 HTML and a Markdown page putting them together with the table against the baselines.
 
-Reads a run directory as ``evo run`` writes it (:mod:`evo.rundir`). The HTML page needs
+Reads a run directory as ``evo run`` writes it (:mod:`evo.runs.rundir`). The HTML page needs
 no network: its pictures are files beside it, referenced by relative paths.
 """
 
@@ -22,18 +22,18 @@ from evo.baselines.reference import (
     reference_names,
     reference_tree,
 )
-from evo.explore import write_explorer
-from evo.files import atomic_write_text
-from evo.game import Game, make_game
-from evo.plots import plot_depths, plot_fitness, plot_islands
-from evo.render import auto_depth, render_tree
-from evo.rundir import BEST, LOGBOOK, RunDirError, load_run
-from evo.tree import Tree
+from evo.core.files import atomic_write_text
+from evo.core.game import Game, make_game
+from evo.core.tree import Tree
+from evo.runs.rundir import BEST, LOGBOOK, RunDirError, load_run
+from evo.show.explore import write_explorer
+from evo.show.plots import plot_depths, plot_fitness, plot_islands
+from evo.show.render import auto_depth, render_tree
 
 #: Drawn nodes above which the best breaker's picture is cut to a depth.
 MAX_DRAWN_NODES = 150
 
-#: The breaker explorer page a report writes beside itself (:mod:`evo.explore`).
+#: The breaker explorer page a report writes beside itself (:mod:`evo.show.explore`).
 EXPLORER = "explore.html"
 
 
@@ -65,7 +65,7 @@ def check_logbook(run_dir: Path, logbook: list[dict]) -> list[dict]:
 
 
 def read_run(run_dir: str | os.PathLike) -> RunData:
-    """What a report needs of a run directory (:func:`evo.rundir.load_run`); a run that
+    """What a report needs of a run directory (:func:`evo.runs.rundir.load_run`); a run that
     has not finished has an empty summary. Errors name the file."""
     run = load_run(run_dir)
     best = run.best
@@ -314,7 +314,7 @@ def _plot_islands(run: RunData, *, knuth: int | None, optimum: int | None, title
     import json
 
     from evo.ea.islands import ISLANDS_LOGBOOK
-    from evo.rundir import load_run
+    from evo.runs.rundir import load_run
 
     path = run.path / ISLANDS_LOGBOOK
     if not path.exists():

@@ -22,7 +22,7 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
-from evo.files import atomic_write_bytes  # noqa: E402
+from evo.core.files import atomic_write_bytes  # noqa: E402
 
 #: Okabe & Ito colors for the curves and bars (color-blind safe), baselines in grays.
 BEST, AVERAGE, WORST = "#0072B2", "#E69F00", "#D55E00"

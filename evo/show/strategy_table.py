@@ -21,8 +21,8 @@ from typing import Literal
 
 import numpy as np
 
-from evo.game import feedback_pair
-from evo.tree import Tree
+from evo.core.game import feedback_pair
+from evo.core.tree import Tree
 
 Style = Literal["writeup", "pairs"]
 STYLES: tuple[str, ...] = ("writeup", "pairs")

@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from evo.files import atomic_write_json, parse_json, read_text
-from evo.game import Game, make_game
-from evo.growth import Template, build_exact
-from evo.tree import InvalidTreeError, Tree
+from evo.core.files import atomic_write_json, parse_json, read_text
+from evo.core.game import Game, make_game
+from evo.core.growth import Template, build_exact
+from evo.core.tree import InvalidTreeError, Tree
 
 FORMAT = "evo-breaker"
 VERSION = 1

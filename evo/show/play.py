@@ -1,6 +1,6 @@
 """Playing a breaker against a person: they think of a secret and answer each guess.
 
-The game logic is pure functions over a :class:`~evo.tree.Tree` and a :class:`Position`;
+The game logic is pure functions over a :class:`~evo.core.tree.Tree` and a :class:`Position`;
 :func:`play_loop` is the thin input/output loop around them. An answer that no secret
 can give is refused with a message saying why, and the question is asked again;
 ``undo`` takes back the last answer.
@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from evo.game import Game, feedback_pair, feedback_text
-from evo.tree import Tree
+from evo.core.game import Game, feedback_pair, feedback_text
+from evo.core.tree import Tree
 
 UNDO = ("undo", "u", "back")
 QUIT = ("quit", "q", "exit")

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import networkx as nx
 
-from evo.game import feedback_pair
-from evo.tree import Tree
+from evo.core.game import feedback_pair
+from evo.core.tree import Tree
 
 
 def to_networkx(tree: Tree) -> nx.DiGraph:

@@ -18,10 +18,10 @@ from pathlib import Path
 import graphviz
 import networkx as nx
 
-from evo.files import atomic_write_bytes
-from evo.game import feedback_text
-from evo.graph import to_networkx
-from evo.tree import Tree
+from evo.core.files import atomic_write_bytes
+from evo.core.game import feedback_text
+from evo.core.tree import Tree
+from evo.show.graph import to_networkx
 
 #: Okabe & Ito's eight colors (color-blind safe), then Paul Tol's muted scheme for games
 #: with more colors; beyond 18 colors the palette repeats and the numbers tell them apart.
@@ -160,7 +160,7 @@ def graph_dot(
     rankdir: str = "auto",
     title: str | None = None,
 ) -> graphviz.Digraph:
-    """The Graphviz picture of a tree's networkx graph (:func:`evo.graph.to_networkx`)."""
+    """The Graphviz picture of a tree's networkx graph (:func:`evo.show.graph.to_networkx`)."""
     _check_choice("layout", layout, LAYOUTS)
     _check_choice("rankdir", rankdir, RANKDIRS)
     if depth is not None and depth < 1:

@@ -6,7 +6,7 @@ import sys
 import time
 
 from evo.config import Config
-from evo.ea.checkpoint import State
+from evo.runs.checkpoint import State
 
 
 class Progress:

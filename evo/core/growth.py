@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evo.game import Game, helpful_rows
-from evo.kinds import POOLS, Pool
-from evo.tree import InvalidTreeError, Tree
+from evo.core.game import Game, helpful_rows
+from evo.core.kinds import POOLS, Pool
+from evo.core.tree import InvalidTreeError, Tree
 
 #: Rounds of batched rejection sampling before a node's helpful guesses are listed exactly,
 #: the candidates drawn at once per node in later rounds, and in the first.
@@ -156,7 +156,7 @@ def _check_no_repeats(tree: Tree) -> None:
 
 
 # --------------------------------------------------------------------- engine
-#: Grow with the compiled engine (evo.growth_kernel) when the game has its table; the NumPy
+#: Grow with the compiled engine (evo.core.growth_kernel) when the game has its table; the NumPy
 #: engine below draws the same trees and serves exact builds and games without a table.
 COMPILED = True
 
@@ -168,7 +168,7 @@ def _build_compiled(
     pool: Pool,
     template: Template | None,
 ) -> Tree:
-    from evo.growth_kernel import grow_tree  # numba loads only when a tree is grown
+    from evo.core.growth_kernel import grow_tree  # numba loads only when a tree is grown
 
     nfb = game.num_feedbacks
     if template is None:
@@ -413,7 +413,7 @@ def _uniform_codes(rng: np.random.Generator, m: int, shape: tuple[int, int]) -> 
 
 
 def _helpful(fb: np.ndarray, seg: np.ndarray, first: np.ndarray, win: int) -> np.ndarray:
-    """:func:`evo.game.helpful_rows` per segment, for a level of many nodes at once: rows
+    """:func:`evo.core.game.helpful_rows` per segment, for a level of many nodes at once: rows
     ``seg == s`` of ``fb`` (codes, starting at ``first[s]``) against candidate columns."""
     lead = fb[first]
     differs = np.logical_or.reduceat(fb != lead[seg], first, axis=0)
