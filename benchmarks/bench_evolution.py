@@ -29,7 +29,7 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.machine import machine_line  # noqa: E402
 from evo.config import load_config  # noqa: E402
-from evo.ea import evolve  # noqa: E402
+from evo.runs.driver import run_config  # noqa: E402
 from evo.runs.rundir import create_run_dir  # noqa: E402
 
 KNUTH_46 = 5801
@@ -46,7 +46,7 @@ def timed_run(config_path, overrides, run_dir: bool = False):
     def hook(gen, pop, logbook):
         trace.append((time.perf_counter() - t0, gen, logbook[-1]["min"]))
 
-    result = evolve(cfg, run_dir=path, progress=False, on_generation=hook)
+    result = run_config(cfg, run_dir=path, progress=False, on_generation=hook)
     return result, trace, path
 
 

@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.machine import machine_line  # noqa: E402
 from evo.config import load_config  # noqa: E402
 from evo.core import growth  # noqa: E402
-from evo.ea import evolve  # noqa: E402
+from evo.runs.driver import run_config  # noqa: E402
 from evo.search import lookahead  # noqa: E402
 
 
@@ -38,7 +38,7 @@ def seconds_per_generation(path: Path, generations: int, *, compiled: bool) -> f
     def hook(gen, pop, logbook):
         stamps.append(time.perf_counter() - t0)
 
-    evolve(cfg, progress=False, knuth=False, on_generation=hook)
+    run_config(cfg, progress=False, knuth=False, on_generation=hook)
     steps = [b - a for a, b in zip(stamps, stamps[1:])]
     return statistics.median(steps) if steps else float("nan")
 

@@ -55,7 +55,7 @@ def dispatch() -> tuple[float, float]:
 def islands() -> tuple[float, float, bool]:
     """Wall seconds of the island run here and on a local cluster; equal logbooks?"""
     from evo.config import load_config
-    from evo.ea.islands import evolve_islands
+    from evo.runs.driver import run_config
 
     sets = [
         "islands.count=4",
@@ -67,7 +67,7 @@ def islands() -> tuple[float, float, bool]:
     for workers in (1, 2):
         cfg = load_config("configs/quick.yaml", [*sets, f"workers={workers}"])
         t0 = time.perf_counter()
-        result = evolve_islands(cfg, progress=False, knuth=False)
+        result = run_config(cfg, progress=False, knuth=False)
         out[workers] = (time.perf_counter() - t0, [dict(r) for r in result.state.logbook])
     return out[1][0], out[2][0], out[1][1] == out[2][1]
 
@@ -81,6 +81,8 @@ def handoff(generations: int = 20) -> list[tuple[float, float]]:
     from evo.config import load_config
     from evo.ea import islands as isl
     from evo.ea.cluster import island_map
+    from evo.ea.loop import config_game
+    from evo.runs.checkpoint import save_islands
 
     cfg = load_config(
         "configs/islands-4-6.yaml", [f"stop.generations={generations}", "stop.seconds=null"]
@@ -89,17 +91,17 @@ def handoff(generations: int = 20) -> list[tuple[float, float]]:
     with tempfile.TemporaryDirectory() as tmp, island_map(cfg) as run_map:
         task_s = []
 
-        def timed(fn, args):
+        def timed(fn, args, limit):
             t0 = time.perf_counter()
-            res = run_map(fn, args)
+            res = run_map(fn, args, limit)
             task_s.append(time.perf_counter() - t0)
             return res
 
         t_prev = time.perf_counter()
         records: list[dict] = []
-        for state in isl.epochs(cfg, timed):
+        for state in isl.epochs(cfg, config_game(cfg), timed):
             records += [dict(r) for r in isl.run_logbook(state)]
-            isl.save_islands(Path(tmp), cfg, state, records)
+            save_islands(Path(tmp), cfg, state, records)
             now = time.perf_counter()
             if state.epoch > 0:
                 out.append((task_s[-1], now - t_prev - task_s[-1]))
@@ -111,8 +113,7 @@ def quality(config: str, seconds: float, counts=(1, 2, 4, 8), total: int = 48) -
     """Best total after ``seconds`` of wall time on two workers, for a population of
     ``total`` breakers split into 1, 2, 4 or 8 islands (the same compute for each)."""
     from evo.config import load_config
-    from evo.ea import evolve
-    from evo.ea.islands import evolve_islands
+    from evo.runs.driver import run_config
 
     rows = []
     for k in counts:
@@ -129,9 +130,9 @@ def quality(config: str, seconds: float, counts=(1, 2, 4, 8), total: int = 48) -
         cfg = load_config(config, sets)
         t0 = time.perf_counter()
         if k == 1:
-            result = evolve(cfg, progress=False, knuth=False)
+            result = run_config(cfg, progress=False, knuth=False)
         else:
-            result = evolve_islands(cfg, progress=False, knuth=False)
+            result = run_config(cfg, progress=False, knuth=False)
         rows.append(
             (
                 k,

@@ -25,8 +25,8 @@ sys.path.insert(0, str(ROOT))
 from benchmarks.machine import machine_line  # noqa: E402
 from evo.config import load_config  # noqa: E402
 from evo.core.files import atomic_write_text  # noqa: E402
-from evo.ea import evolve  # noqa: E402
 from evo.ea.individuals import as_tree  # noqa: E402
+from evo.runs.driver import run_config  # noqa: E402
 from evo.runs.rundir import create_run_dir  # noqa: E402
 
 OUT = ROOT / "runs" / "records"
@@ -76,7 +76,7 @@ def run_case(name: str, case: Case, seed: int, extra: list[str]) -> dict:
         partial = {"case": name, "seed": seed, "run_dir": str(run_dir), "trace": trace}
         atomic_write_text(OUT / f"{name}-seed{seed}.partial.json", json.dumps(partial) + "\n")
 
-    result = evolve(cfg, run_dir=run_dir, progress=False, on_generation=hook)
+    result = run_config(cfg, run_dir=run_dir, progress=False, on_generation=hook)
     s = result.summary
     record = {
         "case": name,

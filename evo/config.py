@@ -19,7 +19,15 @@ from typing import Annotated, Any, Literal, TypeGuard, Union, get_args, get_orig
 
 import numpy as np
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Discriminator,
+    Field,
+    Tag,
+    ValidationError,
+    model_validator,
+)
 
 from evo.core.files import read_text
 from evo.core.game import count_codes
@@ -60,6 +68,9 @@ class InitConfig(_Model):
     """guesses of the random growth: any code or only consistent codes"""
     baselines: list[str] = []
     """baseline strategies (names as `evo baselines` lists them) put into the first population"""
+    trees: list[str] = []
+    """tree files (such as a run's `best.json` or a file of `breakers/`) put into the first
+    population; of the run's game; relative paths start from the working directory"""
 
 
 class PopulationConfig(_Model):
@@ -182,9 +193,87 @@ class ExhaustiveConfig(_Model):
     the best of any depth"""
 
 
-CrossoverOp = Annotated[GraftConfig | ExchangeConfig, Field(discriminator="kind")]
+class RegisteredCrossoverConfig(_Model):
+    """An operator registered from Python (``evo.register_operator``): its ``kind`` and
+    the other keyword parameters of its function."""
+
+    model_config = ConfigDict(extra="allow")
+    kind: str
+    """the name it was registered under"""
+
+    @model_validator(mode="after")
+    def _params(self) -> RegisteredCrossoverConfig:
+        _, keywords = REGISTERED[self.kind]
+        unknown = sorted(set(self.model_extra or {}) - keywords) if keywords is not None else []
+        if unknown:
+            allowed = ", ".join(sorted(keywords or ())) or "none"
+            raise ValueError(
+                f"{self.kind} takes no parameter {', '.join(unknown)}; its parameters: {allowed}"
+            )
+        return self
+
+    def params(self) -> dict[str, Any]:
+        """The keyword parameters this entry gives the function."""
+        return dict(self.model_extra or {})
+
+
+class RegisteredMutationConfig(RegisteredCrossoverConfig):
+    """A mutation registered from Python (``evo.register_operator``): its ``kind``, its
+    ``weight`` and the other keyword parameters of its function."""
+
+    weight: float = Field(1.0, ge=0)
+    """relative probability of this operator"""
+
+
+#: Operators registered from Python: kind -> (role, the keyword parameters a config may
+#: set, None for any). Filled by ``evo.ea.operators.register_operator``.
+REGISTERED: dict[str, tuple[str, set[str] | None]] = {}
+
+#: The operators evo defines, by role.
+BUILTIN_CROSSOVERS: dict[str, type[BaseModel]] = {"graft": GraftConfig, "exchange": ExchangeConfig}
+BUILTIN_MUTATIONS: dict[str, type[BaseModel]] = {
+    "regrow": RegrowConfig,
+    "best-of-k": BestOfKConfig,
+    "greedy": GreedyConfig,
+    "exhaustive": ExhaustiveConfig,
+}
+BUILTIN_KINDS: dict[str, type[BaseModel]] = {**BUILTIN_CROSSOVERS, **BUILTIN_MUTATIONS}
+
+
+def register_kind(kind: str, role: str, keywords: set[str] | None) -> None:
+    """Let configs name an operator registered from Python (see :data:`REGISTERED`)."""
+    REGISTERED[kind] = (role, keywords)
+
+
+def _tagger(role: str):
+    """The union tag of an operator entry: its kind when built in, ``registered`` when
+    registered from Python for this role, else the kind (refused as unknown)."""
+    builtin = BUILTIN_CROSSOVERS if role == "crossover" else BUILTIN_MUTATIONS
+
+    def tag(value: Any) -> str | None:
+        kind = value.get("kind") if isinstance(value, dict) else getattr(value, "kind", None)
+        if not isinstance(kind, str):
+            return None
+        if kind not in builtin and REGISTERED.get(kind, ("",))[0] == role:
+            return "registered"
+        return kind
+
+    return tag
+
+
+CrossoverOp = Annotated[
+    Annotated[GraftConfig, Tag("graft")]
+    | Annotated[ExchangeConfig, Tag("exchange")]
+    | Annotated[RegisteredCrossoverConfig, Tag("registered")],
+    Discriminator(_tagger("crossover")),
+]
 MutationOp = Annotated[
-    RegrowConfig | BestOfKConfig | GreedyConfig | ExhaustiveConfig, Field(discriminator="kind")
+    Annotated[RegrowConfig, Tag("regrow")]
+    | Annotated[BestOfKConfig, Tag("best-of-k")]
+    | Annotated[GreedyConfig, Tag("greedy")]
+    | Annotated[ExhaustiveConfig, Tag("exhaustive")]
+    | Annotated[RegisteredMutationConfig, Tag("registered")],
+    Discriminator(_tagger("mutation")),
 ]
 
 
@@ -259,6 +348,8 @@ class ClusterConfig(_Model):
     """a Dask scheduler `tcp://host:port`; null: a local cluster"""
     workers: int | None = Field(None, ge=1, le=1024)
     """processes of the local cluster (default: the run's workers)"""
+    wait: float = Field(10.0, gt=0, le=3600)
+    """seconds to wait for a worker of the scheduler at `address` before the run is refused"""
 
 
 class Config(_Model):
@@ -399,8 +490,10 @@ def island_seed(seed: int, i: int) -> int:
 
 
 def _merge(base: Any, extra: Any) -> Any:
-    """``base`` with ``extra``'s keys set, mappings merged key by key (lists replaced)."""
-    if isinstance(base, dict) and isinstance(extra, dict):
+    """``base`` with ``extra``'s keys set, mappings merged key by key (lists replaced, and
+    an operator of another ``kind`` replaced whole: its parameters are its own)."""
+    other_kind = isinstance(extra, dict) and extra.get("kind", None) not in (None, _kind(base))
+    if isinstance(base, dict) and isinstance(extra, dict) and not other_kind:
         out = dict(base)
         for k, v in extra.items():
             out[k] = _merge(base.get(k), v) if k in base else _deep_copy(v)
@@ -592,8 +685,9 @@ def config_differences(a: Any, b: Any, prefix: str = "") -> list[str]:
     return [] if a == b else [prefix or "(the whole config)"]
 
 
-#: Config keys a run may change when it is resumed: when to stop.
-EXTENDABLE = ("stop",)
+#: Config keys a run may change when it is resumed: when to stop, and where it runs (the
+#: result does not depend on the number of workers or on the cluster).
+EXTENDABLE = ("stop", "workers", "cluster")
 
 
 def extend_config(config: Config, overrides: list[str] | tuple[str, ...]) -> Config:
@@ -608,9 +702,13 @@ def extend_config(config: Config, overrides: list[str] | tuple[str, ...]) -> Con
     if fixed:
         raise ConfigError(
             f"--set: {', '.join(fixed)} cannot change when a run is resumed "
-            f"(only {', '.join(k + '.*' for k in EXTENDABLE)} keys can)"
+            f"(only the keys under {', '.join(EXTENDABLE)} can)"
         )
     return new
+
+
+def _kind(x: Any) -> Any:
+    return x.get("kind") if isinstance(x, dict) else None
 
 
 def _child(x: Any, key: Any) -> Any:
@@ -644,10 +742,7 @@ def format_errors(where: str, error: ValidationError) -> str:
         elif kind == "literal_error":
             msg = f"{err['input']!r} is not allowed; allowed: {err['ctx']['expected']}"
         elif kind == "union_tag_invalid":
-            msg = (
-                f"kind {err['ctx']['tag']!r} is not known; allowed kinds: "
-                f"{err['ctx']['expected_tags']}"
-            )
+            msg = f"kind {err['ctx']['tag']!r} is not known; allowed kinds: {_kinds(loc)}"
         elif kind == "union_tag_not_found":
             msg = f"needs a 'kind' (one of {_kinds(loc)})"
         else:
@@ -689,16 +784,15 @@ def _unwrap(tp: Any) -> Any:
 
 
 _KIND_MODELS: dict[str, type[BaseModel]] = {
-    "graft": GraftConfig,
-    "exchange": ExchangeConfig,
-    "regrow": RegrowConfig,
-    "best-of-k": BestOfKConfig,
-    "greedy": GreedyConfig,
-    "exhaustive": ExhaustiveConfig,
+    **BUILTIN_KINDS,
+    "registered": RegisteredMutationConfig,
 }
 
 
 def _kinds(loc: list[str]) -> str:
-    if loc and loc[0] == "crossover":
-        return "'graft', 'exchange'"
-    return "'regrow', 'best-of-k', 'greedy', 'exhaustive'"
+    """The operator kinds allowed at ``loc``: the built-in ones and those registered from
+    Python for its role."""
+    role = "crossover" if loc and loc[0] == "crossover" else "mutation"
+    builtin = BUILTIN_CROSSOVERS if role == "crossover" else BUILTIN_MUTATIONS
+    kinds = [*builtin, *(k for k, (r, _) in REGISTERED.items() if r == role)]
+    return ", ".join(repr(k) for k in kinds)

@@ -17,12 +17,14 @@ import sys
 import numpy as np
 
 from evo.config import load_config
-from evo.core.game import make_game
 
 try:
-    from evo.ea import evolve
-except ImportError:  # before the evolution was split into evo.ea
-    from evo.evolution import evolve
+    from evo.core.game import make_game
+    from evo.runs.driver import run_config
+except ImportError:  # older layouts, to fingerprint an earlier commit
+    from evo.game import make_game  # type: ignore[no-redef]
+
+    from evo.ea import evolve as run_config  # type: ignore[no-redef]
 
 RUNS = [
     ("configs/quick.yaml", 12),
@@ -52,7 +54,7 @@ def main() -> None:
         if only and not any(o in path for o in only):
             continue
         cfg = load_config(path, [f"stop.generations={gens}", "stop.seconds=null", "workers=1"])
-        res = evolve(cfg, progress=False, knuth=False)
+        res = run_config(cfg, progress=False, knuth=False)
         records = [{k: v for k, v in dict(r).items()} for r in res.state.logbook]
         lb = hashlib.sha256(json.dumps(records, sort_keys=True).encode()).hexdigest()[:16]
         best = tree_digest(res.best)

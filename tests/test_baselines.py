@@ -34,6 +34,7 @@ from evo.baselines import (
 from evo.baselines import cache as bcache
 from evo.baselines.human import least_frequent, separating
 from evo.cli import main
+from evo.core.files import cache_dir
 from evo.core.game import helpful_counts, make_game
 from evo.core.kinds import HEURISTICS
 from evo.search.build import build_tree
@@ -54,7 +55,7 @@ def test_knuth_reference(g46):
     assert t.total == 5801
     assert round(t.average, 3) == 4.476
     assert t.worst == 5
-    assert t.histogram_dict() == {1: 1, 2: 6, 3: 62, 4: 533, 5: 694}
+    assert t.histogram == {1: 1, 2: 6, 3: 62, 4: 533, 5: 694}
 
 
 # Kooi (2005), "Yet another Mastermind strategy", compares the strategies with candidates
@@ -68,7 +69,7 @@ def test_published_one_step_figures(g46, name, first, total, six):
     t = lookahead(g46, name)
     assert g46.format_code(int(t.guess[0])) == first
     assert t.total == total
-    assert t.histogram_dict().get(6, 0) == six and t.worst == 6
+    assert t.histogram.get(6, 0) == six and t.worst == 6
 
 
 def test_lowest_consistent_is_shapiros_simple_strategy(g46):
@@ -297,7 +298,7 @@ def test_names(g46):
 
 
 def test_cache_reuses_and_recovers_from_corruption():
-    game = make_game(3, 4)
+    game = make_game(3, 4, cache=cache_dir())
     first = run(game, "knuth")
     assert not first.result["cached"]
     path = bcache.cache_path(game, "knuth")
@@ -316,7 +317,7 @@ def test_cache_reuses_and_recovers_from_corruption():
 
 
 def test_rc_cache_is_per_seed():
-    game = make_game(3, 4)
+    game = make_game(3, 4, cache=cache_dir())
     assert cached(game, "rc", seed=1) is None
     a = run(game, "rc", seed=1, rc_seeds=10)
     assert cached(game, "rc", seed=1).tree.total == a.tree.total
@@ -429,6 +430,6 @@ def test_known_optimum_names_its_source():
 
 
 def test_knuth_total_is_knuths_tree():
-    game = make_game(3, 4)
+    game = make_game(3, 4, cache=cache_dir())
     assert knuth_total(game) == lookahead(game, "knuth").total
     assert cached(game, "knuth") is not None  # and it went to the cache

@@ -13,13 +13,14 @@ import pytest
 
 from evo.config import load_config
 from evo.core.game import make_game
-from evo.ea import CheckpointError, evolve
 from evo.runs.checkpoint import (
+    CheckpointError,
     _digest,
     checkpoint_bytes,
     load_checkpoint,
     read_document,
 )
+from evo.runs.driver import run_config
 from evo.runs.rundir import CHECKPOINT, create_run_dir
 
 SMALL = {
@@ -36,7 +37,7 @@ SMALL = {
 def finished_run(tmp_path, data=SMALL, *overrides):
     cfg = load_config(data, list(overrides))
     run_dir = create_run_dir(cfg, root=tmp_path)
-    result = evolve(cfg, run_dir=run_dir, progress=False, knuth=False)
+    result = run_config(cfg, run_dir=run_dir, progress=False, knuth=False)
     return cfg, run_dir, result
 
 

@@ -19,9 +19,10 @@ from evo.config import load_config
 from evo.core.game import make_game
 from evo.core.growth import random_breaker
 from evo.core.treeio import load_tree
-from evo.ea import CheckpointError, build_toolbox, evolve
-from evo.ea.deadline import checked_map
 from evo.ea.operators import OPERATORS
+from evo.ea.toolbox import build_toolbox
+from evo.runs.checkpoint import CheckpointError
+from evo.runs.driver import run_config
 from evo.runs.rundir import RunDirError, create_run_dir, load_run
 
 CONFIGS = Path(__file__).resolve().parent.parent / "configs"
@@ -60,7 +61,7 @@ def config(data=BASE, *overrides):
 
 
 def logbook_of(cfg, run_dir=None, **kw):
-    result = evolve(cfg, run_dir=run_dir, progress=False, knuth=False, **kw)
+    result = run_config(cfg, run_dir=run_dir, progress=False, knuth=False, **kw)
     return [dict(r) for r in result.state.logbook]
 
 
@@ -92,7 +93,7 @@ def test_resume_after_an_interruption_gives_the_same_logbook(tmp_path, data, sto
     whole = logbook_of(cfg)
     run_dir = create_run_dir(cfg, root=tmp_path)
     with pytest.raises(Stop):
-        evolve(
+        run_config(
             cfg,
             run_dir=run_dir,
             progress=False,
@@ -101,7 +102,7 @@ def test_resume_after_an_interruption_gives_the_same_logbook(tmp_path, data, sto
         )
     assert load_run(run_dir).status == "interrupted"
     assert load_run(run_dir).summary["status"] == "running"  # as of the last checkpoint
-    resumed = evolve(
+    resumed = run_config(
         load_run(run_dir).config, run_dir=run_dir, resume=True, progress=False, knuth=False
     )
     assert [dict(r) for r in resumed.state.logbook] == whole
@@ -113,8 +114,10 @@ def test_resume_with_workers_matches_too(tmp_path):
     whole = logbook_of(config(BASE))
     run_dir = create_run_dir(cfg, root=tmp_path)
     with pytest.raises(Stop):
-        evolve(cfg, run_dir=run_dir, progress=False, knuth=False, on_generation=interrupt_after(5))
-    resumed = evolve(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
+        run_config(
+            cfg, run_dir=run_dir, progress=False, knuth=False, on_generation=interrupt_after(5)
+        )
+    resumed = run_config(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
     assert [dict(r) for r in resumed.state.logbook] == whole
 
 
@@ -122,7 +125,7 @@ def test_run_directory_files(tmp_path):
     cfg = config(BASE)
     run_dir = create_run_dir(cfg, root=tmp_path)
     assert run_dir.name.startswith("t-")
-    result = evolve(cfg, run_dir=run_dir, progress=False)
+    result = run_config(cfg, run_dir=run_dir, progress=False)
     run = load_run(run_dir)
     assert run.config == cfg
     assert run.finished
@@ -151,38 +154,40 @@ def test_run_directory_files(tmp_path):
 def test_corrupted_checkpoint_gives_a_clear_error(tmp_path):
     cfg = config(BASE, "stop.generations=2")
     run_dir = create_run_dir(cfg, root=tmp_path)
-    evolve(cfg, run_dir=run_dir, progress=False, knuth=False)
+    run_config(cfg, run_dir=run_dir, progress=False, knuth=False)
     ckpt = run_dir / "checkpoint.npz"
     good = ckpt.read_bytes()
     ckpt.write_bytes(good[:200])
     with pytest.raises(CheckpointError, match="corrupted or truncated"):
-        evolve(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
+        run_config(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
     buffer = io.BytesIO()
     np.savez(buffer, something=np.arange(3))
     ckpt.write_bytes(buffer.getvalue())
     with pytest.raises(CheckpointError, match="not an evo checkpoint"):
-        evolve(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
+        run_config(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
     ckpt.write_bytes(pickle.dumps({"something": "else"}))
     with pytest.raises(CheckpointError, match="pickle"):
-        evolve(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
+        run_config(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
     (run_dir / "checkpoint.npz").unlink()
     with pytest.raises(CheckpointError, match="no checkpoint.npz"):
-        evolve(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
+        run_config(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
 
 
 def test_checkpoint_of_another_config_is_refused(tmp_path):
     cfg = config(BASE, "stop.generations=1")
     run_dir = create_run_dir(cfg, root=tmp_path)
-    evolve(cfg, run_dir=run_dir, progress=False, knuth=False)
+    run_config(cfg, run_dir=run_dir, progress=False, knuth=False)
     with pytest.raises(CheckpointError, match="another config .*: seed differ"):
-        evolve(config(BASE, "seed=6"), run_dir=run_dir, resume=True, progress=False, knuth=False)
+        run_config(
+            config(BASE, "seed=6"), run_dir=run_dir, resume=True, progress=False, knuth=False
+        )
 
 
 def test_toolbox_registers_the_operators():
     cfg = config(BASE)
     tb = build_toolbox(cfg, make_game(3, 4))
     assert tb.mate.func is OPERATORS["graft"].function
-    assert tb.map.func is checked_map  # worker processes replace it only while a run lasts
+    assert tb.map.func == tb.time_limit.map  # worker processes replace it only while a run lasts
     assert tb.mutation_names == [
         "mutate_regrow",
         "mutate_best_of_k",
@@ -198,7 +203,7 @@ def test_toolbox_registers_the_operators():
 
 def test_3_3_reaches_the_optimum():
     cfg = load_config(CONFIGS / "mastermind-3-3.yaml", ["workers=1"])
-    result = evolve(cfg, progress=False, knuth=False)
+    result = run_config(cfg, progress=False, knuth=False)
     assert result.summary["best_total"] == 73
     assert result.summary["seconds"] < 60
 
@@ -282,7 +287,7 @@ def test_ctrl_c_then_resume_gives_the_uninterrupted_logbook(tmp_path):
 
 
 def test_fitness_of_every_individual_is_its_recomputed_total():
-    result = evolve(config(BASE, "workers=2"), progress=False, knuth=False)
+    result = run_config(config(BASE, "workers=2"), progress=False, knuth=False)
     for ind in result.state.population:
         ind.validate()
         assert ind.fitness.values == (fresh_total(ind),)
@@ -291,7 +296,7 @@ def test_fitness_of_every_individual_is_its_recomputed_total():
 def test_load_run_ignores_a_partial_last_logbook_line(tmp_path):
     cfg = config(BASE, "stop.generations=2")
     run_dir = create_run_dir(cfg, root=tmp_path)
-    evolve(cfg, run_dir=run_dir, progress=False, knuth=False)
+    run_config(cfg, run_dir=run_dir, progress=False, knuth=False)
     log = run_dir / "logbook.jsonl"
     good = log.read_text()
     log.write_text(good + '{"gen": 3, "nev')

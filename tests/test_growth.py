@@ -47,7 +47,7 @@ def test_grown_trees_are_valid_shrunk_and_fitness_matches_play(pegs, colors, var
         played = play_depths(tree, codes)
         assert tree.total == sum(played)
         assert tree.worst == max(played)
-        assert tree.histogram_dict() == {d: played.count(d) for d in set(played)}
+        assert tree.histogram == {d: played.count(d) for d in set(played)}
         if pool == "consistent":
             assert tree.terminal.all()  # every consistent guess can win
 

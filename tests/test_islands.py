@@ -9,10 +9,12 @@ import pickle
 import pytest
 
 from evo.config import ConfigError, island_seed, load_config
+from evo.ea import cluster as cl
 from evo.ea import islands as isl
 from evo.ea.cluster import island_map, scheduler_address
-from evo.ea.islands import evolve_islands
-from evo.ea.loop import RunInterrupted
+from evo.ea.loop import config_game
+from evo.runs import checkpoint as ckpt
+from evo.runs.driver import RunInterrupted, run_config
 
 
 def small(*extra: str):
@@ -31,6 +33,11 @@ def small(*extra: str):
         *extra,
     ]
     return load_config("configs/quick.yaml", sets)
+
+
+def epochs(cfg, run_map):
+    """The island epochs of ``cfg``, its tasks run by ``run_map``."""
+    return isl.epochs(cfg, config_game(cfg), run_map)
 
 
 def mins(state: isl.Epochs) -> list[list[int]]:
@@ -65,7 +72,7 @@ def test_bad_island_overrides_are_refused_naming_the_key(override, message):
 
 def test_an_island_override_changes_that_island_only():
     cfg = small("islands.overrides=[{}, {crossover: {rate: 0}, mutation: {rate: 0}}]")
-    last = list(isl.epochs(cfg, isl.serial_map))[-1]
+    last = list(epochs(cfg, cl.serial_map))[-1]
     nevals = [[r["nevals"] for r in p.logbook[1:]] for p in last.islands]
     assert all(n == 0 for n in nevals[1])  # no variation: every child is a copy
     assert all(n > 0 for n in nevals[0]) and all(n > 0 for n in nevals[2])
@@ -73,14 +80,14 @@ def test_an_island_override_changes_that_island_only():
 
 def test_epochs_follow_the_migration_interval_and_the_generation_limit():
     cfg = small("islands.migration.interval=4", "stop.generations=6")
-    gens = [s.islands[0].generation for s in isl.epochs(cfg, isl.serial_map)]
+    gens = [s.islands[0].generation for s in epochs(cfg, cl.serial_map)]
     assert gens == [0, 4, 6]  # first populations, one full epoch, then what is left
 
 
 def test_ring_migration_moves_the_best_to_the_next_island_replacing_its_worst():
     cfg = small("stop.generations=2", "islands.migration.migrants=2")
     configs = [cfg.island(i) for i in range(3)]
-    first = next(isl.epochs(cfg, isl.serial_map))
+    first = next(epochs(cfg, cl.serial_map))
     before = [list(p.population) for p in first.islands]
     after = list(first.islands)
     isl.migrate(after, configs, cfg, epoch=1)
@@ -99,7 +106,7 @@ def test_random_replacement_is_seeded_and_differs_from_worst():
     cfg_w = small("stop.generations=2")
     cfg_r = small("stop.generations=2", "islands.migration.replace=random")
     configs = [cfg_w.island(i) for i in range(3)]
-    first = next(isl.epochs(cfg_w, isl.serial_map))
+    first = next(epochs(cfg_w, cl.serial_map))
 
     def migrated(cfg, epoch):
         islands = pickle.loads(pickle.dumps(first.islands))
@@ -112,19 +119,19 @@ def test_random_replacement_is_seeded_and_differs_from_worst():
 
 def test_no_migrants_means_islands_evolve_apart():
     cfg = small("islands.migration.migrants=0")
-    together = list(isl.epochs(small(), isl.serial_map))[-1]
-    apart = list(isl.epochs(cfg, isl.serial_map))[-1]
+    together = list(epochs(small(), cl.serial_map))[-1]
+    apart = list(epochs(cfg, cl.serial_map))[-1]
     assert [p.logbook for p in together.islands] != [p.logbook for p in apart.islands]
     assert mins(together)[0][:3] == mins(apart)[0][:3]  # the same until the first migration
 
 
 def test_the_same_logbooks_in_process_and_on_a_local_dask_cluster():
     """Tasks depend only on their input: two worker processes give the same islands."""
-    serial = list(isl.epochs(small(), isl.serial_map))[-1]
+    serial = list(epochs(small(), cl.serial_map))[-1]
     cfg = small("cluster.workers=2")  # the run's own workers stay 1
     with island_map(cfg) as run_map:
-        assert run_map is not isl.serial_map
-        on_dask = list(isl.epochs(cfg, run_map))[-1]
+        assert run_map is not cl.serial_map
+        on_dask = list(epochs(cfg, run_map))[-1]
     assert [p.logbook for p in on_dask.islands] == [p.logbook for p in serial.islands]
 
 
@@ -132,9 +139,9 @@ def test_a_run_writes_its_files_and_resumes_from_the_last_epoch(tmp_path, monkey
     cfg = small("stop.generations=8")
     (tmp_path / "whole").mkdir()
     (tmp_path / "cut").mkdir()
-    whole = evolve_islands(cfg, run_dir=tmp_path / "whole", progress=False, knuth=False)
+    whole = run_config(cfg, run_dir=tmp_path / "whole", progress=False, knuth=False)
     saves = []
-    real_save = isl.save_islands
+    real_save = ckpt.save_islands
 
     def save_then_die(*args, **kw):
         real_save(*args, **kw)
@@ -142,17 +149,15 @@ def test_a_run_writes_its_files_and_resumes_from_the_last_epoch(tmp_path, monkey
         if len(saves) == 3:  # after generation 4's epoch
             raise KeyboardInterrupt
 
-    monkeypatch.setattr(isl, "save_islands", save_then_die)
+    monkeypatch.setattr(ckpt, "save_islands", save_then_die)
     with pytest.raises(RunInterrupted) as stop:
-        evolve_islands(cfg, run_dir=tmp_path / "cut", progress=False, knuth=False)
+        run_config(cfg, run_dir=tmp_path / "cut", progress=False, knuth=False)
     assert stop.value.generation == 4
     cut = json.loads((tmp_path / "cut" / "summary.json").read_text())
     assert cut["status"] == "interrupted" and cut["generations"] == 4
     assert (tmp_path / "cut" / "best.json").exists()
-    monkeypatch.setattr(isl, "save_islands", real_save)
-    resumed = evolve_islands(
-        cfg, run_dir=tmp_path / "cut", resume=True, progress=False, knuth=False
-    )
+    monkeypatch.setattr(ckpt, "save_islands", real_save)
+    resumed = run_config(cfg, run_dir=tmp_path / "cut", resume=True, progress=False, knuth=False)
     read = lambda d, f: (tmp_path / d / f).read_text().splitlines()  # noqa: E731
     assert read("cut", "logbook.jsonl") == read("whole", "logbook.jsonl")
     assert len(read("whole", "logbook.jsonl")) == 9
@@ -216,22 +221,22 @@ def test_a_worker_killed_mid_epoch_changes_nothing():
 
     from dask.distributed import Client, LocalCluster
 
-    serial = list(isl.epochs(small(), isl.serial_map))[-1]
+    serial = list(epochs(small(), cl.serial_map))[-1]
     with (
         LocalCluster(n_workers=2, threads_per_worker=1, dashboard_address=":0") as cluster,
         Client(cluster) as client,
     ):
         killed = []
 
-        def map_and_kill(fn, args):
+        def map_and_kill(fn, args, limit):
             futures = [client.submit(fn, *a, pure=False) for a in args]
-            if len(killed) == 0 and args[0][1] is not None:  # the first real epoch
+            if len(killed) == 0 and args[0][2] is not None:  # the first real epoch
                 pid = next(iter(client.run(os.getpid).values()))
                 os.kill(pid, signal.SIGKILL)
                 killed.append(pid)
             return client.gather(futures)
 
-        on_dask = list(isl.epochs(small(), map_and_kill))[-1]
+        on_dask = list(epochs(small(), map_and_kill))[-1]
     assert killed
     assert [p.logbook for p in on_dask.islands] == [p.logbook for p in serial.islands]
 
@@ -242,9 +247,9 @@ def test_a_lost_scheduler_stops_the_run_and_resume_finishes_it(tmp_path, monkeyp
     cfg = small("stop.generations=8")
     (tmp_path / "whole").mkdir()
     (tmp_path / "cut").mkdir()
-    whole = evolve_islands(cfg, run_dir=tmp_path / "whole", progress=False, knuth=False)
+    whole = run_config(cfg, run_dir=tmp_path / "whole", progress=False, knuth=False)
     cluster = LocalCluster(n_workers=1, threads_per_worker=1, dashboard_address=":0")
-    real_save = isl.save_islands
+    real_save = ckpt.save_islands
     saves = []
 
     def save_then_lose_scheduler(*args, **kw):
@@ -253,14 +258,14 @@ def test_a_lost_scheduler_stops_the_run_and_resume_finishes_it(tmp_path, monkeyp
         if len(saves) == 2:
             cluster.close()
 
-    monkeypatch.setattr(isl, "save_islands", save_then_lose_scheduler)
+    monkeypatch.setattr(ckpt, "save_islands", save_then_lose_scheduler)
     remote = small("stop.generations=8", f"cluster.address={cluster.scheduler_address}")
     with pytest.raises(RunInterrupted) as stop:
-        evolve_islands(remote, run_dir=tmp_path / "cut", progress=False, knuth=False)
+        run_config(remote, run_dir=tmp_path / "cut", progress=False, knuth=False)
     assert stop.value.generation == 2
     assert "lost the Dask scheduler" in stop.value.reason
-    monkeypatch.setattr(isl, "save_islands", real_save)
-    evolve_islands(cfg, run_dir=tmp_path / "cut", resume=True, progress=False, knuth=False)
+    monkeypatch.setattr(ckpt, "save_islands", real_save)
+    run_config(cfg, run_dir=tmp_path / "cut", resume=True, progress=False, knuth=False)
     read = lambda d: (tmp_path / d / "logbook.jsonl").read_text()  # noqa: E731
     assert read("cut") == read("whole")
     assert whole.summary["generations"] == 8
@@ -313,13 +318,13 @@ def test_a_real_scheduler_and_two_workers_give_the_same_logbooks(tmp_path):
                 )
             )
         logbooks = {}
-        logbooks["in process"] = list(isl.epochs(small(), isl.serial_map))[-1]
+        logbooks["in process"] = list(epochs(small(), cl.serial_map))[-1]
         with island_map(small(f"cluster.address={address}")) as run_map:
-            logbooks["dask scheduler + 2 dask workers"] = list(isl.epochs(small(), run_map))[-1]
+            logbooks["dask scheduler + 2 dask workers"] = list(epochs(small(), run_map))[-1]
         for n in (1, 2):
             with LocalCluster(n_workers=n, threads_per_worker=1, dashboard_address=":0") as lc:
                 with island_map(small(f"cluster.address={lc.scheduler_address}")) as run_map:
-                    logbooks[f"LocalCluster of {n}"] = list(isl.epochs(small(), run_map))[-1]
+                    logbooks[f"LocalCluster of {n}"] = list(epochs(small(), run_map))[-1]
     finally:
         for p in reversed(procs):
             p.terminate()
@@ -357,7 +362,7 @@ def test_selection_draws_as_deaps_tournaments_do_from_the_same_state():
     from evo.ea.selection import sel_tournament, sel_tournament_dcd
 
     cfg = small("stop.generations=1")
-    pop = isl.unpack(next(isl.epochs(cfg, isl.serial_map)).islands[0], cfg.island(0)).population
+    pop = isl.unpack(next(epochs(cfg, cl.serial_map)).islands[0], cfg.island(0)).population
     random.seed(5)
     expect = tools.selTournament(pop, 30, tournsize=3)
     assert sel_tournament(pop, 30, tournsize=3, rng=random.Random(5)) == expect
@@ -374,17 +379,17 @@ def test_sigterm_ends_an_island_run_after_the_epoch_under_way(tmp_path, monkeypa
 
     cfg = small("stop.generations=8")
     calls = []
-    real_map = isl.serial_map
+    real_map = cl.serial_map
 
-    def map_then_term(fn, args):
+    def map_then_term(fn, args, limit):
         calls.append(1)
         if len(calls) == 2:  # during the first epoch of generations
             os.kill(os.getpid(), signal.SIGTERM)
-        return real_map(fn, args)
+        return real_map(fn, args, limit)
 
-    monkeypatch.setattr(isl, "serial_map", map_then_term)
+    monkeypatch.setattr(cl, "serial_map", map_then_term)
     with pytest.raises(RunInterrupted) as stop:
-        evolve_islands(cfg, run_dir=tmp_path, progress=False, knuth=False)
+        run_config(cfg, run_dir=tmp_path, progress=False, knuth=False)
     assert (stop.value.signal, stop.value.generation) == ("SIGTERM", 2)
     summary = json.loads((tmp_path / "summary.json").read_text())
     assert summary["status"] == "interrupted" and summary["generations"] == 2

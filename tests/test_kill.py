@@ -12,8 +12,8 @@ import time
 from pathlib import Path
 
 from evo.config import load_config
-from evo.ea import evolve
-from evo.runs.rundir import create_run_dir, load_run
+from evo.runs.driver import run_config
+from evo.runs.rundir import create_run_dir, load_run, write_logbook
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -46,8 +46,9 @@ def resume(run_dir: Path) -> subprocess.Popen:
 
 def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_logbook(tmp_path):
     cfg = load_config(DATA)
-    whole = [dict(r) for r in evolve(cfg, progress=False, knuth=False).state.logbook]
-    run_dir = create_run_dir(cfg, root=tmp_path)  # the first `evo resume` starts the run
+    whole = [dict(r) for r in run_config(cfg, progress=False, knuth=False).state.logbook]
+    run_dir = create_run_dir(cfg, root=tmp_path)
+    write_logbook(run_dir, [])  # a run killed in its first population: `evo resume` starts it
     moments = random.Random(1).choices([0.05, 0.3, 0.6, 0.9, 1.2, 1.5], k=KILLS)
     killed = 0
     for delay in moments:

@@ -17,16 +17,18 @@ import pytest
 from pydantic import BaseModel
 
 from evo.baselines import run as run_baseline
-from evo.config import Config, load_config
+from evo.config import BUILTIN_KINDS, Config, load_config
 from evo.core.game import make_game
 from evo.core.growth import random_breaker
-from evo.ea import build_toolbox, evolve
-from evo.ea.deadline import checked_map
+from evo.core.treeio import save_tree
 from evo.ea.fitness import evaluate_total
 from evo.ea.individuals import as_individual, same_tree
 from evo.ea.operators import OPERATORS
+from evo.ea.state import hall_of_fame
+from evo.ea.toolbox import build_toolbox
 from evo.ea.workers import worker_pool
-from evo.runs.checkpoint import hall_of_fame, read_document
+from evo.runs.checkpoint import read_document
+from evo.runs.driver import run_config
 from evo.runs.rundir import CHECKPOINT, create_run_dir, load_run
 
 TESTS = Path(__file__).resolve().parent
@@ -48,7 +50,7 @@ def config(*overrides: str, data: dict = BASE) -> Config:
 
 
 def run(cfg: Config, **kw):
-    return evolve(cfg, progress=False, knuth=False, **kw)
+    return run_config(cfg, progress=False, knuth=False, **kw)
 
 
 def snapshots(cfg: Config) -> list[list]:
@@ -150,6 +152,54 @@ def test_population_init_baselines_are_planted():
     assert not any(same_tree(ind, run_baseline(game, "knuth").tree) for ind in plain)
 
 
+def test_population_init_trees_are_planted(tmp_path):
+    game = make_game(3, 4)
+    knuth = run_baseline(game, "knuth").tree
+    save_tree(knuth, tmp_path / "knuth.json")
+    planted = run(config("stop.generations=0", f"population.init.trees=[{tmp_path}/knuth.json]"))
+    assert len(planted.state.population) == 12
+    assert any(same_tree(ind, knuth) for ind in planted.state.population)
+    plain = run(config("stop.generations=0")).state.population
+    assert not any(same_tree(ind, knuth) for ind in plain)
+
+
+def test_population_init_trees_of_another_game_are_refused_before_the_run(tmp_path):
+    from click.testing import CliRunner
+
+    from evo.cli import main
+
+    save_tree(run_baseline(make_game(3, 3), "knuth").tree, tmp_path / "other.json")
+    (tmp_path / "broken.json").write_text("{not json")
+    (tmp_path / "c.yaml").write_text(yaml_of(BASE))
+    for name, says in [
+        ("other.json", "not for mastermind with 3 pegs and 4 colors"),
+        ("broken.json", "not valid JSON"),
+        ("gone.json", "cannot read"),
+    ]:
+        out = CliRunner().invoke(
+            main,
+            [
+                "run",
+                str(tmp_path / "c.yaml"),
+                "--runs",
+                str(tmp_path / "runs"),
+                "-q",
+                "--set",
+                f"population.init.trees=[{tmp_path / name}]",
+            ],
+        )
+        assert out.exit_code == 2, out.output
+        (line,) = out.output.strip().splitlines()
+        assert "population.init.trees.0" in line and name in line and says in line, line
+        assert not (tmp_path / "runs").exists()
+
+
+def yaml_of(data: dict) -> str:
+    import yaml
+
+    return yaml.safe_dump(data)
+
+
 # ----------------------------------------------------------------------- stop
 @pytest.mark.parametrize("generations", [0, 3])
 def test_stop_generations(generations):
@@ -220,6 +270,8 @@ def test_toolbox_passes_each_operator_its_config_and_the_pool():
     }
     game = make_game(3, 4)
     for kind, op in OPERATORS.items():
+        if kind not in BUILTIN_KINDS:  # registered from Python: tests/test_api.py
+            continue
         fields = _operator_models()[kind].model_fields
         params = {f: values[f] for f in fields if f not in ("kind", "weight")}
         for f, v in params.items():
@@ -227,7 +279,8 @@ def test_toolbox_passes_each_operator_its_config_and_the_pool():
         item = {"kind": kind, **params}
         if op.role == "crossover":
             cfg = config("pool=consistent", data={**BASE, "crossover": {"operator": item}})
-            registered = build_toolbox(cfg, game).mate
+            tb = build_toolbox(cfg, game)
+            registered = tb.mate
         else:
             cfg = config("pool=consistent", data={**BASE, "mutation": {"operators": [item]}})
             tb = build_toolbox(cfg, game)
@@ -236,6 +289,8 @@ def test_toolbox_passes_each_operator_its_config_and_the_pool():
         expect = dict(params)
         if "pool" in op.function.__kwdefaults__:
             expect["pool"] = "consistent"
+        if "time_limit" in op.function.__kwdefaults__:
+            expect["time_limit"] = tb.time_limit  # the run's, checked between tries
         assert registered.keywords == expect, kind
 
 
@@ -447,11 +502,11 @@ def test_workers_run_the_tasks_in_other_processes():
     game = make_game(3, 4)
     cfg = config("workers=2")
     tb = build_toolbox(cfg, game)
-    assert tb.map.func is checked_map
+    assert tb.map.func == tb.time_limit.map
     with worker_pool(cfg, tb):
         pids = set(tb.map(_pid, range(32)))
     assert os.getpid() not in pids and len(pids) >= 1
-    assert tb.map.func is checked_map  # the pool is gone with the run
+    assert tb.map.func == tb.time_limit.map  # the pool is gone with the run
     one = config("workers=1")
     tb = build_toolbox(one, game)
     with worker_pool(one, tb):
@@ -538,6 +593,10 @@ KEY_TESTS: dict[str, list[str]] = {
     "population.size": ["test_population_size", "test_auto_values_adapt_to_the_game"],
     "population.init.pool": ["test_population_init_pool"],
     "population.init.baselines": ["test_population_init_baselines_are_planted"],
+    "population.init.trees": [
+        "test_population_init_trees_are_planted",
+        "test_population_init_trees_of_another_game_are_refused_before_the_run",
+    ],
     "stop.generations": ["test_stop_generations"],
     "stop.seconds": ["test_stop_seconds"],
     "stop.target_total": ["test_stop_target_total"],
@@ -616,6 +675,7 @@ KEY_TESTS: dict[str, list[str]] = {
     ],
     "cluster.address": ["test_a_lost_scheduler_stops_the_run_and_resume_finishes_it"],
     "cluster.workers": ["test_the_same_logbooks_in_process_and_on_a_local_dask_cluster"],
+    "cluster.wait": ["test_1_a_scheduler_without_workers_is_refused_after_cluster_wait"],
 }
 
 #: Fields shared by every operator of a list, tested once for all of them.
@@ -627,10 +687,16 @@ def _operator_models() -> dict[str, type[BaseModel]]:
 
     out = {}
     for union in (c.CrossoverOp, c.MutationOp):
-        for model in get_args(get_args(union)[0]):
-            (kind,) = get_args(model.model_fields["kind"].annotation)
-            out[kind] = model
+        for model in _models_in(union):
+            out[_kind(model)] = model
     return out
+
+
+def _kind(model: type[BaseModel]) -> str:
+    """An operator model's kind: its literal, or ``registered`` for operators registered
+    from Python (any name)."""
+    kinds = get_args(model.model_fields["kind"].annotation)
+    return kinds[0] if kinds else "registered"
 
 
 def _models_in(tp) -> list[type[BaseModel]]:
@@ -655,7 +721,7 @@ def config_keys(model=Config, prefix: str = "") -> set[str]:
             keys |= config_keys(models[0], f"{path}.")
         else:  # a union of operator models, told apart by their kind
             for m in models:
-                (kind,) = get_args(m.model_fields["kind"].annotation)
+                kind = _kind(m)
                 for f in m.model_fields:
                     keys.add(f"{path}.{f}" if f in _SHARED_FIELDS else f"{path}.{kind}.{f}")
     return keys

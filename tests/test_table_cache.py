@@ -33,6 +33,11 @@ def table_path(game: Game) -> Path:
     return Path(os.environ["EVO_CACHE"]) / game.name / "feedback-table.bin"
 
 
+def cached(pegs: int, colors: int, variant: str = "mastermind") -> Game:
+    """A game whose big tables are kept in the test's cache (``EVO_CACHE``)."""
+    return Game(pegs, colors, variant, cache=os.environ["EVO_CACHE"])  # type: ignore[arg-type]
+
+
 @pytest.fixture
 def file_tables(monkeypatch):
     """Every table counts as big (kept as a file)."""
@@ -40,7 +45,7 @@ def file_tables(monkeypatch):
 
 
 def test_big_table_is_a_mapped_file_of_the_cache(file_tables):
-    game = Game(3, 4)
+    game = cached(3, 4)
     table = game.table
     path = table_path(game)
     assert path.stat().st_size == HEADER_BYTES + 64 * 64
@@ -52,14 +57,14 @@ def test_big_table_is_a_mapped_file_of_the_cache(file_tables):
 
 def test_small_table_stays_in_memory():
     """Below TABLE_FILE_BYTES no file is written."""
-    game = Game(3, 4)
+    game = cached(3, 4)
     assert np.array_equal(game.table, definition_table(3, 4))
     assert game.table.flags.writeable
     assert not table_path(game).exists()
 
 
 def test_bulls_and_cows_table_file(file_tables):
-    game = Game(3, 5, "bulls-cows")
+    game = cached(3, 5, "bulls-cows")
     assert np.array_equal(game.table, definition_table(3, 5, "bulls-cows"))
     assert table_path(game).exists()
 
@@ -72,6 +77,7 @@ def _mapped(path: Path) -> bool:
 
 SECOND_PROCESS = textwrap.dedent(
     """
+    import os
     import sys
     from pathlib import Path
     import numpy as np
@@ -82,7 +88,7 @@ SECOND_PROCESS = textwrap.dedent(
         raise AssertionError("the table was built a second time")
         yield
     g.Game._table_blocks = no_build
-    game = g.Game(3, 4)
+    game = g.make_game(3, 4, cache=os.environ["EVO_CACHE"])
     t = game.table
     every = np.arange(game.num_codes)
     assert np.array_equal(t, game.compute_feedback(every[:, None], every[None, :]))
@@ -95,7 +101,7 @@ SECOND_PROCESS = textwrap.dedent(
 
 @pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs /proc (Linux)")
 def test_a_second_process_maps_the_same_file_without_building(file_tables):
-    game = Game(3, 4)
+    game = cached(3, 4)
     _ = game.table
     path = table_path(game)
     before = path.stat()
@@ -115,6 +121,7 @@ def test_a_second_process_maps_the_same_file_without_building(file_tables):
 
 CONCURRENT = textwrap.dedent(
     """
+    import os
     import sys
     import evo.core.game as g
 
@@ -125,7 +132,7 @@ CONCURRENT = textwrap.dedent(
             log.write("built\\n")
         yield from build(self)
     g.Game._table_blocks = counted
-    print(int(g.Game(4, 6).table.sum()))
+    print(int(g.make_game(4, 6, cache=os.environ["EVO_CACHE"]).table.sum()))
     """
 )
 
@@ -185,13 +192,13 @@ def _older_version(path: Path) -> None:
     "damage", [_flip_a_table_byte, _truncate, _other_game_header, _older_version]
 )
 def test_a_damaged_file_is_rebuilt(file_tables, damage):
-    first = Game(3, 4)
+    first = cached(3, 4)
     _ = first.table
     path = table_path(first)
     good = path.read_bytes()
     damage(path)
     assert path.read_bytes() != good
-    again = Game(3, 4)  # a new process would do the same
+    again = cached(3, 4)  # a new process would do the same
     assert np.array_equal(again.table, definition_table(3, 4))
     assert path.read_bytes() == good
 
@@ -199,7 +206,14 @@ def test_a_damaged_file_is_rebuilt(file_tables, damage):
 def test_an_unwritable_cache_builds_the_table_in_memory(file_tables, tmp_path, monkeypatch):
     blocker = tmp_path / "not-a-directory"
     blocker.write_text("x")
-    monkeypatch.setenv("EVO_CACHE", str(blocker))
+    game = Game(3, 4, cache=str(blocker))
+    assert np.array_equal(game.table, definition_table(3, 4))
+    assert game.table.flags.writeable
+
+
+def test_a_game_without_a_cache_keeps_its_table_in_memory(file_tables):
+    """Library calls leave no trace: no cache, no file, whatever the table's size."""
     game = Game(3, 4)
     assert np.array_equal(game.table, definition_table(3, 4))
     assert game.table.flags.writeable
+    assert not table_path(game).exists()

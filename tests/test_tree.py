@@ -18,7 +18,7 @@ def test_hand_worked_fitness(hand_tree):
     assert t.total == 8
     assert t.average == 2.0
     assert t.worst == 3
-    assert t.histogram_dict() == {1: 1, 2: 2, 3: 1}
+    assert t.histogram == {1: 1, 2: 2, 3: 1}
     assert len(t) == 4
     t.validate()
 

@@ -24,10 +24,16 @@ from evo.baselines import cache, cache_key, knuth_total
 from evo.baselines import run as run_baseline
 from evo.cli import main
 from evo.config import load_config
+from evo.core.files import cache_dir
 from evo.core.game import make_game
 from evo.core.treeio import save_tree
-from evo.ea import CheckpointError, evolve
-from evo.runs.checkpoint import CheckpointWriteError, load_checkpoint, read_document
+from evo.runs.checkpoint import (
+    CheckpointError,
+    CheckpointWriteError,
+    load_checkpoint,
+    read_document,
+)
+from evo.runs.driver import run_config
 from evo.runs.rundir import (
     CHECKPOINT,
     LOCK,
@@ -90,12 +96,12 @@ def interrupted_run(tmp_path, gens=10, at=5):
     cfg = config(f"stop.generations={gens}")
     run_dir = create_run_dir(cfg, root=tmp_path / "runs")
     with pytest.raises(Stop):
-        evolve(cfg, run_dir=run_dir, progress=False, knuth=False, on_generation=stop_after(at))
+        run_config(cfg, run_dir=run_dir, progress=False, knuth=False, on_generation=stop_after(at))
     return cfg, run_dir
 
 
 def logbook_of(cfg):
-    return [dict(r) for r in evolve(cfg, progress=False, knuth=False).state.logbook]
+    return [dict(r) for r in run_config(cfg, progress=False, knuth=False).state.logbook]
 
 
 def evo_process(*args: str, cwd: Path) -> subprocess.Popen:
@@ -177,7 +183,7 @@ def test_2_a_second_writer_is_refused_with_the_holders_pid_and_host(tmp_path):
         assert time.perf_counter() - t0 < 10  # at once, not after waiting
         assert_one_line_error(res, f"process {holder.pid}", os.uname().nodename)
         with pytest.raises(RunLockedError, match=str(holder.pid)):
-            evolve(load_run(run_dir).config, run_dir=run_dir, resume=True, progress=False)
+            run_config(load_run(run_dir).config, run_dir=run_dir, resume=True, progress=False)
     finally:
         holder.kill()
         holder.wait()
@@ -186,12 +192,14 @@ def test_2_a_second_writer_is_refused_with_the_holders_pid_and_host(tmp_path):
 
 
 def test_2_two_resumes_at_once_one_is_refused(tmp_path):
-    cfg = config("stop.generations=100000", "checkpoint_interval=1")
+    cfg = config("stop.generations=1", "checkpoint_interval=1")
     run_dir = create_run_dir(cfg, root=tmp_path / "runs")
-    first = evo_process("resume", str(run_dir), "-q", "--no-report", cwd=tmp_path)
+    run_config(cfg, run_dir=run_dir, progress=False, knuth=False)
+    longer = ("--set", "stop.generations=100000", "-q", "--no-report")
+    first = evo_process("resume", str(run_dir), *longer, cwd=tmp_path)
     try:
-        assert wait_for(lambda: logged(run_dir) >= 2)
-        second = evo_process("resume", str(run_dir), "-q", "--no-report", cwd=tmp_path)
+        assert wait_for(lambda: logged(run_dir) >= 3)
+        second = evo_process("resume", str(run_dir), *longer, cwd=tmp_path)
         out, err = second.communicate(timeout=60)
         assert second.returncode == 2, err
         assert f"process {first.pid}" in err and len(err.strip().splitlines()) == 1
@@ -261,7 +269,7 @@ def test_4_report_table_render_compare_play_work_on_an_interrupted_run(tmp_path)
 def test_5_resume_set_stop_extends_the_run(tmp_path):
     cfg = config("stop.generations=3")
     run_dir = create_run_dir(cfg, root=tmp_path / "runs")
-    evolve(cfg, run_dir=run_dir, progress=False, knuth=False)
+    run_config(cfg, run_dir=run_dir, progress=False, knuth=False)
     res = evo("resume", run_dir, "-q", "--no-report", "--set", "stop.generations=6")
     assert res.exit_code == 0, res.output
     run = load_run(run_dir)
@@ -274,7 +282,7 @@ def test_5_resume_set_stop_extends_the_run(tmp_path):
 def test_5_other_changes_are_refused_key_by_key(tmp_path):
     cfg = config("stop.generations=3")
     run_dir = create_run_dir(cfg, root=tmp_path / "runs")
-    evolve(cfg, run_dir=run_dir, progress=False, knuth=False)
+    run_config(cfg, run_dir=run_dir, progress=False, knuth=False)
     before = (run_dir / "config.yaml").read_text()
     res = evo("resume", run_dir, "--set", "seed=9", "--set", "population.size=12")
     assert_one_line_error(res, "population.size, seed", "cannot change")
@@ -389,17 +397,18 @@ def disk_full_after(monkeypatch, writes: int):
 def test_7_disk_full_keeps_the_last_checkpoint_and_no_temporary(tmp_path, monkeypatch):
     cfg = config("stop.generations=10", "checkpoint_interval=2")
     run_dir = create_run_dir(cfg, root=tmp_path)
-    # generation 0 writes checkpoint, best, summary; generation 2 the same: 6 writes
-    disk_full_after(monkeypatch, 6)
+    # the empty logbook of a started run; generation 0 writes checkpoint, best, summary;
+    # generation 2 the same: 7 writes
+    disk_full_after(monkeypatch, 7)
     with pytest.raises(CheckpointWriteError) as info:
-        evolve(cfg, run_dir=run_dir, progress=False, knuth=False)
+        run_config(cfg, run_dir=run_dir, progress=False, knuth=False)
     message = str(info.value)
     assert "No space left on device" in message and "checkpoint.npz" in message
     assert "checkpoint of generation 2 is intact" in message and "evo resume" in message
     monkeypatch.undo()
     assert not list(run_dir.rglob("*.tmp"))
     assert load_checkpoint(run_dir / CHECKPOINT, cfg, make_game(3, 3)).generation == 2
-    resumed = evolve(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
+    resumed = run_config(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
     assert [dict(r) for r in resumed.state.logbook] == logbook_of(cfg)
 
 
@@ -440,7 +449,7 @@ def cached_file(game, name="knuth"):
 
 
 def test_8_an_edited_cache_entry_is_recomputed(tmp_path):
-    game = make_game(3, 3)
+    game = make_game(3, 3, cache=cache_dir())
     first = run_baseline(game, "knuth", rc_seeds=0)
     path = cached_file(game)
     doc = json.loads(path.read_text())
@@ -453,7 +462,7 @@ def test_8_an_edited_cache_entry_is_recomputed(tmp_path):
 
 
 def test_8_derived_figures_come_from_the_tree_never_from_the_file(tmp_path):
-    game = make_game(3, 3)
+    game = make_game(3, 3, cache=cache_dir())
     first = run_baseline(game, "knuth", rc_seeds=0)
     path = cached_file(game)
     doc = json.loads(path.read_text())
@@ -467,7 +476,7 @@ def test_8_derived_figures_come_from_the_tree_never_from_the_file(tmp_path):
 
 
 def test_8_a_swapped_tree_is_recomputed(tmp_path):
-    game = make_game(3, 3)
+    game = make_game(3, 3, cache=cache_dir())
     knuth = run_baseline(game, "knuth", rc_seeds=0)
     other = run_baseline(game, "lc", rc_seeds=0)
     path = cached_file(game)
@@ -485,7 +494,7 @@ def test_8_a_swapped_tree_is_recomputed(tmp_path):
     ids=["deep", "garbage", "partial"],
 )
 def test_8_a_deep_or_corrupt_cache_file_is_recomputed_not_a_failure(tmp_path, content):
-    game = make_game(3, 3)
+    game = make_game(3, 3, cache=cache_dir())
     path = cached_file(game)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(content)
@@ -499,9 +508,9 @@ def test_the_lock_is_reentrant_in_a_process_and_released(tmp_path):
         with lock_run(run_dir):
             assert is_locked(run_dir)
         assert is_locked(run_dir)
-        evolve(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)  # same process
+        run_config(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)  # same process
     assert not is_locked(run_dir)
     assert (run_dir / LOCK).read_text().split()[0] == str(os.getpid())
     with pytest.raises(CheckpointError, match="no checkpoint.npz"):
         (run_dir / CHECKPOINT).unlink()
-        evolve(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)
+        run_config(cfg, run_dir=run_dir, resume=True, progress=False, knuth=False)

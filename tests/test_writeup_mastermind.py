@@ -271,7 +271,7 @@ def test_average_consistent_is_5660_not_5671(g46):
     first = tuple(int(ch) - 1 for ch in "1123")
     rrw = [c for c in _all_codes(4, 6) if _feedback(first, c) == (2, 1)]
     assert _brute_consistent_total(rrw) + len(rrw) == ours["RRW"] == 157
-    assert tree.histogram_dict()[6] == 14  # the write-up lists 19 codes needing 6
+    assert tree.histogram[6] == 14  # the write-up lists 19 codes needing 6
 
 
 def test_reports_and_compare_show_the_new_baselines(g46):

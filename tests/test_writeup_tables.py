@@ -146,5 +146,5 @@ def test_table_sizes_and_worst_cases(name, entries, worst, at_worst):
     rows = _table(name, 3)
     assert len(rows) == entries
     assert rows[0].split()[-1] == str(worst)
-    hist = build(make_game(4, 6), name).histogram_dict()
+    hist = build(make_game(4, 6), name).histogram
     assert max(hist) == worst and hist[worst] == at_worst

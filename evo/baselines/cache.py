@@ -1,4 +1,6 @@
-"""Cache of baseline trees: ``$EVO_CACHE`` (default ``~/.cache/evo``) ``/<game>/<name>.json``.
+"""Cache of baseline trees: ``<the game's cache>/<game>/<name>.json`` (the command line's
+games are cached under ``$EVO_CACHE``, default ``~/.cache/evo``; a game made without a
+cache keeps nothing on disk).
 
 Each file is a tree document (:func:`evo.core.treeio.tree_document`) that also holds the
 baseline's result dict (with the seconds of the original computation), sealed by a
@@ -13,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 from pathlib import Path
 from typing import Any
 
@@ -29,15 +30,12 @@ HASH_KEY = "sha256"
 MAX_CACHE_BYTES = 256 * 2**20
 
 
-def cache_dir() -> Path:
-    """The cache root: ``$EVO_CACHE``, else ``~/.cache/evo``."""
-    root = os.environ.get("EVO_CACHE")
-    return Path(root).expanduser() if root else Path.home() / ".cache" / "evo"
-
-
-def cache_path(game: Game, key: str) -> Path:
-    """The file of baseline ``key`` (its name, with ``-seed`` for seeded ones)."""
-    return cache_dir() / game.name / f"{key}.json"
+def cache_path(game: Game, key: str) -> Path | None:
+    """The file of baseline ``key`` (its name, with ``-seed`` for seeded ones), or None
+    for a game without a cache."""
+    if game.cache is None:
+        return None
+    return Path(game.cache) / game.name / f"{key}.json"
 
 
 def content_hash(doc: dict[str, Any]) -> str:
@@ -56,6 +54,8 @@ def load(game: Game, key: str) -> tuple[Tree, dict] | None:
     """The cached tree and result, or None when missing, unreadable, edited (its content
     hash differs) or not a valid tree of the game."""
     path = cache_path(game, key)
+    if path is None:
+        return None
     try:
         if path.stat().st_size > MAX_CACHE_BYTES:
             return None
@@ -71,11 +71,15 @@ def load(game: Game, key: str) -> tuple[Tree, dict] | None:
 
 
 def store(game: Game, key: str, tree: Tree, result: dict) -> Path | None:
-    """Write the tree and result with their content hash; a cache that cannot be written
-    is skipped silently (the result stands, it will be recomputed next time)."""
+    """Write the tree and result with their content hash (nothing for a game without a
+    cache); a cache that cannot be written is skipped silently (the result stands, it
+    will be recomputed next time)."""
+    path = cache_path(game, key)
+    if path is None:
+        return None
     doc = tree_document(tree, result=result)
     doc[HASH_KEY] = content_hash(doc)
     try:
-        return atomic_write_json(cache_path(game, key), doc, None)
+        return atomic_write_json(path, doc, None)
     except OSError:
         return None

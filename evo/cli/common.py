@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 import click
 from click.core import ParameterSource
 
+from evo.core.files import cache_dir
 from evo.core.game import VARIANTS, Game, GameTooLargeError, make_game
 from evo.core.growth import POOLS
 
@@ -49,9 +50,10 @@ pool_option = click.option(
 
 
 def open_game(pegs: int, colors: int, variant: str, trees: int = 1) -> Game:
-    """``make_game`` with its errors turned into clean command-line errors."""
+    """``make_game`` with the machine's cache (``$EVO_CACHE`` or ``~/.cache/evo``), its
+    errors turned into clean command-line errors."""
     try:
-        return make_game(pegs, colors, variant, trees=trees)
+        return make_game(pegs, colors, variant, trees=trees, cache=cache_dir())
     except GameTooLargeError as e:
         raise click.ClickException(f"refused: {e}") from None
     except ValueError as e:
@@ -74,7 +76,7 @@ def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, varian
     if path.exists() or source.endswith(".json"):
         game = open_game(pegs, colors, variant) if given else None
         try:
-            return load_tree(path, game=game)
+            return load_tree(path, game=game, cache=cache_dir())
         except TreeFileError as e:
             raise click.ClickException(str(e)) from None
     game = open_game(pegs, colors, variant)

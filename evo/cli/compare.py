@@ -42,13 +42,14 @@ def compare(
 
     Columns: the population's best, average and highest total, the best total per code,
     and the worst case (most guesses any code needs) of the best breaker."""
+    from evo.core.files import cache_dir
     from evo.show.plots import RunFigures, plot_comparison
     from evo.show.report import RunDirError, compare_runs
 
     names = baseline_names(baselines) or []
     try:
         show = sys.stderr.isatty() if progress is None else progress
-        runs = compare_runs(run_dirs, names, progress=_say if show else None)
+        runs = compare_runs(run_dirs, names, progress=_say if show else None, cache=cache_dir())
     except RunDirError as e:
         raise click.ClickException(str(e)) from None
     rows = []

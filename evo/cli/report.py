@@ -45,6 +45,7 @@ def report(run_dir: Path, baselines: str | None, log_time: bool, progress: bool 
 
     Also explore.html: the best breaker to walk in a browser, beside Knuth's when it can
     be had."""
+    from evo.core.files import cache_dir
     from evo.core.treeio import TreeFileError
     from evo.show.report import RunDirError, write_report
 
@@ -54,6 +55,7 @@ def report(run_dir: Path, baselines: str | None, log_time: bool, progress: bool 
             baseline_names(baselines),
             log_time=log_time,
             progress=_say if (sys.stderr.isatty() if progress is None else progress) else None,
+            cache=cache_dir(),
         )
     except (RunDirError, TreeFileError) as e:
         raise click.ClickException(str(e)) from None

@@ -16,8 +16,8 @@ from evo.cli.run import execute
     "overrides",
     multiple=True,
     metavar="KEY=VALUE",
-    help="Extend the run: a new stop key, e.g. --set stop.seconds=600 (repeatable; only "
-    "stop.* keys can change).",
+    help="Extend the run or move it: e.g. --set stop.seconds=600, --set workers=4 "
+    "(repeatable; only stop.*, workers and cluster.* keys can change).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--no-report", is_flag=True, help="Do not write the HTML/Markdown report.")
@@ -36,15 +36,26 @@ def resume(
     """Continue the run in RUN_DIR from its checkpoint (with its config.yaml): the result
     is the same as if it had not been interrupted."""
     from evo.config import extend_config
+    from evo.core.files import cache_dir
+    from evo.runs.driver import check_run
     from evo.runs.rundir import load_run, lock_run, write_config
 
     cfg = load_run(run_dir).config
     with lock_run(run_dir):  # refused at once when another process writes the run
         if overrides:
             cfg = extend_config(cfg, overrides)
-            write_config(run_dir, cfg)
+        plan = check_run(cfg, cache=cache_dir())
         if cfg.islands.count > 1:
             from evo.ea.cluster import check_cluster
 
             check_cluster(cfg, scheduler=scheduler)
-        execute(cfg, run_dir, resume=True, quiet=quiet, report=not no_report, scheduler=scheduler)
+        execute(
+            cfg,
+            run_dir,
+            resume=True,
+            quiet=quiet,
+            report=not no_report,
+            scheduler=scheduler,
+            plan=plan,
+            on_start=(lambda: write_config(run_dir, cfg)) if overrides else None,
+        )

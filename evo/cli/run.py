@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -46,19 +46,28 @@ def run(
     """Evolve breakers as CONFIG (a YAML file, see configs/) says. Writes
     runs/<name>-<timestamp>/ and ends with a summary against Knuth's strategy."""
     from evo.config import load_config
-    from evo.ea.loop import check_run
+    from evo.core.files import cache_dir
+    from evo.runs.driver import check_run
 
     cfg = load_config(config, overrides)
-    check_run(cfg)  # everything that can fail before a run, before its directory exists
+    plan = check_run(cfg, cache=cache_dir())  # what can fail before a run, before its directory
     if cfg.islands.count > 1:
         from evo.ea.cluster import check_cluster
 
-        check_cluster(cfg, scheduler=scheduler)  # a scheduler that does not answer
+        check_cluster(cfg, scheduler=scheduler)  # a scheduler that does not answer, or no worker
     from evo.runs.rundir import create_run_dir
 
     run_dir = create_run_dir(cfg, root=runs)
     click.echo(f"run directory: {run_dir}", err=True)
-    execute(cfg, run_dir, resume=False, quiet=quiet, report=not no_report, scheduler=scheduler)
+    execute(
+        cfg,
+        run_dir,
+        resume=False,
+        quiet=quiet,
+        report=not no_report,
+        scheduler=scheduler,
+        plan=plan,
+    )
 
 
 class Interrupted(click.ClickException):
@@ -72,52 +81,59 @@ class Interrupted(click.ClickException):
 
 
 def execute(
-    cfg, run_dir: Path, resume: bool, quiet: bool, report: bool, scheduler: str | None = None
+    cfg,
+    run_dir: Path,
+    *,
+    resume: bool,
+    quiet: bool,
+    report: bool,
+    scheduler: str | None = None,
+    plan=None,
+    on_start: Callable[[], None] | None = None,
 ) -> None:
-    """:func:`_execute` with the run directory locked: a second writer is refused at once."""
-    from evo.runs.rundir import lock_run
-
-    with lock_run(run_dir):
-        _execute(cfg, run_dir, resume, quiet, report, scheduler)
-
-
-def _execute(
-    cfg, run_dir: Path, resume: bool, quiet: bool, report: bool, scheduler: str | None = None
-) -> None:
-    """Run or resume, then print the summary and write the report (shared with resume).
-    A run of several islands goes by epochs, on Dask when it has more than one worker."""
-    from evo.ea import RunInterrupted, evolve
+    """Run or resume (one population or islands) with the run directory locked, then
+    print the summary and write the report (shared with resume); ``on_start`` is called
+    once the run has started (a resume's checkpoint loaded)."""
+    from evo.core.files import cache_dir
+    from evo.runs.driver import RunInterrupted, run_config
 
     try:
-        if cfg.islands.count > 1:
-            from evo.ea.islands import evolve_islands
-
-            result = evolve_islands(
-                cfg, run_dir=run_dir, resume=resume, progress=not quiet, scheduler=scheduler
-            )
-        else:
-            result = evolve(cfg, run_dir=run_dir, resume=resume, progress=not quiet)
+        result = run_config(
+            cfg,
+            run_dir=run_dir,
+            resume=resume,
+            progress=not quiet,
+            scheduler=scheduler,
+            cache=cache_dir(),
+            plan=plan,
+            on_start=on_start,
+        )
     except RunInterrupted as e:
+        if e.reason is not None and e.generation < 0:
+            raise click.ClickException(
+                f"{e.reason}; nothing was kept: run it again with a larger stop.seconds"
+            ) from None
         if e.reason is not None:
             raise click.ClickException(
                 f"{e.reason}; the run is checkpointed after generation {e.generation}; "
                 f"continue with: evo resume {run_dir}"
             ) from None
-        signal = getattr(e, "signal", "SIGINT")
         if e.generation < 0:
             raise Interrupted(
-                f"interrupted by {signal} before the first population was complete", signal
+                f"interrupted by {e.signal} before the first population was complete; "
+                f"start it again with: evo resume {run_dir}",
+                e.signal,
             ) from None
         raise Interrupted(
-            f"interrupted by {signal} after generation {e.generation}; "
+            f"interrupted by {e.signal} after generation {e.generation}; "
             f"continue with: evo resume {run_dir}",
-            signal,
+            e.signal,
         ) from None
     click.echo(summary_table(result.summary))
     if report:
         from evo.show.report import write_report
 
-        path = write_report(run_dir)
+        path = write_report(run_dir, cache=cache_dir())
         click.echo(f"report: {path}")
     click.echo(f"run directory: {run_dir}")
 

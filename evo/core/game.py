@@ -14,6 +14,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 
 import numpy as np
 
@@ -86,6 +87,9 @@ class Game:
     colors: int
     variant: Variant = "mastermind"
     use_table: bool = field(default=True, repr=False)
+    #: Where this game's computed artifacts are kept (its big feedback table, its
+    #: baselines): a directory, or None to keep nothing on disk.
+    cache: str | None = field(default=None, repr=False)
 
     # ---------------------------------------------------------------- sizes
     @cached_property
@@ -119,7 +123,7 @@ class Game:
     def __reduce__(self):
         # Pickle as its defining parameters; each process keeps one Game (and one table)
         # per parameters, so trees sent to worker processes share it.
-        return (_interned_game, (self.pegs, self.colors, self.variant, self.use_table))
+        return (_interned_game, (self.pegs, self.colors, self.variant, self.use_table, self.cache))
 
     # ---------------------------------------------------------------- codes
     @cached_property
@@ -248,17 +252,16 @@ class Game:
     def table(self) -> np.ndarray | None:
         """The ``(M, M)`` uint8 feedback table, or None when it is not kept in memory.
 
-        From :data:`TABLE_FILE_BYTES` on it is read-only, mapped from a file of the cache
-        (built there once per machine); smaller tables, or when the cache cannot be
-        written, are built in this process."""
+        From :data:`TABLE_FILE_BYTES` on, with a :attr:`cache`, it is read-only, mapped
+        from a file there (built once per machine, shared by its processes); smaller
+        tables, without a cache or when it cannot be written, are built in this process."""
         if not self.use_table:
             return None
         m = self.num_codes
-        if m * m >= TABLE_FILE_BYTES:
-            from evo.core.files import cache_dir
+        if m * m >= TABLE_FILE_BYTES and self.cache is not None:
             from evo.core.table_file import mapped_table
 
-            path = cache_dir() / self.name / "feedback-table.bin"
+            path = Path(self.cache) / self.name / "feedback-table.bin"
             try:
                 return mapped_table(path, name=self.name, rows=m, blocks=self._table_blocks)
             except OSError:
@@ -335,11 +338,13 @@ def helpful_counts(counts: np.ndarray, win: int) -> np.ndarray:
     return (counts[:, win] > 0) | (np.count_nonzero(counts, axis=1) > 1)
 
 
-def _interned_game(pegs: int, colors: int, variant: str, use_table: bool) -> Game:
+def _interned_game(
+    pegs: int, colors: int, variant: str, use_table: bool, cache: str | None = None
+) -> Game:
     """The one Game of this process for these parameters (its tables are built once)."""
-    key = (pegs, colors, variant, use_table)
+    key = (pegs, colors, variant, use_table, cache)
     if key not in _GAMES:
-        _GAMES[key] = Game(pegs, colors, variant, use_table)  # type: ignore[arg-type]
+        _GAMES[key] = Game(pegs, colors, variant, use_table, cache)  # type: ignore[arg-type]
     return _GAMES[key]
 
 
@@ -363,13 +368,23 @@ def memory_estimate(
 
 
 def make_game(
-    pegs: int, colors: int, variant: str = "mastermind", trees: int = 1, table: bool | None = None
+    pegs: int = 4,
+    colors: int = 6,
+    variant: str = "mastermind",
+    *,
+    trees: int = 1,
+    table: bool | None = None,
+    cache: str | os.PathLike | None = None,
 ) -> Game:
-    """Check the parameters and the memory, then build the game.
+    """Check the parameters and the memory, then build the game: ``pegs`` and ``colors``
+    (digits, for ``variant="bulls-cows"``).
 
     ``trees`` is how many breakers the caller will hold at once, for the estimate.
     ``table`` forces the full feedback table on or off (default: when it fits).
-    Raises :class:`GameTooLargeError`, with the estimate, before any work.
+    ``cache``: a directory where the game's big feedback table and its baselines are
+    kept between processes (the command line uses ``$EVO_CACHE`` or ``~/.cache/evo``);
+    None keeps nothing on disk. Raises :class:`GameTooLargeError`, with the estimate,
+    before any work.
     """
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
@@ -392,7 +407,8 @@ def make_game(
         )
     if table is not None:
         use_table = table
-    return _interned_game(pegs, colors, variant, use_table)
+    root = None if cache is None else str(Path(cache).expanduser())
+    return _interned_game(pegs, colors, variant, use_table, root)
 
 
 def feedback_text(black: int, white: int, variant: str) -> str:

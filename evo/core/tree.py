@@ -86,13 +86,12 @@ class Tree:
         """Worst case: the depth of the deepest terminal node."""
         return int(self.terminal_depths.max())
 
-    def histogram(self) -> np.ndarray:
-        """``h[d]`` = number of codes solved in exactly ``d`` guesses (``h[0]`` = 0)."""
-        return np.bincount(self.terminal_depths, minlength=self.worst + 1)
-
-    def histogram_dict(self) -> dict[int, int]:
-        """Depth histogram as ``{guesses: codes}`` without empty depths."""
-        h = self.histogram()
+    @property
+    def histogram(self) -> dict[int, int]:
+        """How many codes are solved in each number of guesses: ``{guesses: codes}``, in
+        order, without empty counts (Knuth's (4,6) tree: ``{1: 1, 2: 6, 3: 62, 4: 533,
+        5: 694}``)."""
+        h = np.bincount(self.terminal_depths, minlength=self.worst + 1)
         return {int(d): int(c) for d, c in enumerate(h) if c}
 
     @property
@@ -292,7 +291,7 @@ class Tree:
             "total": self.total,
             "average": round(self.average, 6),
             "worst": self.worst,
-            "histogram": self.histogram_dict(),
+            "histogram": self.histogram,
             "nodes": len(self),
         }
 

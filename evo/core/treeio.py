@@ -115,20 +115,26 @@ def save_tree(tree: Tree, path: str | os.PathLike, **extra: Any) -> Path:
     return atomic_write_json(path, tree_document(tree, **extra), indent=None)
 
 
-def load_tree(path: str | os.PathLike, *, game: Game | None = None) -> Tree:
-    """Read and check a tree file; with ``game``, refuse a tree of another game.
+def load_tree(
+    path: str | os.PathLike, *, game: Game | None = None, cache: str | os.PathLike | None = None
+) -> Tree:
+    """Read and check a tree file; with ``game``, refuse a tree of another game (without
+    it, the file's game is made with ``cache``, see :func:`~evo.core.game.make_game`).
     Raises :class:`TreeFileError` that names the file and what is wrong."""
     path = Path(path)
     text = read_text(path, what="tree file", error=TreeFileError)
     doc = parse_json(text, where=str(path), error=TreeFileError)
     try:
-        return tree_from_document(doc, game=game)
+        return tree_from_document(doc, game=game, cache=cache)
     except (InvalidTreeError, ValueError) as e:
         raise TreeFileError(f"{path}: {e}") from None
 
 
-def tree_from_document(doc: Any, *, game: Game | None = None) -> Tree:
-    """The tree of a JSON document made by :func:`tree_document`, fully checked."""
+def tree_from_document(
+    doc: Any, *, game: Game | None = None, cache: str | os.PathLike | None = None
+) -> Tree:
+    """The tree of a JSON document made by :func:`tree_document`, fully checked (of
+    ``game``, else of the document's game made with ``cache``)."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         raise InvalidTreeError(f'not an evo breaker file (no "format": "{FORMAT}")')
     if doc.get("version") != VERSION:
@@ -154,7 +160,7 @@ def tree_from_document(doc: Any, *, game: Game | None = None) -> Tree:
                 f"not for {game.variant} with {game.pegs} pegs and {game.colors} colors"
             )
     else:
-        game = make_game(gd["pegs"], gd["colors"], variant)
+        game = make_game(gd["pegs"], gd["colors"], variant, cache=cache)
     tree = from_nested(game, doc["root"])
     summary = doc.get("summary")
     if isinstance(summary, dict):

@@ -13,11 +13,16 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from urllib.parse import urlsplit
 
 from evo.config import Config
-from evo.ea.deadline import GenerationCut, seconds_left
+from evo.ea.deadline import GenerationCut, TimeLimit
 
-Mapper = Callable[[Callable, list[tuple]], list]
+#: Runs island tasks: ``run_map(fn, [args...], limit)`` returns ``[fn(*args)...]``.
+Mapper = Callable[[Callable, list[tuple], TimeLimit], list]
+
+#: Address schemes of a Dask scheduler that this installation can reach.
+SCHEMES = ("tcp", "ws", "wss")
 
 
 class ClusterLost(RuntimeError):
@@ -25,25 +30,52 @@ class ClusterLost(RuntimeError):
 
 
 class ClusterError(ValueError):
-    """A scheduler address that does not answer: a user's error, found before a run."""
+    """A scheduler address that cannot be used, or a cluster without workers: a user's
+    error, found before a run."""
+
+
+def serial_map(fn: Callable, args: list[tuple], limit: TimeLimit) -> list:
+    """Every task in this process, in order, each given the run's time ``limit`` (which
+    is also checked between tasks)."""
+    out = []
+    for a in args:
+        limit.check()
+        out.append(fn(*a, limit=limit))
+    return out
 
 
 def check_cluster(config: Config, *, scheduler: str | None = None) -> None:
-    """The scheduler the islands would use answers (nothing to check without one)."""
+    """The scheduler the islands would use answers and has a worker within
+    ``cluster.wait`` seconds (nothing to check without a scheduler)."""
     address = scheduler_address(config, scheduler=scheduler)
     if address is not None:
-        check_scheduler(address)
+        check_scheduler(address, wait=config.cluster.wait)
 
 
-def check_scheduler(address: str, *, timeout: float = 10.0) -> None:
-    """Connect to the scheduler at ``address`` once, so that a wrong address is reported
-    before anything is written. Raises :class:`ClusterError`."""
+def check_scheduler(address: str, *, timeout: float = 10.0, wait: float = 10.0) -> None:
+    """Connect to the scheduler at ``address`` and wait up to ``wait`` seconds for a
+    worker, so that a wrong address or an empty cluster is reported before anything is
+    written. Raises :class:`ClusterError`."""
+    scheme = urlsplit(address).scheme
+    if scheme not in SCHEMES:
+        raise ClusterError(
+            f"cannot use the Dask scheduler at {address}: scheme {scheme!r} is not supported "
+            f"here (supported: {', '.join(s + '://' for s in SCHEMES)})"
+        )
     from dask.distributed import Client
 
     try:
-        with Client(address, timeout=f"{timeout}s"):
-            pass
-    except (OSError, TimeoutError, ValueError) as e:
+        with Client(address, timeout=f"{timeout}s") as client:
+            try:
+                client.wait_for_workers(1, timeout=wait)
+            except TimeoutError:
+                raise ClusterError(
+                    f"the Dask scheduler at {address} has no worker (waited {wait:g} s, "
+                    "cluster.wait); start workers with: dask worker " + address
+                ) from None
+    except (OSError, TimeoutError, ValueError, TypeError) as e:
+        if isinstance(e, ClusterError):
+            raise
         reason = str(e).splitlines()[0] if str(e) else type(e).__name__
         raise ClusterError(f"no Dask scheduler answers at {address}: {reason}") from None
 
@@ -55,11 +87,15 @@ def scheduler_address(config: Config, *, scheduler: str | None = None) -> str | 
 
 @contextmanager
 def island_map(config: Config, *, scheduler: str | None = None) -> Iterator[Mapper]:
-    """A ``map(fn, [args...])`` that runs island tasks where the config says."""
-    from evo.ea.islands import serial_map
+    """A :data:`Mapper` that runs island tasks where the config says. On Dask, a task
+    does not see the time limit: its epoch is waited for until the limit, then
+    cancelled."""
+    from evo.ea.workers import local_processes
 
     address = scheduler_address(config, scheduler=scheduler)
     workers = min(config.cluster.workers or config.workers, config.islands.count)
+    if address is None:
+        workers = local_processes(workers)
     if address is None and workers <= 1:
         yield serial_map
         return
@@ -82,20 +118,23 @@ def island_map(config: Config, *, scheduler: str | None = None) -> Iterator[Mapp
     if client.dashboard_link:
         print(f"Dask dashboard: {client.dashboard_link}", file=sys.stderr, flush=True)
 
-    def dask_map(fn: Callable, args: list[tuple]) -> list:
+    def dask_map(fn: Callable, args: list[tuple], limit: TimeLimit) -> list:
+        futures = []
         try:
             futures = [client.submit(fn, *a, pure=False, retries=2) for a in args]
-            left = seconds_left()
+            left = limit.left()
             if left is not None:
                 try:
                     wait(futures, timeout=left)
                 except TimeoutError:
-                    client.cancel(futures)
                     raise GenerationCut from None
             return client.gather(futures)
         except (OSError, TimeoutError, CancelledError) as e:
             where = address or "the local cluster"
             raise ClusterLost(f"lost the Dask scheduler at {where} ({type(e).__name__})") from e
+        except BaseException:
+            _cancel(client, futures)  # a cut epoch, a signal: nothing left running
+            raise
 
     try:
         yield dask_map
@@ -106,3 +145,11 @@ def island_map(config: Config, *, scheduler: str | None = None) -> Iterator[Mapp
                 cluster.close(timeout=5)
         except (OSError, TimeoutError):
             pass  # already gone
+
+
+def _cancel(client, futures: list) -> None:
+    """Cancel ``futures`` without letting a lost connection raise again."""
+    try:
+        client.cancel(futures)
+    except Exception:  # noqa: BLE001 - the scheduler may already be gone
+        pass

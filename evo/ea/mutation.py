@@ -18,7 +18,7 @@ from evo.core.game import Game, helpful_rows
 from evo.core.growth import grow
 from evo.core.kinds import NodeWeight, Pool
 from evo.core.tree import Tree
-from evo.ea.deadline import check as check_time
+from evo.ea.deadline import TimeLimit
 from evo.ea.nodes import pick_node
 from evo.ea.variation import offer, splice, total_of
 from evo.search.build import Node, build_tree
@@ -172,6 +172,7 @@ def greedy_mutation(
     keep_current: bool = True,
     max_codes: int | None = None,
     keep_depth: bool = False,
+    time_limit: TimeLimit | None = None,
 ) -> Tree:
     """*Greedy subtree*: a node's subtree is rebuilt by one-step look-ahead with
     ``heuristic``. ``tries`` root guesses are drawn among the ``top`` best by the heuristic
@@ -179,7 +180,9 @@ def greedy_mutation(
     replaces the subtree (unless it is worse, with ``keep_current``). Code sets of at most
     ``exact_below`` codes are solved exactly (with ``keep_depth``, as well as possible
     without going deeper than the current subtree, so the worst case does not grow
-    there). Only nodes of at most ``max_codes`` codes are picked, when it is given."""
+    there). Only nodes of at most ``max_codes`` codes are picked, when it is given; the
+    ``time_limit`` is checked between the tries (a rebuild near the root of a big game
+    takes seconds)."""
     node = pick_node(tree, rng=rng, weight=node_weight, max_codes=max_codes)
     if node is None:
         return tree
@@ -196,7 +199,8 @@ def greedy_mutation(
     depth = tree.height(node) if keep_depth else None
     subs = []
     for p in picks:
-        check_time()  # a rebuild near the root of (5,8) takes seconds: stop on time
+        if time_limit is not None:
+            time_limit.check()
         subs.append(
             greedy_subtree(
                 game,

@@ -1,35 +1,49 @@
 """The operators by the names configs use: one registry for crossovers and mutations.
 
-Each config model of an operator (:mod:`evo.config`) has a ``kind``; its other fields
-but ``weight`` are the keyword parameters of the function registered here under that
-kind, and an operator that takes ``pool`` also gets the run's guess pool. Adding an
-operator is one function (in :mod:`~evo.ea.crossover` or :mod:`~evo.ea.mutation`), one
-config model, and one line here.
+Each operator is a plain function (a mutation ``op(tree, *, rng, **params) -> tree``, a
+crossover ``op(a, b, *, rng, **params) -> (a, b)``) registered under a name, as DEAP's
+toolbox registers functions. A config entry names it by ``kind``; its other fields but
+``weight`` are the function's keyword parameters. An operator that takes ``pool`` gets
+the run's guess pool, one that takes ``time_limit`` the run's
+:class:`~evo.ea.deadline.TimeLimit`.
+
+Operators of one's own are registered from Python with :func:`register_operator`. Worker
+processes get them with the run: a forked worker inherits them, and an island task on
+Dask carries them (pickled by reference: the function must be importable on the workers,
+or be defined in ``__main__``, which Dask ships by value).
 """
 
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Literal
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
 
-from evo.core.kinds import Pool
+from evo.config import BUILTIN_KINDS, register_kind
 from evo.ea import crossover, mutation
+
+Role = Literal["crossover", "mutation"]
+
+#: What the toolbox hands to an operator that asks for it by parameter name.
+RUN_PARAMETERS = ("pool", "time_limit")
 
 
 @dataclass(frozen=True)
 class Operator:
-    """A variation operator: its function and its role (crossovers take two trees)."""
+    """A variation operator: its function, its role (crossovers take two trees) and the
+    parameters it was registered with (a config's entry overrides them)."""
 
     function: Callable
-    role: Literal["crossover", "mutation"]
+    role: Role
+    defaults: Mapping[str, Any] = field(default_factory=dict)
 
-    def params(self, config_params: dict, *, pool: Pool) -> dict:
-        """The keyword parameters to register it with: the config's, and the pool when
-        the function takes one."""
-        takes_pool = "pool" in inspect.signature(self.function).parameters
-        return {**config_params, "pool": pool} if takes_pool else dict(config_params)
+    def params(self, config_params: dict, **run: Any) -> dict:
+        """The keyword parameters to register it with: its defaults, the config's, and
+        those of ``run`` (pool, time limit) that the function takes."""
+        takes = inspect.signature(self.function).parameters
+        given = {k: v for k, v in run.items() if k in takes}
+        return {**self.defaults, **config_params, **given}
 
 
 OPERATORS: dict[str, Operator] = {
@@ -40,3 +54,51 @@ OPERATORS: dict[str, Operator] = {
     "greedy": Operator(mutation.greedy_mutation, "mutation"),
     "exhaustive": Operator(mutation.exhaustive_mutation, "mutation"),
 }
+
+
+def register_operator(
+    name: str, function: Callable, *, role: Role = "mutation", **params: Any
+) -> None:
+    """Make ``function`` an operator that configs can name as ``kind: name``, with
+    ``params`` as its default keyword parameters (as ``toolbox.register`` does).
+
+    A mutation is called ``function(tree, rng=..., **params)`` and returns a tree (the same
+    object when nothing changed); a crossover ``function(a, b, rng=..., **params)`` and
+    returns two. Both must draw only from ``rng`` and never change their inputs. A config
+    entry may set any keyword parameter of the function (and ``weight``, for mutations).
+    Registering a name again replaces it; the built-in names cannot be replaced."""
+    if name in BUILTIN_KINDS:
+        raise ValueError(f"{name!r} is a built-in operator; register yours under another name")
+    if role not in ("crossover", "mutation"):
+        raise ValueError(f"role must be 'crossover' or 'mutation', not {role!r}")
+    if not callable(function):
+        raise TypeError(f"the operator {name!r} must be a function, not {function!r}")
+    takes = inspect.signature(function).parameters
+    if "rng" not in takes:
+        raise TypeError(f"the operator {name!r} must take the generator as keyword 'rng'")
+    unknown = set(params) - set(takes)
+    if unknown and not any(p.kind is p.VAR_KEYWORD for p in takes.values()):
+        raise TypeError(f"{function.__name__} takes no parameter {', '.join(sorted(unknown))}")
+    keywords: set[str] | None = None  # any, for a function that takes **kwargs
+    if not any(p.kind is p.VAR_KEYWORD for p in takes.values()):
+        keywords = {
+            k
+            for k, p in takes.items()
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and k not in RUN_PARAMETERS
+        }
+        keywords -= {"rng", *list(takes)[: 2 if role == "crossover" else 1]}
+    register_kind(name, role, keywords)
+    OPERATORS[name] = Operator(function, role, dict(params))
+
+
+def custom_operators(kinds: set[str]) -> dict[str, Operator]:
+    """The operators registered from Python among ``kinds`` (a config's), to send along
+    with a task to a process that did not register them."""
+    return {k: OPERATORS[k] for k in kinds if k not in BUILTIN_KINDS and k in OPERATORS}
+
+
+def install_operators(operators: Mapping[str, Operator]) -> None:
+    """Register operators received from another process (see :func:`custom_operators`)."""
+    for name, op in operators.items():
+        if OPERATORS.get(name) is not op:
+            register_operator(name, op.function, role=op.role, **op.defaults)

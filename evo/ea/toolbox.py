@@ -15,8 +15,7 @@ from evo.config import Config
 from evo.core.game import Game
 from evo.core.growth import random_breaker
 from evo.core.tree import Tree
-from evo.ea.deadline import check as check_time
-from evo.ea.deadline import checked_map
+from evo.ea.deadline import TimeLimit
 from evo.ea.fitness import evaluate_total, evaluate_total_worst
 from evo.ea.individuals import as_tree, individual_class
 from evo.ea.operators import OPERATORS
@@ -29,22 +28,24 @@ Bred = tuple[Tree, tuple[int, ...]] | tuple[None, None]
 def build_toolbox(config: Config, game: Game) -> base.Toolbox:
     """The toolbox of a config: ``mate``; one ``mutate_<kind>`` per mutation operator
     and ``mutate`` (one of them, drawn by weight); ``evaluate``; ``select``;
-    ``individual``; ``breed``; and ``map`` (in this process, stopping at the run's time
-    limit, or a process pool's)."""
+    ``individual``; ``breed``; ``map`` (in this process, stopping at the time limit, or
+    a process pool's); and ``time_limit``, the :class:`~evo.ea.deadline.TimeLimit` that
+    the loop sets around a generation and the operators that take it check."""
     tb = base.Toolbox()
     tb.game = game
     tb.config = config
+    tb.time_limit = TimeLimit()
+    run = {"pool": config.pool, "time_limit": tb.time_limit}
     cx = config.crossover.operator
     op = OPERATORS[cx.kind]
-    tb.register("mate", op.function, **op.params(cx.model_dump(exclude={"kind"}), pool=config.pool))
+    tb.register("mate", op.function, **op.params(_entry_params(cx), **run))
     names, weights = [], []
     for i, m in enumerate(config.mutation.operators):
         op = OPERATORS[m.kind]
         name = f"mutate_{m.kind.replace('-', '_')}"
         if hasattr(tb, name):
             name = f"{name}_{i}"
-        params = op.params(m.model_dump(exclude={"kind", "weight"}), pool=config.pool)
-        tb.register(name, op.function, **params)
+        tb.register(name, op.function, **op.params(_entry_params(m), **run))
         names.append(name)
         weights.append(m.weight)
     tb.mutation_names = names
@@ -61,8 +62,15 @@ def build_toolbox(config: Config, game: Game) -> base.Toolbox:
         tb.register("select", sel_tournament, tournsize=config.selection.tournament_size)
     tb.register("individual", random_breaker, game, pool=config.population.init.pool)
     tb.register("breed", breed, tb)
-    tb.register("map", checked_map)
+    tb.register("map", tb.time_limit.map)
     return tb
+
+
+def _entry_params(entry) -> dict:
+    """The keyword parameters a config's operator entry gives its function."""
+    if hasattr(entry, "params"):  # registered from Python: its extra keys
+        return entry.params()
+    return entry.model_dump(exclude={"kind", "weight"})
 
 
 def mutate(tb: base.Toolbox, tree: Tree, *, rng: np.random.Generator) -> Tree:
@@ -87,7 +95,7 @@ def breed(tb: base.Toolbox, parents: tuple[Tree, Tree], key: tuple[int, ...]) ->
     for child, parent in zip(kids, (a, b)):
         if cfg.mutation.rate > 0 and rng.random() < cfg.mutation.rate:
             for _ in range(cfg.mutation.repeat):
-                check_time()  # a cut generation is thrown away, so stopping here is safe
+                tb.time_limit.check()  # a cut generation is thrown away: stopping is safe
                 child = tb.mutate(child, rng=rng)
         if child is parent:
             out.append((None, None))

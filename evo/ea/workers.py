@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import multiprocessing.pool
+import os
 import signal
 import sys
 from collections.abc import Iterator
@@ -19,8 +20,9 @@ import numpy as np
 from deap import base
 
 from evo.config import Config
-from evo.core.game import make_game
-from evo.ea.deadline import GenerationCut, checked_map, seconds_left
+from evo.core.game import Game
+from evo.ea.deadline import GenerationCut
+from evo.ea.operators import Operator, install_operators
 from evo.ea.toolbox import build_toolbox
 
 #: The toolbox that mapped tasks use: set in this process, and in every worker process.
@@ -45,14 +47,30 @@ def individual_task(key: tuple[int, ...]):
     return tree, tb.evaluate(tree)
 
 
-def _init_worker(config_data: dict) -> None:
+def _init_worker(config_data: dict, game: Game, operators: dict[str, Operator]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     for stop in (signal.SIGTERM, signal.SIGHUP):  # the pool's terminate() must end us at
         signal.signal(stop, signal.SIG_DFL)  # once, even blocked in a lock
+    install_operators(operators)
     config = Config.model_validate(config_data)
-    game = make_game(config.game.pegs, config.game.colors, config.game.variant)
-    _ = game.table  # built once per process
+    game.prepare()  # the parent's table, shared when forked; else built once per process
     _WORKER["toolbox"] = build_toolbox(config, game)
+
+
+def local_processes(asked: int) -> int:
+    """How many worker processes to start on this machine when ``asked`` are: at most one
+    per core (the result does not depend on the number); says so on standard error when
+    it is fewer."""
+    cores = os.cpu_count() or 1
+    if asked <= cores:
+        return asked
+    print(
+        f"evo: {asked} worker processes asked, this machine has {cores} cores: running "
+        f"{cores} (the result is the same)",
+        file=sys.stderr,
+        flush=True,
+    )
+    return cores
 
 
 #: Seconds between looks at the pool's workers while a generation is under way.
@@ -70,15 +88,21 @@ def _worker_pids(pool: multiprocessing.pool.Pool) -> set[int | None]:
 
 
 @contextmanager
-def worker_pool(config: Config, tb: base.Toolbox) -> Iterator[None]:
+def worker_pool(
+    config: Config, tb: base.Toolbox, *, operators: dict[str, Operator] | None = None
+) -> Iterator[None]:
     """Run the toolbox's tasks here, or, with ``config.workers > 1``, in a process pool
-    registered as its ``map``; the pool is closed at the end (terminated on an error)."""
+    registered as its ``map`` (each worker builds the same toolbox, with the
+    ``operators`` registered from Python); the pool is closed at the end (terminated on
+    an error)."""
     _WORKER["toolbox"] = tb
     pool: multiprocessing.pool.Pool | None = None
     if config.workers > 1:
         ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
         procs = ctx.Pool(
-            config.workers, initializer=_init_worker, initargs=(config.model_dump(mode="json"),)
+            config.workers,
+            initializer=_init_worker,
+            initargs=(config.model_dump(mode="json"), tb.game, operators or {}),
         )
         pool = procs
 
@@ -88,7 +112,7 @@ def worker_pool(config: Config, tb: base.Toolbox) -> Iterator[None]:
             pending = procs.map_async(f, items, chunksize=chunks)
             started = _worker_pids(procs)
             while True:  # the pool is terminated on the way out of each raise
-                left = seconds_left()
+                left = tb.time_limit.left()
                 try:
                     return pending.get(timeout=_POLL if left is None else min(_POLL, left))
                 except multiprocessing.TimeoutError:
@@ -112,5 +136,5 @@ def worker_pool(config: Config, tb: base.Toolbox) -> Iterator[None]:
         if pool is not None:
             pool.close()
             pool.join()
-        tb.register("map", checked_map)
+        tb.register("map", tb.time_limit.map)
         _WORKER.pop("toolbox", None)

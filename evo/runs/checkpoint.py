@@ -1,37 +1,37 @@
-"""A run's state, and its checkpoints: what a run needs to go on after a stop.
+"""Checkpoints: what a run needs to go on after a stop, on disk.
 
 A checkpoint is data only, so that a run directory from anywhere cannot run code: one
 NumPy ``.npz`` archive (read with ``allow_pickle=False``) holding the trees as flat
 arrays and a JSON document with the rest (fitness values, hall of fame, logbook, Python's
 random state, elapsed time, the config), versioned and sealed by a SHA-256 of the whole
 content. Loading rebuilds every tree with :func:`evo.core.growth.build_exact`, which checks it
-on every code. It is written atomically, so a kill leaves the previous one intact.
+on every code. It is written atomically, so a kill leaves the previous one intact. An
+island run keeps one checkpoint per island in an epoch folder, and a pointer to the last
+whole epoch (:func:`save_islands`).
 """
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import io
 import json
 import random
+import shutil
 import zipfile
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from deap import tools
 
 from evo.config import EXTENDABLE, Config, config_differences
-from evo.core.files import atomic_write_bytes
+from evo.core.files import atomic_write_bytes, atomic_write_json
 from evo.core.game import Game
 from evo.core.growth import Template, build_exact
 from evo.core.tree import InvalidTreeError, Tree
-from evo.ea.individuals import as_individual, individual_class, same_tree
+from evo.ea.individuals import as_individual, individual_class
+from evo.ea.islands import Epochs, pack, unpack
+from evo.ea.state import State, hall_of_fame
 from evo.ea.stats import new_logbook
-from evo.runs.rundir import CHECKPOINT, LOGBOOK, OLD_CHECKPOINT, append_logbook, write_logbook
 
 CHECKPOINT_FORMAT = "evo-checkpoint"
 CHECKPOINT_VERSION = 2
@@ -48,44 +48,6 @@ class CheckpointError(ValueError):
 
 class CheckpointWriteError(CheckpointError):
     """A checkpoint (or a file beside it) could not be written: the previous one stands."""
-
-
-@dataclass
-class State:
-    """Everything a run needs to go on: what a checkpoint holds."""
-
-    generation: int
-    population: list
-    halloffame: Any
-    logbook: tools.Logbook
-    random_state: Any
-    elapsed: float
-    evaluations: int
-
-    def snapshot(self) -> State:
-        """A copy that later generations do not change (individuals are never modified
-        in place, so lists of them are enough)."""
-        hof = copy.copy(self.halloffame)
-        hof.items = list(self.halloffame.items)
-        hof.keys = list(self.halloffame.keys)
-        lb = new_logbook()
-        lb.extend(self.logbook)  # records are never changed once written
-        return State(
-            self.generation,
-            list(self.population),
-            hof,
-            lb,
-            self.random_state,
-            self.elapsed,
-            self.evaluations,
-        )
-
-
-def hall_of_fame(config: Config):
-    """The Pareto front (NSGA-II), else the ``hall_of_fame`` best distinct breakers."""
-    if config.selection.method == "nsga2":
-        return tools.ParetoFront(similar=same_tree)
-    return tools.HallOfFame(config.hall_of_fame, similar=same_tree)
 
 
 # ------------------------------------------------------------------ writing
@@ -185,7 +147,7 @@ def _open(path: Path) -> tuple[dict[str, np.ndarray], dict]:
     except OSError as e:
         raise CheckpointError(f"cannot read checkpoint {path}: {e.strerror or e}") from None
     if data[:1] == b"\x80" or path.suffix == ".pkl":
-        raise CheckpointError(_pickle_refusal(path))
+        raise CheckpointError(pickle_refusal(path))
     arrays = _read_arrays(path, data)
     return arrays, _document(path, arrays)
 
@@ -205,7 +167,7 @@ def _document(path: Path, arrays: dict[str, np.ndarray]) -> dict:
     return doc
 
 
-def _pickle_refusal(path: Path) -> str:
+def pickle_refusal(path: Path) -> str:
     return (
         f"{path} is a pickle checkpoint of an older evo; it is not loaded, since a pickle "
         "can run any code: start the run again"
@@ -319,103 +281,61 @@ def _random_state(data: Any) -> tuple:
     return state
 
 
-# ------------------------------------------------------------------ the run
-class Recorder:
-    """Writes a run's progress into its directory (nothing without one): at every
-    checkpoint (every ``checkpoint_interval`` generations, at an interruption with the last
-    finished generation, and at the end) the checkpoint, the logbook lines not yet written
-    and, through ``on_save(state, status)``, the best breaker and the summary, so that an
-    interrupted or running run can be looked at."""
+# ------------------------------------------------------------------ islands
+ISLANDS_DIR = "islands"
+_POINTER = "current.json"
+_ISLANDS_FORMAT = "evo-islands"
 
-    def __init__(
-        self,
-        run_dir: Path | None,
-        config: Config,
-        *,
-        on_save: Callable[[State, str], None] | None = None,
-    ):
-        self.run_dir = None if run_dir is None else Path(run_dir)
-        self.config = config
-        self.path = None if self.run_dir is None else self.run_dir / CHECKPOINT
-        self.on_save = on_save
-        self.logged = 0
-        self.saved: int | None = None  # generation of the last checkpoint written
-        self.last_good: State | None = None
 
-    def load(self, game: Game) -> State:
-        """The state of the run's checkpoint."""
-        if self.path is None or not self.path.exists():
-            if self.run_dir is not None and (self.run_dir / OLD_CHECKPOINT).exists():
-                raise CheckpointError(_pickle_refusal(self.run_dir / OLD_CHECKPOINT))
-            raise CheckpointError(f"{self.run_dir} has no {CHECKPOINT} to resume from")
-        state = load_checkpoint(self.path, self.config, game)
-        self.saved = state.generation
-        return state
+def islands_saved(run_dir: Path) -> bool:
+    """Whether an island run has a checkpoint to resume from."""
+    return (Path(run_dir) / ISLANDS_DIR / _POINTER).exists()
 
-    def start(self, state: State, *, resumed: bool) -> None:
-        """The first state of this process: checkpointed when new; the logbook file made
-        to match it (on resume, what was logged after the checkpoint is dropped)."""
-        self.last_good = state.snapshot()
-        if self.run_dir is not None and self.path is not None:
-            run_dir = self.run_dir
-            if resumed:
-                self._writing(lambda: write_logbook(run_dir, list(state.logbook)))
-            else:  # the checkpoint first: logbook lines never exist without one
-                self.logged = 0
-                self.save(state)
-        self.logged = len(state.logbook)
 
-    def nothing_to_resume(self) -> bool:
-        """Whether the run was stopped before its first checkpoint (no checkpoint, no
-        logbook line): resuming it is starting it, with nothing lost."""
-        if self.run_dir is None or self.path is None:
-            return False
-        if self.path.exists() or (self.run_dir / OLD_CHECKPOINT).exists():
-            return False
-        log = self.run_dir / LOGBOOK
-        return not log.exists() or log.stat().st_size == 0
+def save_islands(run_dir: Path, config: Config, state: Epochs, logbook: list[dict]) -> None:
+    """Checkpoint the islands after an epoch: each island's state in a new epoch folder,
+    then the pointer to it (written atomically, so a kill leaves the previous epoch)."""
+    root = Path(run_dir) / ISLANDS_DIR
+    folder = root / f"epoch-{state.epoch:06d}"
+    folder.mkdir(parents=True, exist_ok=True)
+    for i, p in enumerate(state.islands):
+        island = config.island(i)
+        save_checkpoint(folder / f"island-{i:03d}.ckpt", unpack(p, island), island)
+    doc = {
+        "format": _ISLANDS_FORMAT,
+        "version": 1,
+        "epoch": state.epoch,
+        "folder": folder.name,
+        "elapsed": state.elapsed,
+        "logbook": logbook,
+    }
+    atomic_write_json(root / _POINTER, doc, indent=None)
+    for old in root.glob("epoch-*"):
+        if old.name != folder.name:
+            shutil.rmtree(old, ignore_errors=True)
 
-    def generation_done(self, state: State) -> None:
-        """After each generation: remembered, and checkpointed when it is time."""
-        self.last_good = state.snapshot()
-        if state.generation % self.config.checkpoint_interval == 0:
-            self.save(state)
 
-    def interrupted(self) -> int:
-        """Checkpoint the last finished generation; returns its number (-1: none)."""
-        if self.last_good is None:
-            return -1
-        if self.saved != self.last_good.generation or self.on_save is not None:
-            self.save(self.last_good, status="interrupted")
-        return self.last_good.generation
-
-    def save(self, state: State, *, status: str = "running") -> None:
-        """A checkpoint of ``state``, the logbook lines not yet written, then the best
-        breaker and summary (``status``: running, interrupted or finished)."""
-        if self.run_dir is None or self.path is None:
-            return
-        run_dir, path = self.run_dir, self.path
-        if self.saved != state.generation:
-            self._writing(lambda: save_checkpoint(path, state, self.config))
-            self.saved = state.generation
-            self._writing(lambda: append_logbook(run_dir, state.logbook[self.logged :]))
-            self.logged = len(state.logbook)
-        if self.on_save is not None:
-            on_save = self.on_save
-            self._writing(lambda: on_save(state, status))
-
-    def _writing(self, write: Callable[[], Any]) -> None:
-        """Run a write; a failed one (disk full…) becomes a :class:`CheckpointWriteError`
-        that says which checkpoint is intact."""
-        try:
-            write()
-        except OSError as e:
-            where = getattr(e, "strerror", None) or str(e)
-            if self.saved is None:
-                kept = "no checkpoint was written yet"
-            else:
-                kept = (
-                    f"the checkpoint of generation {self.saved} is intact; "
-                    f"continue with: evo resume {self.run_dir}"
-                )
-            raise CheckpointWriteError(f"{where}; {kept}") from None
+def load_islands(run_dir: Path, config: Config, game: Game) -> tuple[Epochs, list[dict]]:
+    """The islands of the last checkpoint, and the run's logbook up to it."""
+    root = Path(run_dir) / ISLANDS_DIR
+    try:
+        doc = json.loads((root / _POINTER).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise CheckpointError(
+            f"{root / _POINTER}: no island checkpoint to resume from ({e})"
+        ) from None
+    if not isinstance(doc, dict) or doc.get("format") != _ISLANDS_FORMAT:
+        raise CheckpointError(f"{root / _POINTER} is not an evo island checkpoint")
+    islands = []
+    try:
+        for i in range(config.islands.count):
+            island = config.island(i)
+            path = root / str(doc["folder"]) / f"island-{i:03d}.ckpt"
+            islands.append(pack(load_checkpoint(path, island, game)))
+        start = Epochs(islands, int(doc["epoch"]), float(doc["elapsed"]))
+        records = [dict(r) for r in doc["logbook"]]
+    except (KeyError, TypeError, ValueError) as e:
+        if isinstance(e, CheckpointError):
+            raise
+        raise CheckpointError(f"{root / _POINTER} is not laid out as expected ({e})") from None
+    return start, records

@@ -48,6 +48,7 @@ OLD_CHECKPOINT = "checkpoint.pkl"  # older evo's pickles: refused, never loaded
 BEST = "best.json"
 SUMMARY = "summary.json"
 LOCK = "lock"
+ISLANDS_LOGBOOK = "islands.jsonl"  # an island run's records of each island
 
 
 class RunDirError(ValueError):
@@ -188,6 +189,7 @@ class Run:
     config: Config
     logbook: list[dict]
     summary: dict | None
+    cache: str | os.PathLike | None = None  # where the game's table and baselines are kept
     _best: Tree | None = field(default=None, repr=False)
 
     @property
@@ -195,7 +197,7 @@ class Run:
         if self._best is None and (self.path / BEST).exists():
             from evo.core.treeio import load_tree
 
-            self._best = load_tree(self.path / BEST)
+            self._best = load_tree(self.path / BEST, cache=self.cache)
         return self._best
 
     @property
@@ -210,8 +212,10 @@ class Run:
         return "running" if is_locked(self.path) else "interrupted"
 
 
-def load_run(path: str | os.PathLike) -> Run:
-    """Read a run directory. Raises :class:`RunDirError` saying which file is wrong."""
+def load_run(path: str | os.PathLike, *, cache: str | os.PathLike | None = None) -> Run:
+    """Read a run directory (its best breaker's game made with ``cache``, see
+    :func:`~evo.core.game.make_game`). Raises :class:`RunDirError` saying which file is
+    wrong."""
     path = Path(path)
     if not path.is_dir():
         raise RunDirError(f"{path} is not a run directory (no such directory)")
@@ -242,4 +246,4 @@ def load_run(path: str | os.PathLike) -> Run:
         summary = parse_json(text, where=str(path / SUMMARY), error=RunDirError)
         if not isinstance(summary, dict):
             raise RunDirError(f"{path / SUMMARY} is not a JSON object")
-    return Run(path, config, logbook, summary)
+    return Run(path, config, logbook, summary, cache)

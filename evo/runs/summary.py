@@ -8,7 +8,7 @@ from typing import TypedDict
 from evo.config import Config
 from evo.core.game import Game
 from evo.core.tree import Tree
-from evo.runs.checkpoint import State
+from evo.ea.state import State
 
 
 class RunSummary(TypedDict, total=False):
@@ -37,13 +37,6 @@ class RunSummary(TypedDict, total=False):
     islands: int
 
 
-def best_of(state: State, config: Config) -> Tree:
-    """The best breaker: the hall of fame's first, or the Pareto front's least total."""
-    if config.selection.method == "nsga2":
-        return min(state.halloffame, key=lambda i: (i.total, i.worst))
-    return state.halloffame[0]
-
-
 def make_summary(
     config: Config,
     game: Game,
@@ -68,7 +61,7 @@ def make_summary(
         best_total=int(best.total),
         best_average=round(best.total / game.num_codes, 6),
         best_worst=int(best.worst),
-        best_histogram=best.histogram_dict(),
+        best_histogram=best.histogram,
         generations=state.generation,
         evaluations=state.evaluations,
         seconds=round(state.elapsed, 2),

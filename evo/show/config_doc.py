@@ -72,12 +72,15 @@ def kind_models(tp: Any) -> list[type[BaseModel]]:
     """The operator models of a discriminated union (each with a ``kind`` literal)."""
     tp = _strip(tp)
     if get_origin(tp) in (Union, types.UnionType):
-        return [a for a in get_args(tp) if _is_model(a)]
+        return [_strip(a) for a in get_args(tp) if _is_model(_strip(a))]
     return []
 
 
 def _kind(model: type[BaseModel]) -> str:
-    return str(get_args(model.model_fields["kind"].annotation)[0])
+    """An operator model's kind: its literal, or what an operator registered from Python
+    is named (any name)."""
+    kinds = get_args(model.model_fields["kind"].annotation)
+    return str(kinds[0]) if kinds else "NAME"
 
 
 def type_text(tp: Any) -> str:

@@ -64,10 +64,11 @@ def check_logbook(run_dir: Path, logbook: list[dict]) -> list[dict]:
     return logbook
 
 
-def read_run(run_dir: str | os.PathLike) -> RunData:
-    """What a report needs of a run directory (:func:`evo.runs.rundir.load_run`); a run that
-    has not finished has an empty summary. Errors name the file."""
-    run = load_run(run_dir)
+def read_run(run_dir: str | os.PathLike, *, cache: str | os.PathLike | None = None) -> RunData:
+    """What a report needs of a run directory (:func:`evo.runs.rundir.load_run`, its game
+    made with ``cache``); a run that has not finished has an empty summary. Errors name
+    the file."""
+    run = load_run(run_dir, cache=cache)
     best = run.best
     if best is None:
         raise RunDirError(f"{run.path} has no {BEST}: no generation was finished")
@@ -106,7 +107,7 @@ def comparison_rows(best: Tree, baselines: list[BaselineFigures]) -> list[list[s
             f"{best.average:.4f}",
             str(best.worst),
             "",
-            _hist_text(best.histogram_dict()),
+            _hist_text(best.histogram),
         ]
     ]
     for b in baselines:
@@ -313,8 +314,7 @@ def _plot_islands(run: RunData, *, knuth: int | None, optimum: int | None, title
     """``islands.png`` for a run of islands; how many islands (0: none)."""
     import json
 
-    from evo.ea.islands import ISLANDS_LOGBOOK
-    from evo.runs.rundir import load_run
+    from evo.runs.rundir import ISLANDS_LOGBOOK
 
     path = run.path / ISLANDS_LOGBOOK
     if not path.exists():
@@ -351,13 +351,15 @@ def write_report(
     *,
     log_time: bool = False,
     progress: Callable[[str], None] | None = None,
+    cache: str | os.PathLike | None = None,
 ) -> Path:
     """Write ``fitness.png``, ``depths.png``, ``best.svg``, ``explore.html``, ``report.html``
     and ``report.md`` into the run directory; return the path of ``report.html``.
     ``log_time``: the fitness plot's generation axis is logarithmic (long runs);
-    ``progress``: called with what is being done before each step that can take long."""
+    ``progress``: called with what is being done before each step that can take long;
+    ``cache``: where the game's baselines are read and kept."""
     say = progress or (lambda _text: None)
-    run = read_run(run_dir)
+    run = read_run(run_dir, cache=cache)
     game, best = run.game, run.best
     names = list(reference_names(game) if baselines is None else baselines)
     figures = []
@@ -381,7 +383,7 @@ def write_report(
         log_time=log_time,
     )
 
-    hists = {"best evolved": best.histogram_dict()}
+    hists = {"best evolved": best.histogram}
     knuth = next((b for b in figures if b.name == "knuth"), None)
     if knuth is None and "knuth" not in names:
         knuth = baseline_figures(game, "knuth")
@@ -462,9 +464,11 @@ def compare_runs(
     names: Sequence[str],
     *,
     progress: Callable[[str], None] | None = None,
+    cache: str | os.PathLike | None = None,
 ) -> list[RunComparison]:
     """Each run's last generation and the named baselines of its game (computed once per
-    game); ``progress`` is called with each baseline before it is computed."""
+    game, or read from ``cache``); ``progress`` is called with each baseline before it is
+    computed."""
     say = progress or (lambda _text: None)
     per_game: dict[tuple, list[BaselineFigures]] = {}
     out = []
@@ -473,7 +477,7 @@ def compare_runs(
         summary = run.summary or {}
         last = check_logbook(run.path, run.logbook)[-1]
         g = run.config.game
-        game = make_game(g.pegs, g.colors, g.variant)
+        game = make_game(g.pegs, g.colors, g.variant, cache=cache)
         if game.key not in per_game:
             per_game[game.key] = []
             for k, name in enumerate(names, 1):

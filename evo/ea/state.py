@@ -1,0 +1,60 @@
+"""A run's state: what the engine carries from one generation to the next, and what a
+checkpoint holds."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from typing import Any
+
+from deap import tools
+
+from evo.config import Config
+from evo.ea.individuals import same_tree
+from evo.ea.stats import new_logbook
+
+
+@dataclass
+class State:
+    """Everything a run needs to go on: the population, the hall of fame, the logbook, the
+    selection's random state, and the time and evaluations so far."""
+
+    generation: int
+    population: list
+    halloffame: Any
+    logbook: tools.Logbook
+    random_state: Any
+    elapsed: float
+    evaluations: int
+
+    def snapshot(self) -> State:
+        """A copy that later generations do not change (individuals are never modified
+        in place, so lists of them are enough)."""
+        hof = copy.copy(self.halloffame)
+        hof.items = list(self.halloffame.items)
+        hof.keys = list(self.halloffame.keys)
+        lb = new_logbook()
+        lb.extend(self.logbook)  # records are never changed once written
+        return State(
+            self.generation,
+            list(self.population),
+            hof,
+            lb,
+            self.random_state,
+            self.elapsed,
+            self.evaluations,
+        )
+
+
+def hall_of_fame(config: Config):
+    """The Pareto front (NSGA-II), else the ``hall_of_fame`` best distinct breakers."""
+    if config.selection.method == "nsga2":
+        return tools.ParetoFront(similar=same_tree)
+    return tools.HallOfFame(config.hall_of_fame, similar=same_tree)
+
+
+def best_of(state: State, config: Config):
+    """The best breaker: the hall of fame's first, or the Pareto front's least total."""
+    if config.selection.method == "nsga2":
+        return min(state.halloffame, key=lambda i: (i.total, i.worst))
+    return state.halloffame[0]

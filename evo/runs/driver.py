@@ -1,0 +1,575 @@
+"""The run driver: what a run needs around the evolution engine, in one place for a
+single population and for islands.
+
+A run goes step by step: a step is a generation of one population, or an epoch of the
+islands (:mod:`evo.ea.loop`, :mod:`evo.ea.islands`, which know nothing of this). The
+driver holds the run directory's lock; turns Ctrl-C, SIGTERM and SIGHUP into a stop after
+the step under way, checkpointed; writes the checkpoints, the logbook, ``best.json`` and
+``summary.json``; shows progress against Knuth's total; plants the configured breakers;
+and calls back after every step. Without a run directory it writes nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from evo.config import Config, ConfigError
+from evo.core.game import Game
+from evo.core.tree import Tree
+from evo.ea.deadline import GenerationCut
+from evo.ea.individuals import as_tree
+from evo.ea.state import State, best_of
+from evo.runs.checkpoint import CheckpointError, CheckpointWriteError
+from evo.runs.rundir import (
+    CHECKPOINT,
+    ISLANDS_LOGBOOK,
+    LOGBOOK,
+    OLD_CHECKPOINT,
+    RunDirError,
+    append_logbook,
+    lock_run,
+    write_best,
+    write_logbook,
+    write_summary,
+)
+from evo.runs.summary import RunSummary, make_summary
+
+#: Signals that stop a run: Ctrl-C, and ``kill``, ``timeout``, batch schedulers, a closed
+#: terminal. The first one lets the step under way finish, then the run is checkpointed
+#: and stops; a second one abandons that step at once.
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+#: ``on_generation(generation, population, logbook)``, after every step; returning True
+#: stops the run there.
+Callback = Callable[[int, list, Any], Any]
+
+
+@dataclass
+class Result:
+    """The end of a run: its best breaker, its last state and its summary."""
+
+    best: Tree
+    state: State
+    summary: RunSummary
+
+
+class RunInterrupted(Exception):
+    """The run was stopped (Ctrl-C, SIGTERM or SIGHUP: ``signal``; or ``reason``) after
+    ``generation`` (-1: before its first population); it is checkpointed, and ``result``
+    holds what it had reached (None before its first population)."""
+
+    def __init__(
+        self,
+        generation: int,
+        path: Path | None,
+        signal: str = "SIGINT",
+        *,
+        reason: str | None = None,
+        result: Result | None = None,
+    ):
+        super().__init__(reason or f"interrupted by {signal} after generation {generation}")
+        self.generation = generation
+        self.path = path
+        self.signal = signal
+        self.reason = reason  # what stopped it, when not a signal (a lost cluster)
+        self.result = result
+
+
+@dataclass
+class Plan:
+    """What a run starts from, checked before its directory is made: the game and the
+    breakers of tree files to plant."""
+
+    game: Game
+    trees: list[Tree]
+
+
+def check_run(config: Config, *, cache: str | os.PathLike | None = None) -> Plan:
+    """Every check that can fail before a run, done before its directory is made: the
+    game fits in memory (:class:`~evo.core.game.GameTooLargeError`), the baselines of
+    ``population.init.baselines`` exist and the files of ``population.init.trees`` are
+    trees of the game (:class:`~evo.config.ConfigError` naming the key)."""
+    from evo.baselines import parse_name
+    from evo.core.treeio import TreeFileError, load_tree
+    from evo.ea.loop import config_game
+
+    game = config_game(config, cache=cache)
+    for i, name in enumerate(config.population.init.baselines):
+        try:
+            parse_name(game, name)
+        except ValueError as e:
+            raise ConfigError(f"population.init.baselines.{i}: {e}") from None
+    trees = []
+    for i, path in enumerate(config.population.init.trees):
+        try:
+            trees.append(load_tree(path, game=game))
+        except TreeFileError as e:
+            raise ConfigError(f"population.init.trees.{i}: {e}") from None
+    return Plan(game, trees)
+
+
+def planted_trees(config: Config, plan: Plan) -> list[Tree]:
+    """The breakers put into the first population: the tree files', then the baselines'
+    (computed, or read from the game's cache)."""
+    names = config.population.init.baselines
+    if not names:
+        return list(plan.trees)
+    from evo.baselines import run
+
+    return plan.trees + [run(plan.game, name, rc_seeds=0).tree for name in names]
+
+
+def run_config(
+    config: Config,
+    *,
+    run_dir: str | os.PathLike | None = None,
+    resume: bool = False,
+    progress: bool = True,
+    on_generation: Callback | None = None,
+    knuth: int | None | bool = True,
+    scheduler: str | None = None,
+    cache: str | os.PathLike | None = None,
+    plan: Plan | None = None,
+    on_start: Callable[[], None] | None = None,
+) -> Result:
+    """Run ``config`` (or, with ``resume``, continue it from ``run_dir``'s checkpoint):
+    one population, or islands when ``islands.count`` > 1 (on Dask at ``scheduler`` or
+    locally). With ``run_dir``, write the logbook, checkpoints, best breaker and summary
+    there. ``knuth``: Knuth's total to compare with (True: computed, False: none);
+    ``cache``: where the game's table and baselines may be kept (see
+    :func:`~evo.core.game.make_game`); ``plan``: the result of :func:`check_run`, when
+    already made; ``on_start()`` is called once the run has started (its checkpoint
+    loaded, or its first population made). Raises :class:`RunInterrupted` on Ctrl-C,
+    SIGTERM or SIGHUP, after writing a checkpoint;
+    :class:`~evo.runs.rundir.RunLockedError` when another process writes ``run_dir``;
+    :class:`~evo.runs.checkpoint.CheckpointWriteError` when a write fails."""
+    plan = plan or check_run(config, cache=cache)
+    game = plan.game
+    if config.islands.count == 1 and config.workers > 1:
+        from evo.ea.workers import local_processes
+
+        config = config.model_copy(update={"workers": local_processes(config.workers)})
+    path = None if run_dir is None else Path(run_dir)
+    lock = lock_run(path) if path is not None else contextlib.nullcontext()
+    with lock, stop_signals() as got:
+        engine: _Engine
+        if config.islands.count > 1:
+            engine = _Islands(config, game, scheduler=scheduler)
+        else:
+            engine = _Population(config, game)
+        if resume and path is not None and not engine.saved(path):
+            _check_fresh(path, engine.checkpoint)  # stopped before its first checkpoint
+            resume = False
+        if path is not None and not resume:
+            write_logbook(path, [])  # the run has started here: `evo resume` may start it
+        game.prepare()  # the feedback table, built once per process
+        knuth_total = _knuth(game, knuth)
+        recorder = _Recorder(path, config, engine, game, knuth_total)
+        state: State | None = None
+        try:
+            with engine.running():
+                if resume:
+                    assert path is not None
+                    state = engine.load(path)
+                else:
+                    state = engine.first(planted_trees(config, plan))
+                recorder.start(state, resumed=resume)
+                if on_start is not None:
+                    on_start()
+                if on_generation is not None and not resume:
+                    on_generation(0, state.population, state.logbook)
+                with _progress(config, state, knuth_total, progress) as bar:
+                    for state in engine.steps(state):  # noqa: B020 - the same state, updated
+                        recorder.done(state)
+                        bar.update(state)
+                        if on_generation is not None:
+                            if on_generation(state.generation, state.population, state.logbook):
+                                recorder.stopped_by = "callback"
+                                break
+                        if "signal" in got:
+                            raise KeyboardInterrupt
+            recorder.stopped_by = recorder.stopped_by or engine.stop_reason(state)
+        except GenerationCut:  # the time limit fell inside a step: the one before stands
+            if recorder.last_good is None:
+                recorder.stopped_by = "seconds"
+                raise RunInterrupted(
+                    -1,
+                    path,
+                    reason="the time limit (stop.seconds) passed before the first "
+                    "population was complete",
+                ) from None
+            state = recorder.last_good
+            state.elapsed += time.perf_counter() - recorder.clock  # the cut step's time too
+            recorder.stopped_by = "seconds"
+        except KeyboardInterrupt:
+            last = recorder.interrupted()
+            raise RunInterrupted(
+                last, path, got.get("signal", "SIGINT"), result=recorder.result("interrupted")
+            ) from None
+        except Exception as e:
+            from evo.ea.cluster import ClusterLost
+            from evo.ea.workers import WorkerLost
+
+            if not isinstance(e, (WorkerLost, ClusterLost)):
+                raise
+            last = recorder.interrupted()
+            raise RunInterrupted(
+                last, path, reason=str(e), result=recorder.result("interrupted")
+            ) from None
+        assert state is not None
+        recorder.save(state, status="finished")
+    result = recorder.result("finished", state)
+    assert result is not None
+    return result
+
+
+def _check_fresh(run_dir: Path, checkpoint: str) -> None:
+    """Refuse to resume a folder where no run has started (no checkpoint, no logbook: a
+    config alone), or one whose ``checkpoint`` is gone while its logbook has lines; a run
+    stopped before its first checkpoint (an empty logbook) starts afresh."""
+    log = run_dir / LOGBOOK
+    if not log.exists():
+        raise RunDirError(
+            f"{run_dir} has nothing to resume: no run was started there (no {checkpoint}, no "
+            "logbook); start one with: evo run CONFIG"
+        )
+    if log.stat().st_size > 0:
+        raise CheckpointError(f"{run_dir} has no {checkpoint} to resume from")
+
+
+def _knuth(game: Game, knuth: int | None | bool) -> int | None:
+    """Knuth's total to show beside the run: computed (True), none (False), or given."""
+    if knuth is True:
+        from evo.baselines import knuth_total
+
+        return knuth_total(game)
+    return None if knuth is False else knuth
+
+
+@contextlib.contextmanager
+def _progress(config: Config, state: State, knuth: int | None, enabled: bool):
+    from evo.runs.progress import Progress
+
+    with Progress(config, state, knuth=knuth, enabled=enabled) as bar:
+        yield bar
+
+
+@contextlib.contextmanager
+def stop_signals() -> Iterator[dict]:
+    """While running, the first of :data:`STOP_SIGNALS` is noted (the run stops after the
+    step under way: an exception raised at any point could land inside a library), a
+    second one raises ``KeyboardInterrupt`` at once. Yields a dict that gets the first
+    signal's name."""
+    got: dict[str, str] = {}
+    if threading.current_thread() is not threading.main_thread():
+        yield got
+        return
+
+    owner = os.getpid()
+
+    def stop(signum: int, frame: object) -> None:
+        if os.getpid() != owner:  # a forked worker: the signal's default action
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        if "signal" not in got:
+            got["signal"] = signal.Signals(signum).name
+        elif not got.get("abandoned"):
+            got["abandoned"] = "yes"
+            raise KeyboardInterrupt
+
+    old = {s: signal.signal(s, stop) for s in STOP_SIGNALS}
+    try:
+        yield got
+    finally:
+        for s, handler in old.items():
+            signal.signal(s, handler)
+
+
+# ----------------------------------------------------------------- engines
+class _Engine(Protocol):
+    """A run's engine as the driver drives it, step by step."""
+
+    config: Config
+    interval: int  # steps between checkpoints
+    checkpoint: str  # the checkpoint's file, in the run directory
+
+    def running(self) -> contextlib.AbstractContextManager: ...
+    def first(self, planted: Sequence[Tree]) -> State: ...
+    def saved(self, run_dir: Path) -> bool: ...
+    def load(self, run_dir: Path) -> State: ...
+    def steps(self, state: State) -> Iterator[State]: ...
+    def stop_reason(self, state: State) -> str | None: ...
+    def save(self, run_dir: Path, state: State) -> None: ...
+    def summary(self, summary: RunSummary) -> None: ...
+
+
+class _Population:
+    """One population; a step is a generation, checkpointed every
+    ``checkpoint_interval`` generations into ``checkpoint.npz``."""
+
+    def __init__(self, config: Config, game: Game):
+        from evo.ea.operators import custom_operators
+        from evo.ea.stats import make_statistics
+        from evo.ea.toolbox import build_toolbox
+
+        self.config = config
+        self.interval = config.checkpoint_interval
+        self.checkpoint = CHECKPOINT
+        self.toolbox = build_toolbox(config, game)
+        self.stats = make_statistics()
+        self.operators = custom_operators(_kinds(config))
+
+    def running(self) -> contextlib.AbstractContextManager:
+        from evo.ea.workers import worker_pool
+
+        return worker_pool(self.config, self.toolbox, operators=self.operators)
+
+    def first(self, planted: Sequence[Tree]) -> State:
+        from evo.ea.loop import initial_state
+
+        clock = time.perf_counter()
+        with self.toolbox.time_limit.within(self.config.stop.seconds):
+            state = initial_state(self.config, self.toolbox, self.stats, planted=planted)
+        state.elapsed = time.perf_counter() - clock
+        return state
+
+    def saved(self, run_dir: Path) -> bool:
+        return (run_dir / CHECKPOINT).exists() or (run_dir / OLD_CHECKPOINT).exists()
+
+    def load(self, run_dir: Path) -> State:
+        from evo.runs.checkpoint import load_checkpoint, pickle_refusal
+
+        if not (run_dir / CHECKPOINT).exists():
+            raise CheckpointError(pickle_refusal(run_dir / OLD_CHECKPOINT))
+        return load_checkpoint(run_dir / CHECKPOINT, self.config, self.toolbox.game)
+
+    def steps(self, state: State) -> Iterator[State]:
+        from evo.ea.loop import generations
+
+        return generations(self.config, self.toolbox, self.stats, state)
+
+    def stop_reason(self, state: State) -> str | None:
+        from evo.ea.loop import stop_reason
+
+        return stop_reason(self.config, state)
+
+    def save(self, run_dir: Path, state: State) -> None:
+        from evo.runs.checkpoint import save_checkpoint
+
+        save_checkpoint(run_dir / CHECKPOINT, state, self.config)
+
+    def summary(self, summary: RunSummary) -> None:
+        pass
+
+
+class _Islands:
+    """Islands; a step is an epoch, every one checkpointed into ``islands/`` (and each
+    island's own records appended to ``islands.jsonl``)."""
+
+    def __init__(self, config: Config, game: Game, *, scheduler: str | None):
+        from evo.ea.operators import custom_operators
+
+        self.config = config
+        self.game = game
+        self.scheduler = scheduler
+        self.interval = 1
+        self.checkpoint = "islands/current.json"
+        self.operators = custom_operators(_kinds(config))
+        self.run_map: Any = None
+        self.epochs: Iterator = iter(())
+        self.current: Any = None  # the islands after the last epoch
+        self.records: list[dict] = []
+
+    @contextlib.contextmanager
+    def running(self) -> Iterator[None]:
+        from evo.ea.cluster import island_map
+
+        with island_map(self.config, scheduler=self.scheduler) as run_map:
+            self.run_map = run_map
+            yield
+
+    def _start(self, start: Any, planted: Sequence[Tree] = ()) -> None:
+        from evo.ea.islands import epochs
+
+        self.epochs = epochs(
+            self.config,
+            self.game,
+            self.run_map,
+            start=start,
+            planted=tuple(planted),
+            operators=self.operators,
+        )
+
+    def _state(self) -> State:
+        from evo.ea.islands import merged_state
+
+        return merged_state(self.config, self.current, self.records)
+
+    def first(self, planted: Sequence[Tree]) -> State:
+        from evo.ea.islands import run_logbook
+
+        self._start(None, planted)
+        self.current = next(self.epochs)
+        self.records = list(run_logbook(self.current))
+        return self._state()
+
+    def saved(self, run_dir: Path) -> bool:
+        from evo.runs.checkpoint import islands_saved
+
+        return islands_saved(run_dir)
+
+    def load(self, run_dir: Path) -> State:
+        from evo.runs.checkpoint import load_islands
+
+        self.current, self.records = load_islands(run_dir, self.config, self.game)
+        self._start(self.current)
+        return self._state()
+
+    def steps(self, state: State) -> Iterator[State]:
+        from evo.ea.islands import run_logbook
+
+        for islands in self.epochs:
+            self.current = islands
+            self.records += list(run_logbook(islands))
+            yield self._state()
+
+    def stop_reason(self, state: State) -> str | None:
+        from evo.ea.islands import stop_reason
+
+        return stop_reason(self.config, self.current)
+
+    def save(self, run_dir: Path, state: State) -> None:
+        import json
+
+        from evo.ea.islands import island_logbook
+        from evo.runs.checkpoint import save_islands
+
+        save_islands(run_dir, self.config, self.current, self.records)
+        lines = "".join(json.dumps(r) + "\n" for r in island_logbook(self.current))
+        mode = "w" if self.current.epoch == 0 else "a"  # a new run's first epoch
+        with open(run_dir / ISLANDS_LOGBOOK, mode, encoding="utf-8") as f:
+            f.write(lines)
+
+    def summary(self, summary: RunSummary) -> None:
+        summary["islands"] = self.config.islands.count
+
+
+def _kinds(config: Config) -> set[str]:
+    """The operator kinds a config names."""
+    return {config.crossover.operator.kind} | {m.kind for m in config.mutation.operators}
+
+
+# ----------------------------------------------------------------- recording
+class _Recorder:
+    """Writes a run's progress into its directory (nothing without one): at every
+    checkpoint (every ``interval`` steps, at an interruption with the last finished
+    step, and at the end) the engine's checkpoint, the logbook lines not yet written,
+    the best breaker and the summary, so that an interrupted or running run can be
+    looked at."""
+
+    def __init__(
+        self, run_dir: Path | None, config: Config, engine: _Engine, game: Game, knuth: int | None
+    ):
+        self.run_dir = run_dir
+        self.config = config
+        self.engine = engine
+        self.game = game
+        self.knuth = knuth
+        self.logged = 0
+        self.saved: int | None = None  # generation of the last checkpoint written
+        self.last_good: State | None = None
+        self.stopped_by: str | None = None
+        self.clock = time.perf_counter()  # when the last step ended
+
+    def start(self, state: State, *, resumed: bool) -> None:
+        """The first state of this process: checkpointed when new; the logbook file made
+        to match it (on resume, what was logged after the checkpoint is dropped)."""
+        self.last_good = state.snapshot()
+        self.clock = time.perf_counter()
+        if self.run_dir is not None:
+            if resumed:
+                self.saved = state.generation
+                run_dir = self.run_dir
+                self._writing(lambda: write_logbook(run_dir, list(state.logbook)))
+            else:  # the checkpoint first: logbook lines never exist without one
+                self.save(state)
+        self.logged = len(state.logbook)
+
+    def done(self, state: State) -> None:
+        """After each step: remembered, and checkpointed when it is time."""
+        self.last_good = state.snapshot()
+        self.clock = time.perf_counter()
+        if state.generation % self.engine.interval == 0:
+            self.save(state)
+
+    def interrupted(self) -> int:
+        """Checkpoint the last finished step; returns its generation (-1: none)."""
+        if self.last_good is None:
+            return -1
+        self.save(self.last_good, status="interrupted")
+        return self.last_good.generation
+
+    def save(self, state: State, *, status: str = "running") -> None:
+        """A checkpoint of ``state``, the logbook lines not yet written, then the best
+        breaker and summary (``status``: running, interrupted or finished)."""
+        if self.run_dir is None:
+            return
+        run_dir = self.run_dir
+        if self.saved != state.generation:
+            self._writing(lambda: self.engine.save(run_dir, state))
+            self.saved = state.generation
+            self._writing(lambda: append_logbook(run_dir, state.logbook[self.logged :]))
+            self.logged = len(state.logbook)
+        result = self.result(status, state)
+        if result is not None:
+            self._writing(lambda: _write_result(run_dir, result, self.config))
+
+    def result(self, status: str, state: State | None = None) -> Result | None:
+        """The run's result as of ``state`` (the last finished step by default)."""
+        state = state or self.last_good
+        if state is None:
+            return None
+        best = as_tree(best_of(state, self.config))
+        stopped_by = self.stopped_by if status == "finished" else None
+        summary = make_summary(
+            self.config,
+            self.game,
+            state,
+            best,
+            knuth=self.knuth,
+            stopped_by=stopped_by,
+            status=status,
+        )
+        self.engine.summary(summary)
+        return Result(best, state, summary)
+
+    def _writing(self, write: Callable[[], Any]) -> None:
+        """Run a write; a failed one (disk full…) becomes a :class:`CheckpointWriteError`
+        that says which checkpoint is intact."""
+        try:
+            write()
+        except OSError as e:
+            where = getattr(e, "strerror", None) or str(e)
+            if self.saved is None:
+                kept = "no checkpoint was written yet"
+            else:
+                kept = (
+                    f"the checkpoint of generation {self.saved} is intact; "
+                    f"continue with: evo resume {self.run_dir}"
+                )
+            raise CheckpointWriteError(f"{where}; {kept}") from None
+
+
+def _write_result(run_dir: Path, result: Result, config: Config) -> None:
+    """``best.json`` and ``summary.json`` of a result."""
+    write_best(run_dir, result.best, run=run_dir.name, config=config.name)
+    write_summary(run_dir, result.summary)
