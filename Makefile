@@ -17,9 +17,11 @@ test: setup
 bench: setup
 	$(BIN)/python benchmarks/run_all.py
 
-# Regenerate docs/CONFIG.md from the config models (a test fails when it is out of date).
+# Regenerate docs/CONFIG.md from the config models (a test fails when it is out of date),
+# and the API reference from the docstrings into docs/api/ (open docs/api/index.html).
 docs: setup
 	$(BIN)/python scripts/config_doc.py
+	$(BIN)/python scripts/api_doc.py docs/api
 
 lint: setup
 	$(BIN)/ruff check evo tests benchmarks scripts

@@ -1,1 +1,73 @@
-"""evo: evolve breaker trees for Mastermind-family games."""
+"""evo: evolve complete strategies (breaker trees) for Mastermind-family games.
+
+A strategy is a tree: a guess at each node, one branch per feedback. evo grows random
+trees, evolves them with DEAP against the total number of guesses over all secret codes,
+and measures them against the classic strategies, from Knuth's to the exact optimum::
+
+    import evo
+
+    game = evo.make_game(pegs=4, colors=6)           # or variant="bulls-cows"
+    knuth = evo.baseline(game, "knuth")              # a Breaker: total 5801, worst 5
+    first = evo.random_breaker(game, seed=1)         # random path completion
+    result = evo.evolve(game, seed=1, seconds=60)    # defaults that follow the game's size
+    result.best.total, result.logbook.select("min")  # the best breaker, DEAP's logbook
+    result.best.render("best.svg", depth=2)          # Graphviz; in Jupyter it draws itself
+    evo.save_tree(result.best, "best.json")          # read back with evo.load_tree
+
+A tree (:class:`Breaker`) has ``total``, ``average``, ``worst``, ``histogram``,
+``to_networkx()`` and ``render()``. Operators of your own are plain functions registered
+with :func:`register_operator` and named in a config, as DEAP's toolbox registers them.
+Library calls write nothing unless asked (``run_dir=``, ``cache=``, :func:`save_tree`).
+
+The names below load on first use, so that ``import evo`` (and the ``evo`` command)
+starts fast.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from evo.api import (
+        Breaker,
+        Config,
+        Evolution,
+        Game,
+        baseline,
+        default_config,
+        evolve,
+        load_tree,
+        make_game,
+        random_breaker,
+        register_operator,
+        save_tree,
+    )
+
+__all__ = [
+    "Breaker",
+    "Config",
+    "Evolution",
+    "Game",
+    "baseline",
+    "default_config",
+    "evolve",
+    "load_tree",
+    "make_game",
+    "random_breaker",
+    "register_operator",
+    "save_tree",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """The public names, imported from :mod:`evo.api` when first asked for."""
+    if name in __all__:
+        value = getattr(importlib.import_module("evo.api"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'evo' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

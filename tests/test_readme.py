@@ -110,3 +110,21 @@ def test_the_breakers_readme_commands_run(tmp_path):
         )
         assert res.returncode == 0, res.stderr[-3000:]
     assert (tmp_path / "top.svg").is_file() and (tmp_path / "page.html").is_file()
+
+
+def python_blocks(text: str) -> list[str]:
+    """The bodies of the README's ```python blocks."""
+    return re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
+
+
+def test_the_readme_python_runs_as_written(tmp_path):
+    """The "From Python" snippet, run in an empty directory: it prints Knuth's total and
+    the optimum it reaches, and writes the two files it says."""
+    (block,) = python_blocks(README.read_text(encoding="utf-8"))
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    res = subprocess.run(
+        [sys.executable, "-c", block], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stderr
+    assert res.stdout.splitlines()[0] == "5801 5625"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["best.json", "best.svg"]

@@ -239,6 +239,18 @@ def graph_dot(
     return dot
 
 
+def format_of(path: str | os.PathLike) -> str:
+    """The picture format a file's suffix names (one of :data:`FORMATS`); ValueError,
+    naming the suffixes supported, for another."""
+    fmt = Path(path).suffix.lower().lstrip(".")
+    if fmt not in FORMATS:
+        raise ValueError(
+            f"{os.fspath(path)}: cannot draw a tree as {fmt or 'a file without a suffix'}; "
+            f"the suffixes supported are {', '.join('.' + f for f in FORMATS)}"
+        )
+    return fmt
+
+
 def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")

@@ -1,0 +1,248 @@
+"""evo from Python: the functions behind ``import evo`` (see the package's docstring).
+
+Library calls leave no trace: nothing is written unless asked (``run_dir=``, ``cache=``,
+:func:`save_tree`), and every tree handed out is a :class:`~evo.show.breaker.Breaker`,
+which draws itself in Jupyter.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from deap import tools
+
+from evo.config import Config, load_config
+from evo.core.files import cache_dir
+from evo.core.game import Game, make_game
+from evo.core.tree import Tree
+from evo.ea.operators import register_operator
+from evo.show.breaker import Breaker
+
+__all__ = [
+    "Breaker",
+    "Config",
+    "Evolution",
+    "Game",
+    "baseline",
+    "default_config",
+    "evolve",
+    "load_tree",
+    "make_game",
+    "random_breaker",
+    "register_operator",
+    "save_tree",
+]
+
+#: ``cache=True``: the machine's cache, as the command line uses (``$EVO_CACHE`` or
+#: ``~/.cache/evo``).
+Cache = str | os.PathLike | bool | None
+
+
+def _cache_root(cache: Cache) -> str | os.PathLike | None:
+    """The cache directory a ``cache=`` argument means (None: keep nothing on disk)."""
+    if cache is True:
+        return cache_dir()
+    if cache is False or cache is None:
+        return None
+    return cache
+
+
+def _with_cache(game: Game, cache: Cache) -> Game:
+    """``game``, made with the cache asked for (the same game when none is asked)."""
+    root = _cache_root(cache)
+    if root is None:
+        return game
+    return make_game(game.pegs, game.colors, game.variant, table=game.use_table, cache=root)
+
+
+def random_breaker(game: Game, *, seed: int | None = None, pool: str = "all") -> Breaker:
+    """A random breaker (random path completion, shrink, triangle optimization); the same
+    as the first of ``evo population --seed SEED``. ``pool``: ``all`` (any guess) or
+    ``consistent`` (only codes still possible)."""
+    from evo.core.kinds import POOLS
+    from evo.core.population import random_population
+
+    if pool not in POOLS:
+        raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
+    return Breaker.of(random_population(game, 1, seed=seed, pool=pool)[0])  # type: ignore[arg-type]
+
+
+def baseline(
+    game: Game,
+    name: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = 600.0,
+    cache: Cache = None,
+) -> Breaker:
+    """The tree of a classic strategy: ``knuth``, ``irving``, ``kooi``, ``entropy`` (and
+    their ``-consistent`` forms), ``lc``, ``rc``, an opening such as ``1123+lc``,
+    ``optimal``… (``evo baselines --help`` lists them). ``seed``: of random forms;
+    ``time_limit``: seconds the exact optimum may take (refused beyond, with the
+    estimate); ``cache``: read and keep it there (``True``: the machine's cache)."""
+    from evo.baselines import run
+
+    game = _with_cache(game, cache)
+    found = run(game, name, seed=seed, time_limit=time_limit, rc_seeds=0)
+    return Breaker.of(found.tree)
+
+
+def load_tree(path: str | os.PathLike, *, game: Game | None = None) -> Breaker:
+    """Read and check a tree file (``best.json`` of a run, a file of ``breakers/``, one
+    written by :func:`save_tree`); with ``game``, refuse a tree of another game."""
+    from evo.core.treeio import load_tree as load
+
+    return Breaker.of(load(path, game=game))
+
+
+def save_tree(tree: Tree, path: str | os.PathLike, **extra: Any) -> Path:
+    """Write ``tree`` as a tree file (JSON, atomically); ``extra`` keys are kept in it."""
+    from evo.core.treeio import save_tree as save
+
+    return save(tree, path, **extra)
+
+
+#: The run evo makes of a game when no config is given: the study's operators with
+#: thresholds that follow the game's size (``auto``), for 50 generations.
+DEFAULTS: dict[str, Any] = {
+    "name": "evolve",
+    "population": {"size": "auto"},
+    "stop": {"generations": 50},
+    "crossover": {"rate": 0.5, "operator": {"kind": "exchange", "bias": 0.5}},
+    "mutation": {
+        "rate": 0.9,
+        "operators": [
+            {"kind": "greedy", "weight": 2, "tries": 2, "top": 8, "exact_below": "auto"},
+            {"kind": "exhaustive", "weight": 2, "max_codes": "auto"},
+            {"kind": "regrow", "weight": 1},
+        ],
+    },
+    "elitism": 2,
+}
+
+
+def default_config(game: Game, **keys: Any) -> Config:
+    """The config :func:`evolve` uses for ``game`` when given none (:data:`DEFAULTS`),
+    with top-level ``keys`` set on top (e.g. ``seed=3``, ``workers=2``)."""
+    return _config(game, None, **keys)
+
+
+def _config(game: Game, config: Config | Mapping | None, **keys: Any) -> Config:
+    """``config`` (a Config, a mapping of its keys over :data:`DEFAULTS`, or None) for
+    ``game``, with the top-level ``keys`` that are not None set (a ``stop`` replaces the
+    whole stop rule). A config that names another game is refused."""
+    from evo.config import _merge
+
+    if isinstance(config, Config):
+        data: dict = config.model_dump(mode="json")
+    else:
+        data = _merge(DEFAULTS, dict(config or {}))
+        if config is not None and "stop" in config:
+            data["stop"] = config["stop"]  # a stop rule of its own, not merged with 50 generations
+    mine = {"pegs": game.pegs, "colors": game.colors, "variant": game.variant}
+    named = data.get("game")
+    if isinstance(named, Mapping) and {**mine, **named} != mine:
+        raise ValueError(f"the config's game {dict(named)} is not the game evolved ({mine})")
+    data["game"] = mine
+    data.update({k: v for k, v in keys.items() if v is not None})
+    return load_config(data)
+
+
+@dataclass
+class Evolution:
+    """What :func:`evolve` returns: the best breaker found, DEAP's logbook (a record per
+    generation: gen, nevals, min, avg, max, std, worst, worst_min, roots), the hall of
+    fame (the best breakers ever seen, best first), the run's summary, and why it
+    stopped (``generations``, ``seconds``, ``target_total``, ``callback``, or the signal
+    that interrupted it)."""
+
+    best: Breaker
+    logbook: tools.Logbook
+    hall_of_fame: list[Breaker]
+    summary: dict
+    stopped_by: str | None
+    config: Config
+
+    @property
+    def total(self) -> int:
+        """The best breaker's total."""
+        return self.best.total
+
+
+def evolve(
+    game: Game,
+    config: Config | Mapping | None = None,
+    *,
+    seed: int | None = None,
+    generations: int | None = None,
+    seconds: float | None = None,
+    workers: int | None = None,
+    on_generation: Callable[[int, list, tools.Logbook], Any] | None = None,
+    run_dir: str | os.PathLike | None = None,
+    cache: Cache = None,
+    progress: bool = False,
+) -> Evolution:
+    """Evolve breakers of ``game`` and return the best (:class:`Evolution`).
+
+    ``config``: a :class:`~evo.config.Config`, or a mapping of config keys (as in a YAML
+    config; keys left out take :data:`DEFAULTS`, which follow the game's size), or None.
+    ``seed``, ``generations``, ``seconds`` and ``workers`` set those keys (``stop.*`` for
+    the limits; a given limit replaces the config's stop rule). ``on_generation(gen,
+    population, logbook)`` is called after every generation; returning True stops the
+    run there. Nothing is written unless asked: ``run_dir`` (a new or an interrupted run
+    directory, resumed when it holds a checkpoint) and ``cache`` (where the game's big
+    tables and baselines are kept; ``True``: the machine's cache). Ctrl-C (interrupting
+    a notebook's kernel) stops after the generation under way and returns what was
+    reached."""
+    from evo.runs.driver import RunInterrupted, run_config
+
+    stop = None
+    if generations is not None or seconds is not None:
+        stop = {"generations": generations, "seconds": seconds}
+    cfg = _config(game, config, seed=seed, workers=workers, stop=stop)
+    root = _cache_root(cache)
+    path = None if run_dir is None else Path(run_dir)
+    if path is not None:
+        from evo.runs.rundir import CONFIG, write_config
+
+        path.mkdir(parents=True, exist_ok=True)
+        if not (path / CONFIG).exists():
+            write_config(path, cfg)
+    resume = path is not None and _has_checkpoint(path, cfg)
+    try:
+        result = run_config(
+            cfg,
+            run_dir=path,
+            resume=resume,
+            progress=progress,
+            on_generation=on_generation,
+            knuth=path is not None,
+            cache=root,
+        )
+    except RunInterrupted as e:
+        if e.result is None:
+            raise KeyboardInterrupt(str(e)) from None
+        result = e.result
+        result.summary["stopped_by"] = e.signal if e.reason is None else e.reason
+    return Evolution(
+        best=Breaker.of(result.best),
+        logbook=result.state.logbook,
+        hall_of_fame=[Breaker.of(t) for t in result.state.halloffame],
+        summary=dict(result.summary),
+        stopped_by=result.summary.get("stopped_by"),
+        config=cfg,
+    )
+
+
+def _has_checkpoint(path: Path, config: Config) -> bool:
+    """Whether ``path`` holds a run to continue (its checkpoint)."""
+    from evo.runs.checkpoint import islands_saved
+    from evo.runs.rundir import CHECKPOINT
+
+    if config.islands.count > 1:
+        return islands_saved(path)
+    return (path / CHECKPOINT).exists()
