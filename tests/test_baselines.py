@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -37,9 +41,12 @@ from evo.cli import main
 from evo.core.files import cache_dir
 from evo.core.game import helpful_counts, make_game
 from evo.core.kinds import HEURISTICS
+from evo.core.treeio import tree_document
 from evo.search.build import build_tree
 from evo.search.partition import partition_counts
 from evo.search.symmetry import Stabilizer
+
+REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -309,11 +316,11 @@ def test_cache_reuses_and_recovers_from_corruption():
     path.write_text('{"format": "evo-breaker", "trunc')
     fixed = run(game, "knuth")
     assert not fixed.result["cached"] and fixed.tree.total == first.tree.total
-    assert bcache.load(game, "knuth") is not None  # rewritten
+    assert bcache.load(game, "knuth", name="knuth") is not None  # rewritten
     doc = json.loads(path.read_text())
     doc["result"]["total"] += 1
     path.write_text(json.dumps(doc))
-    assert bcache.load(game, "knuth") is None
+    assert bcache.load(game, "knuth", name="knuth") is None
 
 
 def test_rc_cache_is_per_seed():
@@ -327,6 +334,67 @@ def test_rc_cache_is_per_seed():
     assert a.result["estimate"]["seeds"] == 10
     assert run(game, "rc", seed=1, rc_seeds=10).result["cached"]
     assert b.result["seed"] == 2
+
+
+def test_a_cache_file_copied_under_another_name_is_recomputed():
+    """optimal.json copied to knuth.json: Knuth's total is 74 on (3,3), not the optimum's 73."""
+    r = CliRunner().invoke(main, ["baselines", "-n", "3", "-c", "3", "--only", "optimal"])
+    assert r.exit_code == 0, r.output
+    game = make_game(3, 3, cache=cache_dir())
+    knuth = bcache.cache_path(game, "knuth")
+    knuth.write_bytes(bcache.cache_path(game, "optimal").read_bytes())
+    assert cached(game, "knuth") is None  # what `evo play knuth` asks first
+    r = CliRunner().invoke(main, ["baselines", "-n", "3", "-c", "3", "--only", "knuth", "--json"])
+    assert r.exit_code == 0, r.output
+    [row] = json.loads(r.output)
+    assert row["total"] == 74 and not row["cached"]
+    assert cached(game, "knuth").tree.total == 74  # rewritten: the next run reads it
+
+
+def test_a_cache_file_of_another_seed_is_recomputed():
+    game = make_game(3, 4, cache=cache_dir())
+    one = run(game, "rc", seed=1, rc_seeds=0)
+    other = bcache.cache_path(game, "rc-2")
+    other.write_bytes(bcache.cache_path(game, "rc-1").read_bytes())
+    assert cached(game, "rc", seed=2) is None
+    assert run(game, "rc", seed=2, rc_seeds=0).tree.total == random_consistent(game, seed=2).total
+    assert cached(game, "rc", seed=1).tree.total == one.tree.total
+
+
+def test_a_cache_file_that_does_not_say_what_it_holds_is_recomputed():
+    """A file as older evo wrote it (a tree and a result, its hash right) counts as missing."""
+    game = make_game(3, 3, cache=cache_dir())
+    optimum = run(game, "optimal", rc_seeds=0)
+    old = tree_document(optimum.tree, result=dict(optimum.result))
+    old[bcache.HASH_KEY] = bcache.content_hash(old)
+    path = bcache.cache_path(game, "knuth")
+    path.write_text(json.dumps(old))
+    assert cached(game, "knuth") is None
+    assert run(game, "knuth", rc_seeds=0).tree.total == 74
+    assert cached(game, "knuth") is not None  # rewritten, saying what it holds
+
+
+@pytest.mark.parametrize("name", ["knuth.json", "feedback-table.bin", "feedback-table.bin.lock"])
+def test_a_fifo_in_the_cache_is_skipped_without_blocking(tmp_path, name):
+    """Opening a FIFO waits for the other end: a baseline or table file that is one counts
+    as missing (and is replaced); a table's lock that is one, as a cache that cannot be
+    written (the table is built in memory)."""
+    folder = tmp_path / "cache" / "mastermind-3-3"
+    folder.mkdir(parents=True)
+    os.mkfifo(folder / name)
+    script = "import evo.core.game as g; g.TABLE_FILE_BYTES = 0\nfrom evo.cli import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-c", script, "baselines", "-n", "3", "-c", "3", "--only", "knuth"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "EVO_CACHE": str(folder.parent), "PYTHONPATH": str(REPO)},
+        cwd=REPO,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "74" in done.stdout
+    if not name.endswith(".lock"):
+        assert (folder / name).is_file()  # replaced by the computed file
 
 
 # -------------------------------------------------------------------------- CLI

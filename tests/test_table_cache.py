@@ -4,9 +4,11 @@ by every process, checked on load (size, header, CRC) and rebuilt when wrong."""
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -15,6 +17,8 @@ from support.definitions import all_code_tuples, design_feedback_number
 from support.reference_growth import brute_feedback
 
 import evo.core.game as game_module
+from evo.baselines import lookahead
+from evo.core import table_file
 from evo.core.game import Game
 from evo.core.table_file import HEADER_BYTES
 
@@ -217,3 +221,109 @@ def test_a_game_without_a_cache_keeps_its_table_in_memory(file_tables):
     assert np.array_equal(game.table, definition_table(3, 4))
     assert game.table.flags.writeable
     assert not table_path(game).exists()
+
+
+SLOW_BUILD = textwrap.dedent(
+    """
+    import os, sys, time
+    import evo.core.game as g
+
+    g.TABLE_FILE_BYTES = 0
+    build = g.Game._table_blocks
+    def slow(self):
+        for block in build(self):
+            for row in block:
+                print("building", flush=True)
+                time.sleep(0.05)
+                yield row[None, :]
+    g.Game._table_blocks = slow
+    g.make_game(3, 4, cache=os.environ["EVO_CACHE"]).table
+    print("built", flush=True)
+    """
+)
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
+def test_a_signal_during_the_build_removes_the_temporary_file(sig):
+    """The build dies of the signal as before, and leaves no temporary file behind."""
+    folder = Path(os.environ["EVO_CACHE"]) / "mastermind-3-4"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", SLOW_BUILD],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        cwd=REPO,
+    )
+    assert proc.stdout.readline() == "building\n", proc.stderr.read()
+    [tmp] = folder.glob(".*.tmp")  # the build is under way
+    assert tmp.name.startswith(f".feedback-table.bin.{proc.pid}.")
+    proc.send_signal(sig)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == -sig, err
+    assert "built" not in out
+    assert sorted(p.name for p in folder.iterdir()) == ["feedback-table.bin.lock"]
+
+
+def test_temporary_files_of_dead_builders_are_removed_at_the_next_build(file_tables):
+    """Only a dead process's file goes: a live one's may still be written."""
+    folder = Path(os.environ["EVO_CACHE"]) / "mastermind-3-4"
+    folder.mkdir(parents=True)
+    dead = int(subprocess.check_output([sys.executable, "-c", "import os; print(os.getpid())"]))
+    alive = os.getpid()
+    stale = folder / f".feedback-table.bin.{dead}.k2j4x9.tmp"
+    older = folder / ".feedback-table.bin.q8w_3ze1.tmp"  # before names had the PID
+    live = folder / f".feedback-table.bin.{alive}.m3n5b7.tmp"
+    for tmp in (stale, older, live):
+        tmp.write_bytes(b"\0" * 5000)
+    assert np.array_equal(cached(3, 4).table, definition_table(3, 4))
+    assert not stale.exists() and not older.exists()
+    assert live.exists()
+
+
+def _forged(table: np.ndarray) -> np.ndarray:
+    """Right-looking entries (the same feedbacks, each guess winning against itself) for
+    the wrong secrets: every row but the diagonal shifted by one column."""
+    forged = np.roll(table, 1, axis=1)
+    np.fill_diagonal(forged, 0)
+    return forged
+
+
+def test_a_forged_table_with_a_valid_crc_is_rebuilt(file_tables):
+    good = Game(3, 3, use_table=False)
+    every = np.arange(good.num_codes)
+    right = good.compute_feedback(every[:, None], every[None, :])
+    path = table_path(good)
+    table_file._write(path, good.name, good.num_codes, iter([_forged(right)]))
+    game = cached(3, 3)  # a new process would do the same
+    assert np.array_equal(game.table, right)
+    assert lookahead(game, "knuth").total == 74
+    assert np.array_equal(
+        np.fromfile(path, dtype=np.uint8, offset=HEADER_BYTES).reshape(right.shape), right
+    )
+
+
+def test_the_spot_check_of_a_big_table_is_cheap_and_catches_a_forged_part(tmp_path):
+    """On a table too big to check whole, sampled entries catch a forged block of rows."""
+    game = Game(4, 6, use_table=False)
+    m = game.num_codes
+    every = np.arange(m)
+    right = game.compute_feedback(every[:, None], every[None, :])
+    path = tmp_path / "feedback-table.bin"
+    forged = right.copy()
+    forged[m // 4 : m // 2] = _forged(right)[m // 4 : m // 2]
+
+    def rebuilt():
+        yield right
+
+    table_file._write(path, game.name, m, iter([forged]))
+    table = table_file.mapped_table(
+        path, name=game.name, rows=m, blocks=rebuilt, check=game.compute_feedback
+    )
+    assert np.array_equal(table, right)
+    t0 = time.perf_counter()
+    again = table_file.mapped_table(
+        path, name=game.name, rows=m, blocks=None, check=game.compute_feedback
+    )
+    assert time.perf_counter() - t0 < 1  # the CRC of 1.7 MB and the sample: milliseconds
+    assert np.array_equal(again, right)

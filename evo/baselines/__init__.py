@@ -285,15 +285,22 @@ def cache_key(game: Game, name: str, *, seed: int = 0) -> str:
     return f"{name}-{seed}" if _seeded(name) else name
 
 
+def _cache_seed(name: str, seed: int) -> int | None:
+    """The seed a cache file records: None for baselines that are not seeded."""
+    return seed if _seeded(name) else None
+
+
 def cached(game: Game, name: str, *, seed: int = 0) -> Baseline | None:
     """A baseline from the cache only (None when it was never computed)."""
-    hit = cache.load(game, cache_key(game, name, seed=seed))
+    name = parse_name(game, name)
+    key = cache_key(game, name, seed=seed)
+    hit = cache.load(game, key, name=name, seed=_cache_seed(name, seed))
     if hit is None:
         return None
     tree, result = hit
     result["histogram"] = {int(k): int(v) for k, v in result["histogram"].items()}
     result["cached"] = True
-    return Baseline(parse_name(game, name), tree, BaselineResult(**result))
+    return Baseline(name, tree, BaselineResult(**result))
 
 
 def run(
@@ -315,7 +322,14 @@ def run(
         result = found.result
         if _seeded(name) and rc_seeds >= 2 and result.get("estimate", {}).get("seeds") != rc_seeds:
             result["estimate"] = _estimate(game, name, rc_seeds, seed)
-            cache.store(game, key, found.tree, {**result, "cached": False})
+            cache.store(
+                game,
+                key,
+                found.tree,
+                {**result, "cached": False},
+                name=name,
+                seed=_cache_seed(name, seed),
+            )
         return found
     game.prepare()  # the one-time table is not part of a strategy's time
     t0 = time.perf_counter()
@@ -333,7 +347,7 @@ def run(
         if rc_seeds >= 2:
             result["estimate"] = _estimate(game, name, rc_seeds, seed)
     if use_cache:
-        cache.store(game, key, tree, dict(result))
+        cache.store(game, key, tree, dict(result), name=name, seed=_cache_seed(name, seed))
     return Baseline(name, tree, result)
 
 

@@ -3,28 +3,34 @@ games are cached under ``$EVO_CACHE``, default ``~/.cache/evo``; a game made wit
 cache keeps nothing on disk).
 
 Each file is a tree document (:func:`evo.core.treeio.tree_document`) that also holds the
-baseline's result dict (with the seconds of the original computation), sealed by a
-SHA-256 of its content. Files are written atomically. A file that cannot be read back,
-whose content hash does not match, or whose tree is not valid, is treated as missing: the
-baseline is recomputed and the file rewritten. The figures derived from the tree (total,
-average, worst case, histogram, nodes, first guess) are always recomputed from the tree,
-never taken from the file.
+baseline's result dict (with the seconds of the original computation) and what the file
+holds (the baseline, its key, its seed and the game), sealed by a SHA-256 of its content.
+Files are written atomically. A file that is not a regular file, cannot be read back,
+whose content hash does not match, that holds another baseline, seed or game than the one
+asked for (copied or renamed; or written before files said what they hold), or whose tree
+is not valid, is treated as missing: the baseline is recomputed and the file rewritten.
+The figures derived from the tree (total, average, worst case, histogram, nodes, first
+guess) are always recomputed from the tree, never taken from the file.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
-from evo.core.files import atomic_write_json
+from evo.core.files import atomic_write_json, open_regular
 from evo.core.game import Game
 from evo.core.tree import Tree
 from evo.core.treeio import tree_document, tree_from_document
 
 #: The key of the content hash in a cache file.
 HASH_KEY = "sha256"
+
+#: The key of what a cache file holds (:func:`entry`), inside what the hash covers.
+ENTRY_KEY = "entry"
 
 #: Cache files larger than this are not read (recomputing is cheaper than trusting them).
 MAX_CACHE_BYTES = 256 * 2**20
@@ -50,17 +56,38 @@ def derived_figures(tree: Tree) -> dict[str, Any]:
     return {**tree.summary(), "first_guess": tree.game.format_code(int(tree.guess[0]))}
 
 
-def load(game: Game, key: str) -> tuple[Tree, dict] | None:
-    """The cached tree and result, or None when missing, unreadable, edited (its content
-    hash differs) or not a valid tree of the game."""
+def entry(game: Game, key: str, name: str, seed: int | None) -> dict[str, Any]:
+    """What the cache file of baseline ``name`` (``seed``: None unless seeded) says it
+    holds, checked on load: a file copied under another name is not that baseline."""
+    return {
+        "baseline": name,
+        "key": key,
+        "seed": seed,
+        "game": game.name,
+        "pegs": game.pegs,
+        "colors": game.colors,
+        "variant": game.variant,
+    }
+
+
+def load(game: Game, key: str, *, name: str, seed: int | None = None) -> tuple[Tree, dict] | None:
+    """The cached tree and result of baseline ``name`` (``seed``: None unless seeded), or
+    None when missing, not a regular file, unreadable, edited (its content hash differs),
+    holding another baseline, or not a valid tree of the game."""
     path = cache_path(game, key)
     if path is None:
         return None
     try:
-        if path.stat().st_size > MAX_CACHE_BYTES:
+        with os.fdopen(open_regular(path), "rb") as f:
+            if os.fstat(f.fileno()).st_size > MAX_CACHE_BYTES:
+                return None
+            data = f.read(MAX_CACHE_BYTES + 1)
+        if len(data) > MAX_CACHE_BYTES:  # grown since
             return None
-        doc = json.loads(path.read_text(encoding="utf-8"))
+        doc = json.loads(data.decode("utf-8"))
         if not isinstance(doc, dict) or doc.get(HASH_KEY) != content_hash(doc):
+            return None
+        if doc.get(ENTRY_KEY) != entry(game, key, name, seed):
             return None
         tree = tree_from_document(doc, game=game)
         result = dict(doc["result"])
@@ -70,14 +97,17 @@ def load(game: Game, key: str) -> tuple[Tree, dict] | None:
     return tree, result
 
 
-def store(game: Game, key: str, tree: Tree, result: dict) -> Path | None:
-    """Write the tree and result with their content hash (nothing for a game without a
-    cache); a cache that cannot be written is skipped silently (the result stands, it
-    will be recomputed next time)."""
+def store(
+    game: Game, key: str, tree: Tree, result: dict, *, name: str, seed: int | None = None
+) -> Path | None:
+    """Write the tree and result of baseline ``name`` with what the file holds and their
+    content hash (nothing for a game without a cache); a cache that cannot be written is
+    skipped silently (the result stands, it will be recomputed next time)."""
     path = cache_path(game, key)
     if path is None:
         return None
     doc = tree_document(tree, result=result)
+    doc[ENTRY_KEY] = entry(game, key, name, seed)
     doc[HASH_KEY] = content_hash(doc)
     try:
         return atomic_write_json(path, doc, None)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,21 @@ def remove_temporaries(folder: str | os.PathLike) -> list[Path]:
             tmp.unlink(missing_ok=True)
             gone.append(tmp)
     return gone
+
+
+def open_regular(path: str | os.PathLike) -> int:
+    """A read-only descriptor of ``path``, which must be a regular file: a FIFO or device
+    would block the read or do something else, so it raises OSError without reading."""
+    if not stat.S_ISREG(os.stat(path).st_mode):  # not even opened: a device may act on open
+        raise OSError(f"{path} is not a regular file")
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # replaced by a FIFO meanwhile: no wait
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
 
 
 def read_text(

@@ -263,7 +263,13 @@ class Game:
 
             path = Path(self.cache) / self.name / "feedback-table.bin"
             try:
-                return mapped_table(path, name=self.name, rows=m, blocks=self._table_blocks)
+                return mapped_table(
+                    path,
+                    name=self.name,
+                    rows=m,
+                    blocks=self._table_blocks,
+                    check=self.compute_feedback,
+                )
             except OSError:
                 pass
         table = np.empty((m, m), dtype=np.uint8)
