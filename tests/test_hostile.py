@@ -202,3 +202,22 @@ def test_10_islands_on_a_local_cluster_are_capped_too(tmp_path, capfd):
     assert result.summary["islands"] == 6
     err = capfd.readouterr().err
     assert f"6 worker processes asked, this machine has {cores} cores" in err
+
+
+# ------------------------------------------------- files that are not files
+@pytest.mark.parametrize("command", ["run", "render", "table", "config"])
+def test_a_fifo_given_as_a_config_or_tree_file_is_one_line_not_a_hang(tmp_path, command):
+    fifo = tmp_path / ("given.yaml" if command in ("run", "config") else "given.json")
+    os.mkfifo(fifo)
+    args = ["show", fifo] if command == "config" else [fifo]
+    script = "from evo.cli import main; main()"
+    done = subprocess.run(
+        [sys.executable, "-c", script, command, *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == 2, done.stderr
+    (line,) = done.stderr.strip().splitlines()
+    assert "not a regular file" in line and str(fifo) in line

@@ -103,12 +103,14 @@ def read_text(
     file and why."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
+        with os.fdopen(open_regular(path), "rb") as f:  # a FIFO would wait for a writer
+            size = os.fstat(f.fileno()).st_size
+            data = f.read(max_bytes + 1)
+        if max(size, len(data)) > max_bytes:
             raise error(
                 f"{path} is too big for a {what} ({size:,} bytes; the limit is {max_bytes:,})"
             )
-        return path.read_text(encoding="utf-8")
+        return data.decode("utf-8")
     except OSError as e:
         raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
