@@ -31,7 +31,7 @@ from pydantic import (
 
 from evo.core.files import read_text
 from evo.core.game import count_codes
-from evo.core.kinds import Heuristic, NodeWeight, Pool, Variant
+from evo.core.kinds import ExactGuesses, Heuristic, NodeWeight, Pool, Variant
 
 
 class ConfigError(ValueError):
@@ -170,9 +170,25 @@ class GreedyConfig(_Model):
     """keep the current subtree when every try is worse"""
     max_codes: int | None = Field(None, ge=3)
     """only nodes of at most this many codes are rebuilt (null: any)"""
+    min_codes: int = Field(3, ge=3)
+    """only nodes of at least this many codes are rebuilt"""
+    sweep: bool = False
+    """rebuild every node of `min_codes` to `max_codes` codes that no other contains, not one
+    node at random: the tree improved all over at once (a local search)"""
     keep_depth: bool = False
     """the exact search below keeps within the current subtree's depth (when it can), so the
     worst case does not grow there: for the worst-case objective of `nsga2`"""
+    mixed_below: int = Field(0, ge=0, le=5000)
+    """code sets larger than `exact_below` and of at most this many codes are solved exactly
+    among the codes still possible and the `impossible` best other guesses (0: none)"""
+    impossible: int = Field(2, ge=1, le=100)
+    """for `mixed_below`: how many of the best bounds of impossible guesses are tried"""
+
+    @model_validator(mode="after")
+    def _sizes(self) -> GreedyConfig:
+        if self.max_codes is not None and self.min_codes > self.max_codes:
+            raise ValueError(f"min_codes ({self.min_codes}) is above max_codes ({self.max_codes})")
+        return self
 
 
 class ExhaustiveConfig(_Model):
@@ -186,11 +202,29 @@ class ExhaustiveConfig(_Model):
     """relative probability of this operator"""
     node_weight: NodeWeight = "size"
     """how the node is picked"""
-    max_codes: int = Field(10, ge=3, le=300)
+    max_codes: int = Field(10, ge=3, le=5000)
     """largest code set replaced by an optimal subtree; `auto`: as greedy's `exact_below`"""
+    min_codes: int = Field(3, ge=3)
+    """smallest code set picked (larger sets are where a costly search pays)"""
     keep_depth: bool = False
     """the best subtree no deeper than the current one (the worst case kept there), rather than
     the best of any depth"""
+    guesses: ExactGuesses = "all"
+    """the guesses the search tries: every code (`all`, optimal), the codes still possible
+    (`consistent`: cheap, from hundreds to thousands of codes), or those and the `impossible`
+    best others by the search's bound (`mixed`: near the optimum, for hundreds of codes)"""
+    impossible: int = Field(2, ge=1, le=100)
+    """with `mixed`: how many of the best bounds of impossible guesses are tried"""
+    sweep: bool = False
+    """solve every node of `min_codes` to `max_codes` codes that no other contains, not one
+    node at random: the tree improved all over at once (a local search; the search's memo
+    keeps what it found for the next trees)"""
+
+    @model_validator(mode="after")
+    def _sizes(self) -> ExhaustiveConfig:
+        if self.min_codes > self.max_codes:
+            raise ValueError(f"min_codes ({self.min_codes}) is above max_codes ({self.max_codes})")
+        return self
 
 
 class RegisteredCrossoverConfig(_Model):

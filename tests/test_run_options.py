@@ -641,6 +641,20 @@ KEY_TESTS: dict[str, list[str]] = {
     "mutation.operators.greedy.max_codes": ["test_max_codes_limits_the_nodes_rebuilt"],
     "mutation.operators.greedy.keep_depth": ["test_keep_depth_keeps_the_worst_case"],
     "mutation.operators.exhaustive.keep_depth": ["test_keep_depth_keeps_the_worst_case"],
+    "mutation.operators.exhaustive.min_codes": ["test_min_codes_picks_only_big_enough_nodes"],
+    "mutation.operators.greedy.min_codes": ["test_min_codes_picks_only_big_enough_nodes"],
+    "mutation.operators.exhaustive.sweep": [
+        "test_a_sweep_rebuilds_every_outermost_node_of_the_band"
+    ],
+    "mutation.operators.greedy.sweep": ["test_a_greedy_sweep_rebuilds_every_outermost_node"],
+    "mutation.operators.exhaustive.guesses": ["test_exhaustive_guesses_choose_the_class"],
+    "mutation.operators.exhaustive.impossible": [
+        "test_exhaustive_impossible_widens_the_mixed_class"
+    ],
+    "mutation.operators.greedy.mixed_below": [
+        "test_greedy_mixed_below_solves_the_middle_sizes_in_the_mixed_class"
+    ],
+    "mutation.operators.greedy.impossible": ["test_greedy_impossible_widens_the_mixed_class"],
     "mutation.operators.exhaustive.max_codes": [
         "test_auto_values_adapt_to_the_game",
         "test_max_codes_limits_the_nodes_rebuilt",

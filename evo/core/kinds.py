@@ -12,6 +12,11 @@ from typing import Literal, get_args
 Pool = Literal["all", "consistent"]
 POOLS: tuple[str, ...] = get_args(Pool)
 
+#: Guesses an operator's exact search tries: every code, only the codes still possible,
+#: or those plus the few best impossible ones (by the search's bound).
+ExactGuesses = Literal["all", "consistent", "mixed"]
+EXACT_GUESSES: tuple[str, ...] = get_args(ExactGuesses)
+
 #: How an operator picks a node: uniformly, or weighted by its code set's size or its root.
 NodeWeight = Literal["uniform", "size", "sqrt"]
 NODE_WEIGHTS: tuple[str, ...] = get_args(NodeWeight)

@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import hashlib
 from collections import OrderedDict
+from collections.abc import Callable
 
 import numpy as np
 
 from evo.core.game import Game, helpful_rows
 from evo.core.growth import grow
-from evo.core.kinds import NodeWeight, Pool
+from evo.core.kinds import ExactGuesses, NodeWeight, Pool
 from evo.core.tree import Tree
 from evo.ea.deadline import TimeLimit
-from evo.ea.nodes import pick_node
+from evo.ea.nodes import MIN_CODES, outermost_nodes, pick_node
 from evo.ea.variation import offer, splice, total_of
 from evo.search.build import Node, build_tree
 from evo.search.exact import Policy, shared_solver
@@ -62,14 +63,18 @@ def greedy_subtree(
     exact_below: int = 0,
     history: tuple[int, ...] | None = None,
     depth: int | None = None,
+    mixed_below: int = 0,
+    impossible: int = 2,
 ) -> Tree:
     """The one-step look-ahead subtree of ``codes`` (``root``: its root guess, if given);
     code sets of at most ``exact_below`` codes get an optimal subtree instead (with
     ``depth``, the best one that keeps every code within ``depth`` guesses of the root
-    when there is one). With the ``history`` that led to ``codes``, candidates are reduced
-    by its symmetries: the same subtree, built faster (much faster near the root of a big
-    game)."""
-    key = (game.key, _digest(codes), pool, heuristic, root, exact_below, depth)
+    when there is one), and larger ones of at most ``mixed_below`` codes the best subtree
+    among the codes still possible and the ``impossible`` best others. With the
+    ``history`` that led to ``codes``, candidates are reduced by its symmetries: the same
+    subtree, built faster (much faster near the root of a big game)."""
+    mixed = (mixed_below, impossible) if mixed_below > exact_below else ()
+    key = (game.key, _digest(codes), pool, heuristic, root, exact_below, depth, *mixed)
     found = _GREEDY_CACHE.get(key)
     if found is not None:
         _GREEDY_CACHE.move_to_end(key)
@@ -78,6 +83,10 @@ def greedy_subtree(
     look = lookahead_player(game, heuristic, pool=pool, symmetry=known)
     policy: Policy = "symmetry" if known else "path-independent"
     solver = shared_solver(game, pool=pool, policy=policy) if exact_below >= 3 else None
+    near = None
+    if mixed_below > max(exact_below, 2):
+        k = impossible if pool == "all" else 0
+        near = shared_solver(game, pool="consistent", policy=policy, impossible=k)
 
     top = len(history or ())
 
@@ -91,6 +100,8 @@ def greedy_subtree(
                 except ValueError:
                     pass  # the guesses above went too deep already: the best there is
             return solver.best_guess(s, node)
+        if near is not None and len(s) <= mixed_below:
+            return near.best_guess(s, node)
         return look(s, node)
 
     tree = build_tree(game, choose, codes=codes, history=history or ())
@@ -171,7 +182,11 @@ def greedy_mutation(
     exact_below: int = 0,
     keep_current: bool = True,
     max_codes: int | None = None,
+    min_codes: int = MIN_CODES,
     keep_depth: bool = False,
+    mixed_below: int = 0,
+    impossible: int = 2,
+    sweep: bool = False,
     time_limit: TimeLimit | None = None,
 ) -> Tree:
     """*Greedy subtree*: a node's subtree is rebuilt by one-step look-ahead with
@@ -180,40 +195,55 @@ def greedy_mutation(
     replaces the subtree (unless it is worse, with ``keep_current``). Code sets of at most
     ``exact_below`` codes are solved exactly (with ``keep_depth``, as well as possible
     without going deeper than the current subtree, so the worst case does not grow
-    there). Only nodes of at most ``max_codes`` codes are picked, when it is given; the
-    ``time_limit`` is checked between the tries (a rebuild near the root of a big game
-    takes seconds)."""
-    node = pick_node(tree, rng=rng, weight=node_weight, max_codes=max_codes)
-    if node is None:
-        return tree
+    there), and larger ones of at most ``mixed_below`` codes among the possible codes
+    and the ``impossible`` best others. Nodes of ``min_codes`` to ``max_codes`` codes are
+    picked; with ``sweep``, every one of them that no other contains, not one at random.
+    The ``time_limit`` is checked between the tries (a rebuild near the root of a big
+    game takes seconds)."""
     game = tree.game
-    codes = tree.code_set(node)
-    history = tuple(tree.used_guesses(node))
-    ranked, _ = ranked_guesses(
-        game, codes, heuristic=heuristic, pool=pool, node=Node.after(game, history)
-    )
-    top = min(top, len(ranked))
-    picks = [0]
-    if tries > 1 and top > 1:
-        picks += (1 + rng.permutation(top - 1)[: tries - 1]).tolist()
-    depth = tree.height(node) if keep_depth else None
-    subs = []
-    for p in picks:
-        if time_limit is not None:
-            time_limit.check()
-        subs.append(
-            greedy_subtree(
-                game,
-                codes,
-                pool=pool,
-                heuristic=heuristic,
-                root=int(ranked[p]),
-                exact_below=exact_below,
-                history=history,
-                depth=depth,
-            )
+
+    def rebuild(tree: Tree, node: int) -> Tree:
+        codes = tree.code_set(node)
+        history = tuple(tree.used_guesses(node))
+        ranked, _ = ranked_guesses(
+            game, codes, heuristic=heuristic, pool=pool, node=Node.after(game, history)
         )
-    return offer(tree, node, min(subs, key=total_of), keep_current=keep_current)
+        n = min(top, len(ranked))
+        picks = [0]
+        if tries > 1 and n > 1:
+            picks += (1 + rng.permutation(n - 1)[: tries - 1]).tolist()
+        depth = tree.height(node) if keep_depth else None
+        subs = []
+        for p in picks:
+            if time_limit is not None:
+                time_limit.check()
+            subs.append(
+                greedy_subtree(
+                    game,
+                    codes,
+                    pool=pool,
+                    heuristic=heuristic,
+                    root=int(ranked[p]),
+                    exact_below=exact_below,
+                    history=history,
+                    depth=depth,
+                    mixed_below=mixed_below,
+                    impossible=impossible,
+                )
+            )
+        return min(subs, key=total_of)
+
+    return _rebuild_nodes(
+        tree,
+        rebuild,
+        rng=rng,
+        node_weight=node_weight,
+        min_codes=min_codes,
+        max_codes=max_codes,
+        sweep=sweep,
+        keep_current=keep_current,
+        time_limit=time_limit,
+    )
 
 
 def exhaustive_mutation(
@@ -223,16 +253,76 @@ def exhaustive_mutation(
     pool: Pool = "all",
     node_weight: NodeWeight = "size",
     max_codes: int = 10,
+    min_codes: int = MIN_CODES,
     keep_depth: bool = False,
+    guesses: ExactGuesses = "all",
+    impossible: int = 2,
+    sweep: bool = False,
+    time_limit: TimeLimit | None = None,
 ) -> Tree:
-    """*Exhaustive subtree*: a node with at most ``max_codes`` codes gets an optimal subtree
-    (exact search): the first optimal one in the search's order, so an optimal subtree
-    of another shape may be replaced by this one, of the same total. With ``keep_depth``,
-    the best subtree no deeper than the current one (the worst case kept, for NSGA-II)."""
-    node = pick_node(tree, rng=rng, weight=node_weight, max_codes=max_codes)
-    if node is None:
-        return tree
-    solver = shared_solver(tree.game, pool=pool, policy="symmetry")
-    history = tuple(tree.used_guesses(node))
-    depth = tree.height(node) if keep_depth else None
-    return offer(tree, node, solver.subtree(tree.code_set(node), history=history, depth=depth))
+    """*Exhaustive subtree*: a node of ``min_codes`` to ``max_codes`` codes (with
+    ``sweep``, every one that no other contains) gets the best subtree the exact search
+    finds among its ``guesses`` (``all``: an optimal one; ``consistent``: the best that
+    guesses codes still possible; ``mixed``: those and the ``impossible`` best others),
+    the first in the search's order, so a subtree as good of another shape may be
+    replaced by it. A worse one (``consistent`` or ``mixed`` can be worse than the
+    current subtree) is declined. With ``keep_depth``, the best subtree no deeper than
+    the current one (the worst case kept, for NSGA-II)."""
+    solver = exact_solver(tree.game, pool=pool, guesses=guesses, impossible=impossible)
+
+    def rebuild(tree: Tree, node: int) -> Tree:
+        history = tuple(tree.used_guesses(node))
+        depth = tree.height(node) if keep_depth else None
+        return solver.subtree(tree.code_set(node), history=history, depth=depth)
+
+    return _rebuild_nodes(
+        tree,
+        rebuild,
+        rng=rng,
+        node_weight=node_weight,
+        min_codes=min_codes,
+        max_codes=max_codes,
+        sweep=sweep,
+        keep_current=guesses != "all",
+        time_limit=time_limit,
+    )
+
+
+def _rebuild_nodes(
+    tree: Tree,
+    rebuild: Callable[[Tree, int], Tree],
+    *,
+    rng: np.random.Generator,
+    node_weight: NodeWeight,
+    min_codes: int,
+    max_codes: int | None,
+    sweep: bool,
+    keep_current: bool,
+    time_limit: TimeLimit | None,
+) -> Tree:
+    """``rebuild(tree, node)`` offered at one node of ``min_codes`` to ``max_codes`` codes
+    picked at random, or, with ``sweep``, at every such node that no other contains
+    (right to left, so the nodes left to do keep their numbers; a worse subtree is then
+    always declined, and the time limit checked between nodes)."""
+    if not sweep:
+        node = pick_node(
+            tree, rng=rng, weight=node_weight, min_codes=min_codes, max_codes=max_codes
+        )
+        return (
+            tree
+            if node is None
+            else offer(tree, node, rebuild(tree, node), keep_current=keep_current)
+        )
+    for node in outermost_nodes(tree, min_codes=min_codes, max_codes=max_codes)[::-1]:
+        if time_limit is not None:
+            time_limit.check()
+        tree = offer(tree, int(node), rebuild(tree, int(node)), keep_current=True)
+    return tree
+
+
+def exact_solver(game: Game, *, pool: Pool, guesses: ExactGuesses, impossible: int = 2):
+    """The process's exact search (symmetry policy) of a run's ``pool`` for ``guesses``."""
+    if guesses == "all":
+        return shared_solver(game, pool=pool, policy="symmetry")
+    k = impossible if guesses == "mixed" and pool == "all" else 0
+    return shared_solver(game, pool="consistent", policy="symmetry", impossible=k)

@@ -21,6 +21,22 @@ def candidate_nodes(
     return np.flatnonzero(ok)
 
 
+def outermost_nodes(tree: Tree, *, min_codes: int, max_codes: int | None) -> np.ndarray:
+    """The nodes of ``min_codes`` .. ``max_codes`` codes that no other such node contains,
+    in preorder: a sweep that rebuilds each of them covers the band once."""
+    nodes = candidate_nodes(tree, min_codes=min_codes, max_codes=max_codes)
+    if len(nodes) == 0:
+        return nodes
+    ends = nodes + tree.nsub[nodes]
+    out = []
+    reach = -1  # the end of the last outermost node's subtree
+    for node, end in zip(nodes.tolist(), ends.tolist()):
+        if node >= reach:
+            out.append(node)
+            reach = end
+    return np.array(out, dtype=np.int64)
+
+
 def pick_node(
     tree: Tree,
     *,

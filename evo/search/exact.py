@@ -16,6 +16,12 @@ parts of ``S`` other than the win. The search is depth first:
   (the evolution needs that: the same result with any number of worker processes).
   Under both, colors that no code of the set has are interchangeable, so one guess per
   orbit of their permutations is scored (the lowest code of each).
+* **Pool**: ``all`` tries every code as a guess; ``consistent`` only the codes still
+  possible (exact among strategies that guess possible codes from there on: its cost
+  grows with the set, not with the game); ``consistent`` with ``impossible=k`` also the
+  impossible guesses whose bound is among the ``k`` smallest bounds of the impossible
+  ones (all guesses of a bound, so that the class does not depend on the symmetries
+  used: a *mixed* pool, near the optimum at a fraction of the ``all`` search).
 * **Order**: candidates are tried by increasing bound, a consistent one first, then the
   lowest code, so the guess chosen is the first optimal one in that order. A candidate
   that splits the set as one already tried (the win part told apart) is skipped. When
@@ -83,7 +89,8 @@ class Solver:
     """Branch and bound for one game and guess pool; keeps its memo across calls.
 
     ``policy``: how candidates are chosen (see the module); ``symmetry`` is right only
-    when each call's ``node`` holds the guesses that led to its codes. ``deadline``: a
+    when each call's ``node`` holds the guesses that led to its codes. ``pool`` and
+    ``impossible``: which guesses are tried (see the module). ``deadline``: a
     ``time.monotonic()`` instant after which :class:`SearchTimeout` is raised;
     ``max_memo``: memo entries kept before it is emptied (None: no limit).
     """
@@ -94,6 +101,7 @@ class Solver:
         *,
         policy: Policy = "path-independent",
         pool: Pool = "all",
+        impossible: int = 0,
         deadline: float | None = None,
         max_memo: int | None = None,
     ):
@@ -101,9 +109,12 @@ class Solver:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
         if pool not in POOLS:
             raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
+        if impossible < 0:
+            raise ValueError(f"impossible must be 0 or more, not {impossible}")
         self.game = game
         self.policy = policy
         self.pool = pool
+        self.impossible = impossible if pool == "consistent" else 0
         self.deadline = deadline
         self.max_memo = max_memo
         self._parts = max_parts(game)
@@ -250,6 +261,8 @@ class Solver:
             bound,
             low,
         )
+        if self.impossible:
+            kept, bounds, biggest = self._mixed(kept, bounds, biggest, cands, codes)
         best, best_g = bound, -1
         below_depth = None if depth is None else depth - 1
         seen: set[bytes] = set()
@@ -304,9 +317,18 @@ class Solver:
         self.lower[key] = low
         return low
 
+    def _mixed(self, kept, bounds, biggest, cands: np.ndarray, codes: np.ndarray):
+        """The scored candidates of the mixed pool: the consistent ones, and the others
+        whose bound is among the :attr:`impossible` smallest bounds of the others (every
+        candidate of such a bound: the same class whatever the candidates' symmetries)."""
+        inside = np.isin(cands[kept], codes, assume_unique=True)
+        outside = np.unique(bounds[~inside])[: self.impossible]
+        keep = inside | (~inside & (bounds <= (outside[-1] if len(outside) else -1)))
+        return kept[keep], bounds[keep], biggest[keep]
+
     def _pool(self, codes: np.ndarray, node: Node) -> np.ndarray:
         """The candidate guesses at a node, ascending (one per orbit with ``symmetry``)."""
-        if self.pool == "all":
+        if self.pool == "all" or self.impossible:
             if self.policy == "symmetry":
                 return node.stabilizer.representatives()
             return self._all
@@ -332,14 +354,19 @@ def _sorted(codes: np.ndarray) -> np.ndarray:
 _SHARED: dict[tuple, Solver] = {}
 
 
-def shared_solver(game: Game, *, pool: Pool = "all", policy: Policy = "path-independent") -> Solver:
-    """The process's solver for a game, pool and policy, its memo shared by all callers
-    (the evolution's operators and reference totals); memo capped.
+def shared_solver(
+    game: Game, *, pool: Pool = "all", policy: Policy = "path-independent", impossible: int = 0
+) -> Solver:
+    """The process's solver for a game, pool (with ``impossible`` guesses) and policy, its
+    memo shared by all callers (the evolution's operators and reference totals); memo
+    capped.
 
     Both policies choose the same guess for a code set: the first optimal guess in the
     search's order is the lowest code of its orbit, so the symmetry policy keeps it among
     its candidates; that one is much faster near the root, but needs each call's node."""
-    key = (game.key, pool, policy)
+    key = (game.key, pool, policy, impossible if pool == "consistent" else 0)
     if key not in _SHARED or _SHARED[key].game is not game:
-        _SHARED[key] = Solver(game, policy=policy, pool=pool, max_memo=200_000)
+        _SHARED[key] = Solver(
+            game, policy=policy, pool=pool, impossible=impossible, max_memo=200_000
+        )
     return _SHARED[key]
