@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-from evo.baselines import lookahead
+from evo.baselines import build, lookahead
 from evo.cli import main
 from evo.core.game import make_game
 from evo.core.treeio import save_tree
@@ -129,3 +130,23 @@ def test_averages_round_halves_up():
 
     row = {"history": "||RWW", "guess": "3454", "count": 40, "total": 189, "worst": 5}
     assert writeup_table([{**row, "average": 189 / 40}]).splitlines()[1].split()[-2] == "4.73"
+
+
+def test_departures_from_the_class_of_the_published_5_8_record():
+    """The (4,6) optimum (5625) completed within the class "impossible codes only at the
+    second guess" cannot beat that class's published optimum, 5636; a tree that guesses
+    only possible codes has no departure."""
+    from evo.core.treeio import load_tree
+    from evo.show.strategy_table import departures
+
+    best = load_tree(Path(__file__).resolve().parent.parent / "breakers" / "mastermind-4-6.json")
+    rows = departures(best)
+    assert rows and all(r["move"] >= 3 and r["guess"] for r in rows)
+    completed = best.total + sum(r["saved"] for r in rows)
+    assert completed >= 5636 > best.total
+    for r in rows:
+        assert best.code_set(r["node"]).size == r["count"]
+        assert not best.terminal[r["node"]]  # its guess cannot be the secret
+    later = departures(best, from_move=4)
+    assert sum(r["saved"] for r in later) <= sum(r["saved"] for r in rows)
+    assert departures(build(make_game(4, 6), "knuth-consistent")) == []

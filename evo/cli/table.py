@@ -30,10 +30,27 @@ STYLES: tuple[str, ...] = ("writeup", "pairs")
     help="writeup: the write-up's table, histories such as |RW|W (a bare | for no peg); "
     "pairs: a move column and histories such as 1,1|0,1.",
 )
+@click.option(
+    "--departures",
+    is_flag=True,
+    help="Instead, where the tree leaves the class of the best published (5,8) strategy "
+    "(from the third guess on, only codes that can still be the secret): its outermost "
+    "guesses of impossible codes from move --from-move on, and what each saves on the best "
+    "subtree of that class there (exact search).",
+)
+@click.option(
+    "--from-move",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="With --departures: the first move from which impossible codes count.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
 @game_options
 @click.pass_context
-def table(ctx, tree, min_count, style, as_json, pegs, colors, variant) -> None:
+def table(
+    ctx, tree, min_count, style, departures, from_move, as_json, pegs, colors, variant
+) -> None:
     """Print the strategy of TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) as a table, one row per decision point: the feedback history, the
     guess, how many codes reach it, their total and average guesses from the start, and
@@ -41,6 +58,9 @@ def table(ctx, tree, min_count, style, as_json, pegs, colors, variant) -> None:
     from evo.show.strategy_table import table_rows, writeup_table
 
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
+    if departures:
+        _departures(breaker, from_move=from_move, as_json=as_json)
+        return
     rows = table_rows(breaker, min_count=min_count, style=style)
     if as_json:
         click.echo(json.dumps(rows))
@@ -69,3 +89,38 @@ def table(ctx, tree, min_count, style, as_json, pegs, colors, variant) -> None:
     hidden = breaker.num_nodes - len(rows)
     if hidden:
         click.echo(f"({hidden} node(s) reached by fewer than {min_count} codes hidden)")
+
+
+def _departures(breaker, *, from_move: int, as_json: bool) -> None:
+    """``--departures``: the table, then the whole tree against its completion within the
+    class."""
+    from evo.show.strategy_table import departures
+
+    rows = departures(breaker, from_move=from_move)
+    if as_json:
+        click.echo(json.dumps(rows))
+        return
+    click.echo(
+        format_table(
+            ["move", "history", "guess", "codes", "total", "possible codes only", "saved"],
+            [
+                [
+                    r["move"],
+                    r["history"],
+                    r["guess"],
+                    r["count"],
+                    r["total"],
+                    r["within_class"],
+                    r["saved"],
+                ]
+                for r in rows
+            ],
+            align="rllrrrr",
+        )  # fmt: skip
+    )
+    saved = sum(r["saved"] for r in rows)
+    click.echo(
+        f"{len(rows)} guess(es) of impossible codes from move {from_move} on (outermost); "
+        f"total {breaker.total}, or {breaker.total + saved} with possible codes only there "
+        f"(they save {saved})"
+    )

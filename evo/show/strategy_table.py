@@ -89,6 +89,43 @@ def table_rows(tree: Tree, *, min_count: int = 1, style: Style = "writeup") -> l
     ]
 
 
+def departures(tree: Tree, *, from_move: int = 3) -> list[dict]:
+    """Where the tree leaves the class of strategies that guess only codes still possible
+    from move ``from_move`` on (the class of the best published (5,8) total, 179274: an
+    impossible code only at the second guess): its outermost nodes at that move or later
+    whose guess cannot be the secret, each with its subtree's total (guesses counted from
+    the node), the least total of a subtree there that guesses only possible codes (exact
+    search), and what the tree saves on it. Rows: ``node``, ``move``, ``history``,
+    ``guess``, ``count``, ``total``, ``within_class``, ``saved``; largest saving first."""
+    from evo.search.build import Node
+    from evo.search.exact import Solver
+
+    game = tree.game
+    solver = Solver(game, pool="consistent", policy="symmetry", max_memo=500_000)
+    outside = np.flatnonzero((tree.depth >= from_move) & ~tree.terminal)
+    histories = node_histories(tree, style="pairs")
+    totals = tree.subtree_totals()
+    rows, reach = [], -1
+    for x in outside.tolist():
+        if x < reach:
+            continue  # inside a departure already listed
+        reach = x + int(tree.nsub[x])
+        best = solver.total(tree.code_set(x), Node.after(game, tuple(tree.used_guesses(x))))
+        rows.append(
+            {
+                "node": x,
+                "move": int(tree.depth[x]),
+                "history": histories[x],
+                "guess": game.format_code(int(tree.guess[x])),
+                "count": int(tree.count[x]),
+                "total": int(totals[x]),
+                "within_class": int(best),
+                "saved": int(best) - int(totals[x]),
+            }
+        )
+    return sorted(rows, key=lambda r: (-r["saved"], r["node"]))
+
+
 def _hundredths(total: int, count: int) -> str:
     """``total / count`` to two decimals, halves rounded up (189 / 40 prints 4.73)."""
     h = (200 * total + count) // (2 * count)
