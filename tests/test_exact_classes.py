@@ -15,7 +15,7 @@ from evo.core.game import make_game
 from evo.core.growth import random_breaker
 from evo.ea.mutation import exhaustive_mutation, greedy_mutation, greedy_subtree
 from evo.ea.nodes import outermost_nodes
-from evo.search.build import Node
+from evo.search.build import Node, in_canonical_frame
 from evo.search.exact import Solver
 
 GAMES = [(2, 4, "mastermind"), (3, 3, "mastermind"), (3, 5, "bulls-cows")]
@@ -216,3 +216,51 @@ def test_a_greedy_sweep_rebuilds_every_outermost_node():
     assert rebuilt < 0 and swept.total == tree.total + rebuilt
     one = greedy_mutation(tree, rng=_rng(), tries=1, min_codes=30, max_codes=200)
     assert swept.total < one.total
+
+
+# ----------------------------------------------------- the canonical frame
+@pytest.mark.parametrize("pegs, colors, variant", [(4, 6, "mastermind"), (4, 10, "bulls-cows")])
+def test_the_canonical_frame_keeps_feedbacks_and_maps_to_the_lowest_of_the_orbit(
+    pegs, colors, variant
+):
+    from evo.search.symmetry import Stabilizer, canonical_frame
+
+    game = make_game(pegs, colors, variant)
+    rng = _rng(7)
+    secrets = rng.choice(game.num_codes, 300)
+    for g in rng.choice(game.num_codes, 20).tolist():
+        phi = canonical_frame(game, g)
+        (image,) = phi.apply(game, [g])
+        assert image == Stabilizer.root(game).canonical(np.array([g]))[0]
+        assert np.array_equal(phi.inverse().apply(game, phi.apply(game, secrets)), secrets)
+        assert np.array_equal(
+            game.feedback(g, secrets), game.feedback(int(image), phi.apply(game, secrets))
+        )
+
+
+def test_symmetric_first_guesses_share_the_exact_search():
+    """Bulls and Cows: every first guess is alike. The part below 5103 is solved where the
+    first guess is 0123, so after the part below 0123 it costs no search at all."""
+    from evo.search.exact import shared_solver
+
+    game = make_game(4, 10, "bulls-cows").prepare()
+    a = game.parse_code("0123")
+    b = game.parse_code("5103")
+    solver = shared_solver(game, policy="symmetry")
+    trees, nodes = [], []
+    parts = []
+    for root in (a, b):
+        part = [
+            s for s in game.all_codes() if game.format_feedback(game.feedback(root, s)) == "2,0"
+        ]
+        codes = np.array(part)
+        sub = in_canonical_frame(game, codes, (root,), lambda c, h: solver.subtree(c, history=h))
+        nodes.append(solver.nodes)
+        trees.append(sub)
+        parts.append(codes)
+    for root, codes, sub in zip((a, b), parts, trees):
+        assert np.array_equal(np.sort(sub.codes), codes)
+        assert sub.total == Solver(game, policy="symmetry").total(codes, Node.after(game, (root,)))
+    assert trees[0].total == trees[1].total
+    assert not np.array_equal(trees[0].guess, trees[1].guess)  # relabelled for 5103
+    assert nodes[1] == nodes[0]  # the second part came from the memo

@@ -154,3 +154,59 @@ def test_validate_catches_a_broken_array(hand_tree):
     broken.guess[3] = broken.guess[0]
     with pytest.raises(InvalidTreeError):
         broken.validate()
+
+
+# ------------------------------------------------------- compact tree files
+def test_a_compact_file_holds_the_same_tree(tmp_path):
+    game = make_game(4, 6)
+    tree = random_breaker(game, rng=np.random.default_rng(3))
+    path = save_tree(tree, tmp_path / "r.npz", note="kept")
+    assert path.read_bytes()[:4] == b"PK\x03\x04"
+    back = load_tree(path)
+    assert np.array_equal(back.guess, tree.guess) and np.array_equal(back.codes, tree.codes)
+    assert back.total == tree.total and back.worst == tree.worst
+    assert path.stat().st_size < save_tree(tree, tmp_path / "r.json").stat().st_size / 3
+
+
+def test_a_compact_file_is_checked_as_a_json_file_is(tmp_path, hand_tree):
+    import io
+
+    path = save_tree(hand_tree, tmp_path / "t.npz")
+    arrays = dict(np.load(path))
+    meta = json.loads(arrays["meta"].tobytes())
+
+    def write(name: str, **changes) -> str:
+        buffer = io.BytesIO()
+        np.savez(buffer, **{**arrays, **changes})
+        (tmp_path / name).write_bytes(buffer.getvalue())
+        return name
+
+    edited = {**meta, "summary": {**meta["summary"], "total": 7}}
+    as_bytes = lambda d: np.frombuffer(json.dumps(d).encode(), dtype=np.uint8)  # noqa: E731
+    guess = arrays["guess"].copy()
+    guess[1] = guess[0]  # a guess repeated on a path
+    cases = {
+        write("edited.npz", meta=as_bytes(edited)): "says total 7",
+        write("repeat.npz", guess=guess): "repeat",
+        write("pickle.npz", guess=np.array([object()], dtype=object)): "corrupted",
+        write("extra.npz", more=np.zeros(3)): "its arrays differ",
+    }
+    (tmp_path / "cut.npz").write_bytes(path.read_bytes()[:60])
+    cases["cut.npz"] = "corrupted or truncated"
+    for name, message in cases.items():
+        with pytest.raises(TreeFileError, match=message) as e:
+            load_tree(tmp_path / name)
+        assert name in str(e.value)
+    with pytest.raises(TreeFileError, match="not for mastermind with 2 pegs and 3 colors"):
+        load_tree(path, game=make_game(2, 3))
+
+
+@pytest.mark.parametrize("pegs, colors, variant", [(4, 6, "mastermind"), (4, 10, "bulls-cows")])
+def test_codes_are_printed_and_parsed_many_at_once_as_one_by_one(pegs, colors, variant):
+    game = make_game(pegs, colors, variant)
+    codes = np.random.default_rng(0).choice(game.num_codes, size=200)
+    printed = game.format_codes(codes)
+    assert printed == [game.format_code(int(c)) for c in codes]
+    assert game.parse_codes([p.lower() for p in printed]).tolist() == codes.tolist()
+    bad = [*printed[:3], "0" * (pegs + 1)]
+    assert game.parse_codes(bad) is None

@@ -91,6 +91,28 @@ def open_regular(path: str | os.PathLike) -> int:
     return fd
 
 
+def read_bytes(
+    path: str | os.PathLike,
+    *,
+    what: str,
+    error: type[Exception],
+    max_bytes: int = MAX_READ_BYTES,
+) -> bytes:
+    """The bytes of a file the user gave (``what`` it is: ``config``, ``tree file``); when
+    it is not a regular file, cannot be read or is too big, ``error`` with one line naming
+    the file and why."""
+    path = Path(path)
+    try:
+        with os.fdopen(open_regular(path), "rb") as f:  # a FIFO would wait for a writer
+            size = os.fstat(f.fileno()).st_size
+            data = f.read(max_bytes + 1)
+    except OSError as e:
+        raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
+    if max(size, len(data)) > max_bytes:
+        raise error(f"{path} is too big for a {what} ({size:,} bytes; the limit is {max_bytes:,})")
+    return data
+
+
 def read_text(
     path: str | os.PathLike,
     *,
@@ -98,21 +120,17 @@ def read_text(
     error: type[Exception],
     max_bytes: int = MAX_READ_BYTES,
 ) -> str:
-    """The UTF-8 text of a file the user gave (``what`` it is: ``config``, ``tree file``);
-    when it cannot be read, is too big or is not UTF-8, ``error`` with one line naming the
-    file and why."""
-    path = Path(path)
+    """The UTF-8 text of a file the user gave (see :func:`read_bytes`); ``error`` also
+    when it is not UTF-8."""
+    data = read_bytes(path, what=what, error=error, max_bytes=max_bytes)
+    return decode_text(data, path=path, what=what, error=error)
+
+
+def decode_text(data: bytes, *, path: str | os.PathLike, what: str, error: type[Exception]) -> str:
+    """The UTF-8 text of a file's ``data``; ``error`` naming the file and the first byte
+    that is not UTF-8."""
     try:
-        with os.fdopen(open_regular(path), "rb") as f:  # a FIFO would wait for a writer
-            size = os.fstat(f.fileno()).st_size
-            data = f.read(max_bytes + 1)
-        if max(size, len(data)) > max_bytes:
-            raise error(
-                f"{path} is too big for a {what} ({size:,} bytes; the limit is {max_bytes:,})"
-            )
         return data.decode("utf-8")
-    except OSError as e:
-        raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
     except UnicodeDecodeError as e:
         raise error(
             f"{path} is not a {what} (not UTF-8 text: byte {e.start} is {e.object[e.start]:#04x})"

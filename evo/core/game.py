@@ -174,6 +174,12 @@ class Game:
         """Print a code as people read it: ``1123`` (Mastermind), ``0123`` (Bulls and Cows)."""
         return "".join(_SYMBOLS[int(p) + self._offset] for p in self.digits[int(code)])
 
+    def format_codes(self, codes: np.ndarray) -> list[str]:
+        """:meth:`format_code` of many codes at once."""
+        symbols = np.array(list(_SYMBOLS[self._offset : self._offset + self.colors]))
+        chars = symbols[self.digits[np.asarray(codes, dtype=np.int64)]]
+        return ["".join(row) for row in chars.tolist()]
+
     def parse_code(self, text: str) -> int:
         """Parse what :meth:`format_code` prints (case-insensitive, spaces ignored)."""
         s = str(text).replace(" ", "").upper()
@@ -188,6 +194,33 @@ class Game:
                 raise ValueError(f"code {text!r}: {ch!r} is not a color {lo}..{hi}")
             pegs.append(v)
         return self.code_of_digits(pegs)
+
+    def parse_codes(self, texts: list[str]) -> np.ndarray | None:
+        """:meth:`parse_code` of many printed codes at once (int32), or None when one of
+        them does not parse (its message: :meth:`parse_code` of it)."""
+        clean = [str(t).replace(" ", "").upper() for t in texts]
+        if any(len(s) != self.pegs for s in clean):
+            return None
+        try:
+            data = np.frombuffer("".join(clean).encode("ascii"), dtype=np.uint8)
+        except UnicodeEncodeError:
+            return None
+        value = np.full(256, -1, dtype=np.int64)
+        for v in range(self.colors):
+            value[ord(_SYMBOLS[v + self._offset])] = v
+        pegs = value[data].reshape(len(clean), self.pegs)
+        if np.any(pegs < 0):
+            return None
+        number = pegs @ (self.colors ** np.arange(self.pegs - 1, -1, -1, dtype=np.int64))
+        if self.variant == "mastermind":
+            return number.astype(np.int32)
+        rank = np.full(self.colors**self.pegs, -1, dtype=np.int64)
+        d = self.digits.astype(np.int64)
+        rank[d @ (self.colors ** np.arange(self.pegs - 1, -1, -1, dtype=np.int64))] = np.arange(
+            len(d)
+        )
+        codes = rank[number]
+        return None if np.any(codes < 0) else codes.astype(np.int32)
 
     # ------------------------------------------------------------ feedbacks
     @property

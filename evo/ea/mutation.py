@@ -22,7 +22,7 @@ from evo.core.tree import Tree
 from evo.ea.deadline import TimeLimit
 from evo.ea.nodes import MIN_CODES, outermost_nodes, pick_node
 from evo.ea.variation import offer, splice, total_of
-from evo.search.build import Node, build_tree
+from evo.search.build import Node, build_tree, in_canonical_frame
 from evo.search.exact import Policy, shared_solver
 from evo.search.lookahead import lookahead_player, ranked_guesses
 from evo.search.partition import candidates, feedback_block
@@ -267,13 +267,20 @@ def exhaustive_mutation(
     the first in the search's order, so a subtree as good of another shape may be
     replaced by it. A worse one (``consistent`` or ``mixed`` can be worse than the
     current subtree) is declined. With ``keep_depth``, the best subtree no deeper than
-    the current one (the worst case kept, for NSGA-II)."""
+    the current one (the worst case kept, for NSGA-II). The search runs where the node's
+    first guess is the lowest of its orbit, so that nodes below symmetric first guesses
+    (in Bulls and Cows, every first guess) share the search's memo."""
     solver = exact_solver(tree.game, pool=pool, guesses=guesses, impossible=impossible)
 
     def rebuild(tree: Tree, node: int) -> Tree:
         history = tuple(tree.used_guesses(node))
         depth = tree.height(node) if keep_depth else None
-        return solver.subtree(tree.code_set(node), history=history, depth=depth)
+        return in_canonical_frame(
+            tree.game,
+            tree.code_set(node),
+            history,
+            lambda codes, history: solver.subtree(codes, history=history, depth=depth),
+        )
 
     return _rebuild_nodes(
         tree,

@@ -26,8 +26,8 @@ import numpy as np
 from evo.config import EXTENDABLE, Config, config_differences
 from evo.core.files import atomic_write_bytes, atomic_write_json
 from evo.core.game import Game
-from evo.core.growth import Template, build_exact
 from evo.core.tree import InvalidTreeError, Tree
+from evo.core.treeio import tree_from_arrays
 from evo.ea.individuals import as_individual, individual_class
 from evo.ea.islands import Epochs, pack, unpack
 from evo.ea.state import State, hall_of_fame
@@ -212,7 +212,7 @@ def _state(doc: dict, arrays: dict[str, np.ndarray], config: Config, game: Game)
             raise ValueError(f"tree index {k!r} out of range")
         if k not in trees:
             lo, hi = int(offsets[k]), int(offsets[k + 1])
-            trees[k] = _tree(
+            trees[k] = tree_from_arrays(
                 game, arrays["guess"][lo:hi], arrays["parent"][lo:hi], arrays["label"][lo:hi]
             )
         return trees[k]
@@ -255,22 +255,6 @@ def _state(doc: dict, arrays: dict[str, np.ndarray], config: Config, game: Game)
         float(doc["elapsed"]),
         int(doc["evaluations"]),
     )
-
-
-def _tree(game: Game, guess: np.ndarray, parent: np.ndarray, label: np.ndarray) -> Tree:
-    """A tree from its stored arrays, rebuilt and checked on every code."""
-    n = len(guess)
-    if np.any((guess < 0) | (guess >= game.num_codes)):
-        raise InvalidTreeError("a guess is not a code of the game")
-    if parent[0] != -1 or np.any(parent[1:] < 0) or np.any(parent[1:] >= np.arange(1, n)):
-        raise InvalidTreeError("parents are not in preorder")
-    if np.any((label[1:] <= 0) | (label[1:] >= game.num_feedbacks)):
-        raise InvalidTreeError("an edge has no feedback of the game")
-    child = np.full((n, game.num_feedbacks), -1, dtype=np.int32)
-    child[parent[1:], label[1:]] = np.arange(1, n, dtype=np.int32)
-    if np.count_nonzero(child >= 0) != n - 1:
-        raise InvalidTreeError("a node has two children for one feedback")
-    return build_exact(game, Template(guess.astype(np.int32), child))
 
 
 def _random_state(data: Any) -> tuple:

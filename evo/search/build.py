@@ -20,7 +20,7 @@ from evo.core.game import Game
 from evo.core.growth import Template, build_exact
 from evo.core.tree import Tree
 from evo.search.partition import split
-from evo.search.symmetry import Stabilizer
+from evo.search.symmetry import Stabilizer, canonical_frame
 
 
 class Node:
@@ -102,3 +102,23 @@ def build_tree(
     for parent, fb, me in links:
         child[parent, fb] = me
     return build_exact(game, Template(np.array(guesses, dtype=np.int32), child), codes=codes)
+
+
+def in_canonical_frame(
+    game: Game,
+    codes: np.ndarray,
+    history: tuple[int, ...],
+    build: Callable[[np.ndarray, tuple[int, ...]], Tree],
+) -> Tree:
+    """``build(codes, history)`` done where the first guess of ``history`` is the lowest
+    code of its orbit (:func:`~evo.search.symmetry.canonical_frame`), then mapped back: a
+    subtree below one first guess serves every symmetric one (their code sets meet in
+    that frame, with their memos and caches). The result is the same subtree, relabelled."""
+    if not history:
+        return build(codes, history)
+    phi = canonical_frame(game, history[0])
+    if phi.identity:
+        return build(codes, history)
+    sub = build(np.sort(phi.apply(game, codes)), tuple(int(g) for g in phi.apply(game, history)))
+    back = phi.inverse().apply(game, sub.guess).astype(np.int32)
+    return build_exact(game, Template(back, sub.child_table), codes=np.sort(codes))

@@ -18,6 +18,7 @@ which the tie rule "lowest code" would pick anyway.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -132,6 +133,56 @@ class Stabilizer:
         if self.trivial:
             return codes
         return codes[self.canonical(codes) == codes]
+
+
+@dataclass(frozen=True)
+class Relabel:
+    """An automorphism of the game: positions permuted and colors renamed,
+    ``phi(c)[i] = sigma[c[pi[i]]]``; it keeps every feedback."""
+
+    pi: tuple[int, ...]
+    sigma: tuple[int, ...]  # a permutation of all the colors
+
+    def apply(self, game: Game, codes: np.ndarray | Sequence[int]) -> np.ndarray:
+        """The images of ``codes``."""
+        d = game.digits[np.asarray(codes, dtype=np.int64)][:, list(self.pi)]
+        return encode(game, np.asarray(self.sigma, dtype=np.int64)[d])
+
+    def inverse(self) -> Relabel:
+        pi = [0] * len(self.pi)
+        for i, p in enumerate(self.pi):
+            pi[p] = i
+        sigma = [0] * len(self.sigma)
+        for c, s in enumerate(self.sigma):
+            sigma[s] = c
+        return Relabel(tuple(pi), tuple(sigma))
+
+    @property
+    def identity(self) -> bool:
+        return self.pi == tuple(sorted(self.pi)) and self.sigma == tuple(sorted(self.sigma))
+
+
+def canonical_frame(game: Game, guess: int) -> Relabel:
+    """An automorphism that maps ``guess`` to the lowest code of its orbit (the first such
+    in a fixed order, so the same for every caller): nodes below symmetric first guesses
+    then meet as the same code sets, and share memos and caches."""
+    lowest = int(Stabilizer.root(game).canonical(np.array([guess]))[0])
+    target = [int(x) for x in game.digits[lowest]]
+    g = [int(x) for x in game.digits[int(guess)]]
+    for pi in itertools.permutations(range(game.pegs)):
+        sigma = [-1] * game.colors
+        ok = True
+        for i in range(game.pegs):
+            a, b = g[pi[i]], target[i]
+            if sigma[a] == -1 and b not in sigma:
+                sigma[a] = b
+            elif sigma[a] != b:
+                ok = False
+                break
+        if ok:
+            rest = iter(c for c in range(game.colors) if c not in sigma)
+            return Relabel(pi, tuple(s if s >= 0 else next(rest) for s in sigma))
+    raise AssertionError("a code is always mapped to its orbit's lowest code")
 
 
 _INTERNED: dict[tuple, Stabilizer] = {}
