@@ -267,6 +267,11 @@ def test_toolbox_passes_each_operator_its_config_and_the_pool():
         "exact_below": 7,
         "max_codes": 9,
         "keep_depth": True,
+        "min_codes": 4,
+        "sweep": True,
+        "guesses": "mixed",
+        "impossible": 3,
+        "mixed_below": 20,
     }
     game = make_game(3, 4)
     for kind, op in OPERATORS.items():
