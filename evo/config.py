@@ -172,6 +172,8 @@ class GreedyConfig(_Model):
     """only nodes of at most this many codes are rebuilt (null: any)"""
     min_codes: int = Field(3, ge=3)
     """only nodes of at least this many codes are rebuilt"""
+    max_depth: int | None = Field(None, ge=1)
+    """only nodes at most this many guesses from the root are rebuilt (1: the root; null: any)"""
     sweep: bool = False
     """rebuild every node of `min_codes` to `max_codes` codes that no other contains, not one
     node at random: the tree improved all over at once (a local search)"""
@@ -206,6 +208,9 @@ class ExhaustiveConfig(_Model):
     """largest code set replaced by an optimal subtree; `auto`: as greedy's `exact_below`"""
     min_codes: int = Field(3, ge=3)
     """smallest code set picked (larger sets are where a costly search pays)"""
+    max_depth: int | None = Field(None, ge=1)
+    """only nodes at most this many guesses from the root (2: the parts after the first
+    guess, which symmetric first guesses share; null: any)"""
     keep_depth: bool = False
     """the best subtree no deeper than the current one (the worst case kept there), rather than
     the best of any depth"""

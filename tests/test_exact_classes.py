@@ -264,3 +264,27 @@ def test_symmetric_first_guesses_share_the_exact_search():
     assert trees[0].total == trees[1].total
     assert not np.array_equal(trees[0].guess, trees[1].guess)  # relabelled for 5103
     assert nodes[1] == nodes[0]  # the second part came from the memo
+
+
+@pytest.mark.parametrize("op", [exhaustive_mutation, greedy_mutation])
+def test_max_depth_picks_only_nodes_near_the_root(op, monkeypatch):
+    from evo.ea import mutation
+
+    picked = []
+
+    def spy(tree, **kw):
+        node = real(tree, **kw)
+        picked.append(None if node is None else int(tree.depth[node]))
+        return node
+
+    real = mutation.pick_node
+    monkeypatch.setattr(mutation, "pick_node", spy)
+    tree = random_breaker(make_game(4, 6).prepare(), rng=_rng(2))
+    params = {"max_codes": 60} if op is exhaustive_mutation else {"tries": 1}
+    for seed in range(20):
+        op(tree, rng=_rng(seed), max_depth=2, **params)
+    assert max(picked) <= 2
+    picked.clear()
+    for seed in range(20):
+        op(tree, rng=_rng(seed), **params)
+    assert max(picked) > 2

@@ -84,7 +84,7 @@ def force_node(monkeypatch):
 
     def force(x: int) -> None:
         def pick(tree, **kw):
-            limits = {k: kw[k] for k in ("min_codes", "max_codes") if k in kw}
+            limits = {k: kw[k] for k in ("min_codes", "max_codes", "max_depth") if k in kw}
             return x if x in candidate_nodes(tree, **limits) else None
 
         monkeypatch.setattr(mutation, "pick_node", pick)

@@ -272,6 +272,7 @@ def test_toolbox_passes_each_operator_its_config_and_the_pool():
         "guesses": "mixed",
         "impossible": 3,
         "mixed_below": 20,
+        "max_depth": 3,
     }
     game = make_game(3, 4)
     for kind, op in OPERATORS.items():
@@ -648,6 +649,8 @@ KEY_TESTS: dict[str, list[str]] = {
     "mutation.operators.exhaustive.keep_depth": ["test_keep_depth_keeps_the_worst_case"],
     "mutation.operators.exhaustive.min_codes": ["test_min_codes_picks_only_big_enough_nodes"],
     "mutation.operators.greedy.min_codes": ["test_min_codes_picks_only_big_enough_nodes"],
+    "mutation.operators.greedy.max_depth": ["test_max_depth_picks_only_nodes_near_the_root"],
+    "mutation.operators.exhaustive.max_depth": ["test_max_depth_picks_only_nodes_near_the_root"],
     "mutation.operators.exhaustive.sweep": [
         "test_a_sweep_rebuilds_every_outermost_node_of_the_band"
     ],

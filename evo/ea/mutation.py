@@ -183,6 +183,7 @@ def greedy_mutation(
     keep_current: bool = True,
     max_codes: int | None = None,
     min_codes: int = MIN_CODES,
+    max_depth: int | None = None,
     keep_depth: bool = False,
     mixed_below: int = 0,
     impossible: int = 2,
@@ -196,8 +197,9 @@ def greedy_mutation(
     ``exact_below`` codes are solved exactly (with ``keep_depth``, as well as possible
     without going deeper than the current subtree, so the worst case does not grow
     there), and larger ones of at most ``mixed_below`` codes among the possible codes
-    and the ``impossible`` best others. Nodes of ``min_codes`` to ``max_codes`` codes are
-    picked; with ``sweep``, every one of them that no other contains, not one at random.
+    and the ``impossible`` best others. Nodes of ``min_codes`` to ``max_codes`` codes (at
+    most ``max_depth`` guesses from the root) are picked; with ``sweep``, every one of
+    them that no other contains, not one at random.
     The ``time_limit`` is checked between the tries (a rebuild near the root of a big
     game takes seconds)."""
     game = tree.game
@@ -240,6 +242,7 @@ def greedy_mutation(
         node_weight=node_weight,
         min_codes=min_codes,
         max_codes=max_codes,
+        max_depth=max_depth,
         sweep=sweep,
         keep_current=keep_current,
         time_limit=time_limit,
@@ -254,22 +257,24 @@ def exhaustive_mutation(
     node_weight: NodeWeight = "size",
     max_codes: int = 10,
     min_codes: int = MIN_CODES,
+    max_depth: int | None = None,
     keep_depth: bool = False,
     guesses: ExactGuesses = "all",
     impossible: int = 2,
     sweep: bool = False,
     time_limit: TimeLimit | None = None,
 ) -> Tree:
-    """*Exhaustive subtree*: a node of ``min_codes`` to ``max_codes`` codes (with
-    ``sweep``, every one that no other contains) gets the best subtree the exact search
-    finds among its ``guesses`` (``all``: an optimal one; ``consistent``: the best that
-    guesses codes still possible; ``mixed``: those and the ``impossible`` best others),
-    the first in the search's order, so a subtree as good of another shape may be
-    replaced by it. A worse one (``consistent`` or ``mixed`` can be worse than the
-    current subtree) is declined. With ``keep_depth``, the best subtree no deeper than
-    the current one (the worst case kept, for NSGA-II). The search runs where the node's
-    first guess is the lowest of its orbit, so that nodes below symmetric first guesses
-    (in Bulls and Cows, every first guess) share the search's memo."""
+    """*Exhaustive subtree*: a node of ``min_codes`` to ``max_codes`` codes, at most
+    ``max_depth`` guesses from the root (with ``sweep``, every one that no other
+    contains), gets the best subtree the exact search finds among its ``guesses``
+    (``all``: an optimal one; ``consistent``: the best that guesses codes still possible;
+    ``mixed``: those and the ``impossible`` best others), the first in the search's
+    order, so a subtree as good of another shape may be replaced by it. A worse one
+    (``consistent`` or ``mixed`` can be worse than the current subtree) is declined.
+    With ``keep_depth``, the best subtree no deeper than the current one (the worst case
+    kept, for NSGA-II). The search runs where the node's first guess is the lowest of
+    its orbit, so that nodes below symmetric first guesses (in Bulls and Cows, every
+    first guess) share the search's memo."""
     solver = exact_solver(tree.game, pool=pool, guesses=guesses, impossible=impossible)
 
     def rebuild(tree: Tree, node: int) -> Tree:
@@ -289,6 +294,7 @@ def exhaustive_mutation(
         node_weight=node_weight,
         min_codes=min_codes,
         max_codes=max_codes,
+        max_depth=max_depth,
         sweep=sweep,
         keep_current=guesses != "all",
         time_limit=time_limit,
@@ -303,6 +309,7 @@ def _rebuild_nodes(
     node_weight: NodeWeight,
     min_codes: int,
     max_codes: int | None,
+    max_depth: int | None,
     sweep: bool,
     keep_current: bool,
     time_limit: TimeLimit | None,
@@ -313,14 +320,20 @@ def _rebuild_nodes(
     always declined, and the time limit checked between nodes)."""
     if not sweep:
         node = pick_node(
-            tree, rng=rng, weight=node_weight, min_codes=min_codes, max_codes=max_codes
+            tree,
+            rng=rng,
+            weight=node_weight,
+            min_codes=min_codes,
+            max_codes=max_codes,
+            max_depth=max_depth,
         )
         return (
             tree
             if node is None
             else offer(tree, node, rebuild(tree, node), keep_current=keep_current)
         )
-    for node in outermost_nodes(tree, min_codes=min_codes, max_codes=max_codes)[::-1]:
+    band = outermost_nodes(tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth)
+    for node in band[::-1]:
         if time_limit is not None:
             time_limit.check()
         tree = offer(tree, int(node), rebuild(tree, int(node)), keep_current=True)

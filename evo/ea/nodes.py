@@ -12,19 +12,28 @@ MIN_CODES = 3
 
 
 def candidate_nodes(
-    tree: Tree, *, min_codes: int = MIN_CODES, max_codes: int | None = None
+    tree: Tree,
+    *,
+    min_codes: int = MIN_CODES,
+    max_codes: int | None = None,
+    max_depth: int | None = None,
 ) -> np.ndarray:
-    """Nodes whose code set has ``min_codes`` .. ``max_codes`` codes."""
+    """Nodes whose code set has ``min_codes`` .. ``max_codes`` codes (and that are at
+    most ``max_depth`` guesses from the root, the root being 1)."""
     ok = tree.count >= min_codes
     if max_codes is not None:
         ok &= tree.count <= max_codes
+    if max_depth is not None:
+        ok &= tree.depth <= max_depth
     return np.flatnonzero(ok)
 
 
-def outermost_nodes(tree: Tree, *, min_codes: int, max_codes: int | None) -> np.ndarray:
-    """The nodes of ``min_codes`` .. ``max_codes`` codes that no other such node contains,
-    in preorder: a sweep that rebuilds each of them covers the band once."""
-    nodes = candidate_nodes(tree, min_codes=min_codes, max_codes=max_codes)
+def outermost_nodes(
+    tree: Tree, *, min_codes: int, max_codes: int | None, max_depth: int | None = None
+) -> np.ndarray:
+    """The nodes of :func:`candidate_nodes` that no other of them contains, in preorder: a
+    sweep that rebuilds each of them covers the band once."""
+    nodes = candidate_nodes(tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth)
     if len(nodes) == 0:
         return nodes
     ends = nodes + tree.nsub[nodes]
@@ -44,11 +53,12 @@ def pick_node(
     weight: NodeWeight = "size",
     min_codes: int = MIN_CODES,
     max_codes: int | None = None,
+    max_depth: int | None = None,
 ) -> int | None:
     """A random node with ``min_codes`` .. ``max_codes`` codes, uniformly (``uniform``) or
     with probability proportional to its code set's size (``size``) or its square root
     (``sqrt``); None when there is none."""
-    nodes = candidate_nodes(tree, min_codes=min_codes, max_codes=max_codes)
+    nodes = candidate_nodes(tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth)
     if len(nodes) == 0:
         return None
     if weight == "uniform":

@@ -135,6 +135,7 @@ class Solver:
         self._all = np.arange(game.num_codes, dtype=np.int64)
         self._digits = np.ascontiguousarray(game.digits, dtype=np.uint8)
         self._colors = game.colors
+        self._key_type = np.uint16 if game.num_codes <= 1 << 16 else np.uint32
 
     # ------------------------------------------------------------------ answers
     def total(
@@ -187,10 +188,10 @@ class Solver:
             level *= max(self._parts, 1)
         return False
 
-    @staticmethod
-    def _key(codes: np.ndarray, depth: int | None) -> bytes:
-        """The memo key of a sorted code set, and of its depth limit when there is one."""
-        key = codes.tobytes()
+    def _key(self, codes: np.ndarray, depth: int | None) -> bytes:
+        """The memo key of a sorted code set (its codes as 2- or 4-byte integers: a big
+        search keeps millions), and of its depth limit when there is one."""
+        key = codes.astype(self._key_type).tobytes()
         return key if depth is None else key + bytes([min(depth, 255)])
 
     # ------------------------------------------------------------------ search
@@ -353,6 +354,11 @@ def _sorted(codes: np.ndarray) -> np.ndarray:
 
 _SHARED: dict[tuple, Solver] = {}
 
+#: Memo entries a shared solver keeps before it empties its memo: the exact search of the
+#: largest part after Bulls and Cows' first guess (1440 codes) makes about two million
+#: (about 0.5 GB); a memo emptied in the middle of a search makes it start again.
+SHARED_MEMO = 3_000_000
+
 
 def shared_solver(
     game: Game, *, pool: Pool = "all", policy: Policy = "path-independent", impossible: int = 0
@@ -367,6 +373,6 @@ def shared_solver(
     key = (game.key, pool, policy, impossible if pool == "consistent" else 0)
     if key not in _SHARED or _SHARED[key].game is not game:
         _SHARED[key] = Solver(
-            game, policy=policy, pool=pool, impossible=impossible, max_memo=200_000
+            game, policy=policy, pool=pool, impossible=impossible, max_memo=SHARED_MEMO
         )
     return _SHARED[key]
