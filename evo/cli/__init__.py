@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "config": "Show a run config with every default filled in (keys: docs/CONFIG.md).",
     "explore": "Write an HTML page to walk TREE (a tree file, a run directory, or a baseline name",
     "table": "Print the strategy of TREE (a tree file, a run directory, or a baseline name with",
+    "polish": "Improve TREE (a tree file, a run directory, or a baseline name with",
 }
 
 

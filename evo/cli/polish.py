@@ -1,0 +1,114 @@
+"""``evo polish``: a breaker improved by searching every node of some size bands."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from evo.cli.common import game_options, load_breaker
+
+
+@click.command()
+@click.argument("tree", metavar="TREE")
+@click.option(
+    "--band",
+    "bands",
+    multiple=True,
+    required=True,
+    metavar="MIN:MAX:SEARCH",
+    help="Rebuild every node of MIN to MAX codes (the outermost ones) by SEARCH: all (the "
+    "exact optimum), consistent (exact among the possible codes), mixed (those and the "
+    "--impossible best others) or greedy (--tries root guesses of the --top by look-ahead, "
+    "completed by search); repeatable, run in order. E.g. --band 81:400:mixed "
+    "--band 10:80:all.",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    required=True,
+    help="Where to write the polished tree (.json, or .npz for the compact form).",
+)
+@click.option(
+    "--impossible",
+    type=click.IntRange(min=1),
+    default=2,
+    show_default=True,
+    help="mixed: how many of the best bounds of impossible guesses are tried.",
+)
+@click.option(
+    "--tries",
+    type=click.IntRange(min=1),
+    default=4,
+    show_default=True,
+    help="greedy: root guesses tried at each node.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=1),
+    default=8,
+    show_default=True,
+    help="greedy: the tries are drawn among this many best by look-ahead.",
+)
+@click.option(
+    "--exact-below",
+    type=click.IntRange(min=0),
+    default=80,
+    show_default=True,
+    help="greedy: code sets of at most this many codes solved exactly.",
+)
+@click.option(
+    "--mixed-below",
+    type=click.IntRange(min=0),
+    default=400,
+    show_default=True,
+    help="greedy: larger ones of at most this many codes in the mixed class.",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="greedy: the draws of the tries.",
+)
+@game_options
+@click.pass_context
+def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_below, seed,
+           pegs, colors, variant) -> None:  # fmt: skip
+    """Improve TREE (a tree file, a run directory, or a baseline name with
+    --pegs/--colors) by searching every node of the --band sizes, keeping a subtree only
+    where the search finds a better one: a local search after evolution. Prints each
+    band's gain."""
+    from evo.core.treeio import save_tree
+    from evo.ea.polish import Band
+    from evo.ea.polish import polish as run
+
+    try:
+        wanted = [Band.parse(b) for b in bands]
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--band") from None
+    breaker = load_breaker(ctx, tree, pegs, colors, variant)
+    click.echo(f"{tree}: total {breaker.total}", err=True)
+
+    def say(done) -> None:
+        b = done.band
+        click.echo(
+            f"band {b.min_codes}:{b.max_codes}:{b.search}: {done.before} -> {done.after} "
+            f"({done.after - done.before:+d}) in {done.seconds:.0f} s",
+            err=True,
+        )
+
+    polished, _ = run(
+        breaker,
+        wanted,
+        impossible=impossible,
+        tries=tries,
+        top=top,
+        exact_below=exact_below,
+        mixed_below=mixed_below,
+        seed=seed,
+        on_band=say,
+    )
+    save_tree(polished, output, polished_from=str(tree), bands=list(bands))
+    click.echo(f"{output}: total {polished.total} ({polished.total - breaker.total:+d})")

@@ -1,0 +1,108 @@
+"""Polishing a breaker: every node of a size band rebuilt by a search, the better subtree
+kept (a local search, as the operators' ``sweep`` does, applied to one tree on purpose).
+
+A band names its nodes by size (``min_codes`` to ``max_codes`` codes, the outermost of
+them) and its search: ``all`` (the exact optimum), ``consistent`` or ``mixed`` (the exact
+search among the possible codes, and with the ``impossible`` best others), or ``greedy``
+(``tries`` root guesses among the ``top`` by look-ahead, completed by look-ahead with
+exact search up to ``exact_below`` and mixed search up to ``mixed_below`` codes). Bands
+run in order; a subtree is replaced only by a better one, so the total never grows.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from evo.core.tree import Tree
+from evo.ea.mutation import exhaustive_mutation, greedy_mutation
+
+#: What a band can search with.
+SEARCHES = ("all", "consistent", "mixed", "greedy")
+
+
+@dataclass(frozen=True)
+class Band:
+    """Nodes of ``min_codes`` to ``max_codes`` codes, rebuilt by ``search``."""
+
+    min_codes: int
+    max_codes: int
+    search: str = "all"
+
+    @classmethod
+    def parse(cls, text: str) -> Band:
+        """``MIN:MAX:SEARCH`` (``81:400:mixed``); ValueError saying what is wrong."""
+        m = re.fullmatch(r"\s*(\d+)\s*:\s*(\d+)\s*(?::\s*([a-z]+)\s*)?", text)
+        if m is None:
+            raise ValueError(f"band {text!r} should read MIN:MAX:SEARCH, such as 81:400:mixed")
+        low, high, search = int(m[1]), int(m[2]), m[3] or "all"
+        if search not in SEARCHES:
+            raise ValueError(
+                f"band {text!r}: search {search!r} is not one of {', '.join(SEARCHES)}"
+            )
+        if not 3 <= low <= high:
+            raise ValueError(f"band {text!r}: sizes should satisfy 3 <= MIN <= MAX")
+        return cls(low, high, search)
+
+
+@dataclass
+class Polished:
+    """A band's outcome: the totals before and after, and the seconds it took."""
+
+    band: Band
+    before: int
+    after: int
+    seconds: float
+
+
+def polish(
+    tree: Tree,
+    bands: Sequence[Band],
+    *,
+    impossible: int = 2,
+    tries: int = 4,
+    top: int = 8,
+    exact_below: int = 80,
+    mixed_below: int = 400,
+    seed: int = 0,
+    on_band: Callable[[Polished], None] | None = None,
+) -> tuple[Tree, list[Polished]]:
+    """``tree`` with every band's nodes rebuilt (see the module); ``seed``: the draws of
+    the greedy band's tries. Returns the polished tree and each band's outcome (also
+    passed to ``on_band`` as each band ends)."""
+    out = []
+    for band in bands:
+        start, before = time.perf_counter(), tree.total
+        rng = np.random.default_rng(seed)
+        if band.search == "greedy":
+            tree = greedy_mutation(
+                tree,
+                rng=rng,
+                tries=tries,
+                top=top,
+                exact_below=exact_below,
+                mixed_below=mixed_below,
+                impossible=impossible,
+                min_codes=band.min_codes,
+                max_codes=band.max_codes,
+                sweep=True,
+            )
+        else:
+            tree = exhaustive_mutation(
+                tree,
+                rng=rng,
+                guesses=band.search,  # type: ignore[arg-type]
+                impossible=impossible,
+                min_codes=band.min_codes,
+                max_codes=band.max_codes,
+                sweep=True,
+            )
+        done = Polished(band, before, tree.total, time.perf_counter() - start)
+        out.append(done)
+        if on_band is not None:
+            on_band(done)
+    return tree, out
