@@ -77,7 +77,7 @@ def test_a_tree_shows_itself(tmp_path):
     drawn = path.read_text()
     assert drawn.count('<g id="node') < len(tree)  # cut at depth 2
     assert tree.render(tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
-    with pytest.raises(ValueError, match=r"\.svg, \.png, \.pdf"):
+    with pytest.raises(ValueError, match=r"is none of \.svg, \.png, \.pdf"):
         tree.render(tmp_path / "t.txt")
     assert "total 74" in repr(tree)
 

@@ -1,11 +1,15 @@
 """Property test of the command line's error boundary: random and mutated configs,
-``--set`` values and tree files never give a traceback, only exit status 0, or 2 with one
-line on standard error."""
+``--set`` values and tree files, and hostile file names, never give a traceback, only exit
+status 0, or 2 with one line on standard error (without raw control characters); what is
+written is still valid (SVG that parses, a page whose data cannot end its block)."""
 
 from __future__ import annotations
 
 import copy
 import json
+import os
+import re
+import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -83,13 +87,15 @@ def put(data, path: str, value) -> None:
 
 
 def check(res) -> None:
-    """Exit status 0, or 2 with one line ``Error: ...``; never a traceback."""
+    """Exit status 0, or 2 with one line ``Error: ...`` free of control characters; never
+    a traceback."""
     assert isinstance(res.exception, (SystemExit, type(None))), repr(res.exception)
     assert res.exit_code in (0, 2), (res.exit_code, res.output)
     assert "Traceback" not in res.output
     if res.exit_code == 2:
         lines = res.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("Error: "), res.stderr
+        assert not re.search(r"[\x00-\x1f\x7f-\x9f]", lines[0]), lines[0]
 
 
 def text_of(data, form: str) -> bytes:
@@ -175,3 +181,73 @@ def test_tree_files_random_and_mutated(tmp_path_factory, changes, deep, damage, 
     path.write_bytes(raw)
     args = [command, str(path)] + (["--secret", "12"] if command == "play" else [])
     check(CliRunner().invoke(main, args))
+
+
+#: Pieces of hostile text: terminal escapes and other controls, markup that would end or
+#: comment out a page's script, quotes, entities, Graphviz escapes, mathtext, line and
+#: direction marks, and the lone surrogates Python reads in a file name that is not UTF-8.
+HOSTILE_PIECES = [
+    "\x1b[2J", "\x1b]0;title\x07", "\r", "\n", "\t", "\x7f", "\x85", "<!--", "<script>",
+    "</script>", "-->", "'", '"', "&amp;", "&", "<", ">", "\\N", "\\", "$\\foo$", "\u2028",
+    "\u202e", "\ufeff", "\udcff", "\udc80", "%s", "{}", "é", "\U0001f600", ".json", " ",
+]  # fmt: skip
+
+HOSTILE = st.lists(
+    st.one_of(st.sampled_from(HOSTILE_PIECES), st.text(max_size=3)), min_size=1, max_size=6
+).map("".join)
+
+
+def file_name(text: str) -> str:
+    """``text`` as a name a command line can carry: no "/" or NUL, at most 200 bytes."""
+    name = text.replace("/", "|").replace("\0", "") or "x"
+    while len(os.fsencode(name)) > 200:
+        name = name[:-1]
+    return name if name not in (".", "..") else f"{name}x"
+
+
+@SETTINGS
+@given(
+    name=HOSTILE,
+    output=st.one_of(st.none(), HOSTILE),
+    changes=st.lists(st.tuples(st.sampled_from(TREE_KEYS), HOSTILE), max_size=2),
+    command=st.sampled_from(["render", "explore", "table", "play"]),
+)
+def test_hostile_names_and_tree_text(tmp_path_factory, name, output, changes, command):
+    """Tree files under hostile names (given as files or run directories), holding hostile
+    text, drawn, explored, tabled or played; pictures and pages named after them."""
+    tmp = tmp_path_factory.mktemp("fuzz")
+    doc = hand_document()
+    for key, value in changes:
+        put(doc, key, value)
+    name = file_name(name)
+    if len(name) % 2:  # a run directory stands for its best.json
+        path = tmp / name
+        path.mkdir()
+        (path / "best.json").write_text(json.dumps(doc))
+    else:
+        path = tmp / f"{name}.json"
+        path.write_text(json.dumps(doc))
+    args = [command, str(path)]
+    suffix = {"render": ".svg", "explore": ".html"}.get(command)
+    out = tmp / f"{file_name(output)}{suffix}" if output is not None and suffix else None
+    if out is not None:
+        args += ["-o", str(out)]
+    if command == "play":
+        args += ["--secret", "12"]
+    here = Path.cwd()
+    os.chdir(tmp)  # where pictures and pages without --output go
+    try:
+        res = CliRunner().invoke(main, args)
+    finally:
+        os.chdir(here)
+    written = list(tmp.iterdir()) if out is None else [out]
+    check(res)
+    if res.exit_code == 0 and command == "render":
+        (picture,) = [p for p in written if p.suffix == ".svg" and p.is_file()]
+        ET.parse(picture)
+    if res.exit_code == 0 and command == "explore":
+        (page,) = [p for p in written if p.suffix == ".html" and p.is_file()]
+        text = page.read_text()
+        data = text.split('type="application/json">', 1)[1].split("</script>", 1)[0]
+        assert not set("<>&") & set(data)
+        assert not re.search("script-src[^;]*unsafe-inline", text)

@@ -4,8 +4,11 @@ say what to do."""
 from __future__ import annotations
 
 import re
+import xml.etree.ElementTree as ET
 
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from evo.cli import main
 
@@ -58,3 +61,41 @@ def test_size_layout_and_direction_have_help():
     render = " ".join(CliRunner().invoke(main, ["render", "--help"]).output.split())
     assert "--layout [dot|twopi] Graphviz layout: dot" in render
     assert "auto (LR for wide trees)" in render
+
+
+def test_errors_escape_control_characters_and_cut_long_values(tmp_path):
+    """A user error is one line without raw control characters (a name can hold a terminal
+    escape) and without a whole 100 KB value, but still says what is wrong."""
+    config = tmp_path / "c.yaml"
+    config.write_text("name: t\ngame: {pegs: 2, colors: 3}\n")
+    cases = [
+        (["render", str(tmp_path / "\x1b]0;pwned\x07\x1b[2J.json")], "\\x1b]0;pwned\\x07\\x1b[2J"),
+        (["render", "\x1b[2J" + "x" * 100_000], "File name too long"),
+        (["config", "show", str(config), "--set", "game.variant=" + "v" * 100_000], "variant"),
+        (["config", "show", str(config), "--set", "\x1b[2J" + "a " * 50_000], "KEY.PATH=VALUE"),
+    ]
+    for args, needle in cases:
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2, res.output
+        (line,) = res.stderr.strip().splitlines()
+        assert line.startswith("Error: ") and needle in line, line[:300]
+        assert not re.search(r"[\x00-\x1f\x7f]", res.stderr.rstrip("\n")), line[:300]
+        assert len(line) < 1200, line[:300]
+        if len(" ".join(args)) > 100_000:
+            assert " characters)" in line, line[:300]
+
+
+@settings(max_examples=200, deadline=None, database=None)
+@given(st.text(alphabet=st.characters(codec=None, exclude_categories=())))
+def test_printable_text_is_valid_xml_and_keeps_what_prints(text):
+    """Any text at all (controls, surrogates, unassigned code points) comes out as UTF-8
+    that XML takes as it is; text that prints comes out unchanged."""
+    from xml.sax.saxutils import escape
+
+    from evo.show.text import printable
+
+    shown = printable(text)
+    assert ET.fromstring(f"<t>{escape(shown)}</t>".encode()).text in (shown, None)
+    if text.isprintable():
+        assert shown == text
+    assert printable("\x1b" + "a" * 500, limit=10) == "\\x1baaaaaa… (501 characters)"

@@ -109,6 +109,27 @@ def test_a_name_cannot_close_the_script(hand_tree):
     assert page.count("</script>") == 2  # the data's and the explorer's own
 
 
+def test_the_data_cannot_end_or_comment_out_its_block(hand_tree, hand_tree_swapped):
+    """No "<", ">" or "&" in the embedded JSON (it escapes them), and script allowed by
+    the hash of the page's own script only, never 'unsafe-inline'."""
+    import base64
+    import hashlib
+
+    names = ("<!--<script>", "</script><script>x=1</script> & <\u2028")
+    page = explorer_html(hand_tree, names[0], hand_tree_swapped, names[1])
+    block = re.search(r'<script id="evo-data" type="application/json">(.*?)</script>', page, re.S)
+    assert not set("<>&\u2028") & set(block.group(1))
+    assert [t["name"] for t in json.loads(block.group(1))["trees"]] == [
+        names[0],
+        names[1].replace("\u2028", "\\u2028"),  # unprintable: escaped as Python writes it
+    ]
+    policy = re.search(r'http-equiv="Content-Security-Policy"\s+content="([^"]*)"', page).group(1)
+    script_src = next(p.split()[1:] for p in policy.split(";") if p.split()[0] == "script-src")
+    script = page[page.rindex("<script>") + len("<script>") : page.rindex("</script>")]
+    digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+    assert script_src == [f"'sha256-{digest}'"]
+
+
 def test_explore_command(in_tmp, hand_tree):
     tmp_path = in_tmp
     game = make_game(3, 3)
@@ -347,3 +368,55 @@ def test_bulls_cows_and_many_colors_in_chromium(
     page.fill("#secret", "0" * pegs)
     page.press("#secret", "Enter")
     assert page.inner_text("#secret-error")  # 0 is no color; bulls and cows repeat no digit
+
+
+#: Names that would end or comment out the page's data block, or run as markup, if the
+#: page let them: an opening comment before a script tag (which makes the HTML parser
+#: swallow the rest of the page), a closing script tag, markup with an event handler,
+#: quotes, entities, a terminal escape, a line separator, and an undecodable byte (a lone
+#: surrogate, as Python reads a file name that is not UTF-8).
+HOSTILE_NAMES = (
+    "<!--<script>",
+    "</script><script>window.pwned=1</script>",
+    "<img src=x onerror=window.pwned=1>'\"&amp;\x1b[2J\u2028\udcff",
+)
+
+
+def test_hostile_names_are_shown_as_text_and_run_nothing(open_page, tmp_path):
+    """File and run directory names reach the page as tree names and in its title: the app
+    still starts, shows them as text (unprintable characters escaped), and neither they
+    nor an inline script slipped into the page can run (script is allowed by hash only)."""
+    from evo.baselines import run
+    from evo.show.explore import write_explorer
+    from evo.show.text import printable
+
+    game = make_game(3, 3)
+    knuth = run(game, "knuth").tree
+    other = random_breaker(game, rng=np.random.default_rng(3))
+    # Through the command: a tree file and a run directory, whose names have no "/".
+    file_name, dir_name = HOSTILE_NAMES[0], HOSTILE_NAMES[2]
+    save_tree(knuth, tmp_path / f"{file_name}.json")
+    (tmp_path / dir_name).mkdir()
+    save_tree(other, tmp_path / dir_name / "best.json")
+    pages = {(file_name, dir_name): tmp_path / "cli.html"}
+    args = ["explore", str(tmp_path / f"{file_name}.json"), str(tmp_path / dir_name)]
+    res = CliRunner().invoke(main, [*args, "-o", str(pages[file_name, dir_name])])
+    assert res.exit_code == 0, res.output
+    # Through the page writer: any text at all, "/" included.
+    for k, name in enumerate(HOSTILE_NAMES):
+        pages[name, file_name] = write_explorer(
+            tmp_path / f"p{k}.html", knuth, name, other, file_name
+        )
+    for (name_a, name_b), path in pages.items():
+        page = open_page(path)  # waits for the app to start
+        shown = page.eval_on_selector_all(
+            "table.summary tr td:nth-child(2)", "els => els.map(e => e.textContent)"
+        )
+        assert shown == [printable(name_a), printable(name_b)]
+        assert page.title() == f"evo explorer: {printable(name_a)} vs {printable(name_b)}"
+        assert page.evaluate("document.querySelectorAll('img').length") == 0
+        page.evaluate(
+            """() => { const s = document.createElement("script");
+                       s.textContent = "window.pwned = 1"; document.body.appendChild(s); }"""
+        )
+        assert page.evaluate("window.pwned") is None, path

@@ -173,3 +173,69 @@ def test_cli_render_baseline(tmp_path, monkeypatch):
         assert "".join(texts[:3]) == tree.game.format_code(int(tree.guess[i]))
     res = CliRunner().invoke(main, ["render", "no-such-player", "--pegs", "3", "--colors", "3"])
     assert res.exit_code != 0 and "unknown baseline 'no-such-player'" in res.output
+
+
+#: A file name with a terminal escape, a bell, markup, quotes, an entity, Graphviz escapes
+#: (``\N`` is the node's name, ``\x`` drops its backslash) and an undecodable byte.
+HOSTILE = "\x1b[2J\x07<!--&amp;\"'\\N\\x\udcff"
+
+
+def test_cli_render_hostile_name_gives_valid_svg(tmp_path, monkeypatch):
+    from evo.show.text import printable
+
+    monkeypatch.chdir(tmp_path)
+
+    path = tmp_path / f"{HOSTILE}.json"
+    save_tree(tree_of(3, 3, seed=6), path)
+    out = tmp_path / "t.svg"
+    res = CliRunner().invoke(main, ["render", str(path), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    root = ET.parse(out).getroot()  # no control character: valid XML
+    title = "".join(t.text or "" for t in root.find(SVG + "g").findall(SVG + "text"))
+    assert title.startswith(f"{printable(HOSTILE)}: total ")
+    # Without --output, the picture is named after the file, and said so printably.
+    res = CliRunner().invoke(main, ["render", str(path)], catch_exceptions=False)
+    assert res.exit_code == 0 and "\x1b" not in res.output
+    ET.parse(tmp_path / f"{HOSTILE}.svg")
+
+
+@pytest.mark.parametrize(
+    ("suffix", "magic"),
+    [("jpg", b"\xff\xd8\xff"), ("JPEG", b"\xff\xd8\xff"), ("pdf", b"%PDF"), ("eps", b"%!PS")],
+)
+def test_cli_render_writes_the_format_of_the_suffix(tmp_path, suffix, magic):
+    save_tree(tree_of(2, 3), tmp_path / "best.json")
+    out = tmp_path / f"tree.{suffix}"
+    res = CliRunner().invoke(main, ["render", str(tmp_path / "best.json"), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.read_bytes()[: len(magic)] == magic
+
+
+def test_cli_render_refuses_a_suffix_of_no_format(tmp_path):
+    """A suffix of no picture format, or of another format than --format: one line naming
+    the suffixes, exit status 2, and no file."""
+    save_tree(tree_of(2, 3), tmp_path / "best.json")
+    cases = [
+        ("tree.txt", [], ".txt is none of .svg, .png, .pdf, .jpg, .jpeg, .gif, .ps, .eps"),
+        ("tree.jpg", ["--format", "png"], "names jpg but --format is png"),
+    ]
+    for name, extra, needle in cases:
+        out = tmp_path / name
+        args = ["render", str(tmp_path / "best.json"), "-o", str(out), *extra]
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2, res.output
+        (line,) = res.stderr.strip().splitlines()
+        assert line.startswith("Error: ") and "--output" in line and needle in line
+        assert not out.exists()
+    # --format with any other suffix: the format asked by name.
+    out = tmp_path / "tree.picture"
+    args = ["render", str(tmp_path / "best.json"), "-o", str(out), "--format", "png"]
+    assert CliRunner().invoke(main, args).exit_code == 0
+    assert out.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_render_tree_writes_the_format_of_the_suffix(tmp_path):
+    tree = tree_of(2, 3)
+    assert render_tree(tree, tmp_path / "t.png").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(ValueError, match=r"t\.txt: the suffix \.txt is none of \.svg, \.png"):
+        render_tree(tree, tmp_path / "t.txt")

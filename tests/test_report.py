@@ -237,6 +237,57 @@ def test_cli_compare(tmp_path, no_baselines):
     assert pdf.read_bytes()[:5] == b"%PDF-"
 
 
+@pytest.mark.parametrize(
+    ("suffix", "magic"), [("jpg", b"\xff\xd8\xff"), ("svg", b"<?xml"), ("eps", b"%!PS")]
+)
+def test_cli_compare_writes_the_format_of_the_suffix(tmp_path, no_baselines, suffix, magic):
+    a, _, _ = make_run(tmp_path / "run-1", gens=2)
+    out = tmp_path / f"cmp.{suffix}"
+    res = CliRunner().invoke(main, ["compare", str(a), "--baselines", "knuth", "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    assert out.read_bytes()[: len(magic)] == magic
+
+
+def test_cli_compare_refuses_a_suffix_of_no_format(tmp_path, no_baselines):
+    a, _, _ = make_run(tmp_path / "run-1", gens=2)
+    out = tmp_path / "foo.txt"
+    res = CliRunner().invoke(main, ["compare", str(a), "--baselines", "knuth", "-o", str(out)])
+    assert res.exit_code == 2, res.output
+    (line,) = res.stderr.strip().splitlines()
+    assert line.startswith("Error: ") and "--output" in line
+    assert "foo.txt: the suffix .txt is none of .png, .pdf, .svg, .jpg" in line
+    assert not out.exists() and res.stdout == ""  # refused before any work
+
+
+#: A run directory's name with mathtext that matplotlib cannot parse, a terminal escape,
+#: markup and an undecodable byte (a lone surrogate, as Python reads such a name).
+HOSTILE_RUN = "a$\\foo$ \x1b[2J<b>&amp;\udcff"
+
+
+def test_hostile_run_names_in_compare_and_report(tmp_path, no_baselines):
+    """Run names reach tables, plot titles and labels, the report's pages and the tree's
+    picture: they are shown escaped where unprintable, as text everywhere."""
+    import xml.etree.ElementTree as ET
+    from html import escape
+
+    from evo.show.text import printable
+
+    run_dir, _, _ = make_run(tmp_path / HOSTILE_RUN, gens=2)
+    out = tmp_path / "cmp.svg"
+    res = CliRunner().invoke(
+        main, ["compare", str(run_dir), "--baselines", "knuth", "-o", str(out)]
+    )
+    assert res.exit_code == 0, res.output
+    assert "\x1b" not in res.output and printable(HOSTILE_RUN) in res.stdout
+    ET.parse(out)
+    res = CliRunner().invoke(main, ["report", str(run_dir), "--baselines", "knuth"])
+    assert res.exit_code == 0, res.output
+    assert "\x1b" not in res.output
+    ET.parse(run_dir / "best.svg")
+    html = check_pages(run_dir, run_dir / "report.html")
+    assert f"<h1>evo run {escape(printable(HOSTILE_RUN))}</h1>" in html
+
+
 def test_report_of_an_nsga2_run_shows_its_pareto_front(tmp_path, no_baselines):
     run_dir, best, _ = make_run(tmp_path / "run-p")
     summary = json.loads((run_dir / "summary.json").read_text())

@@ -15,6 +15,8 @@ from typing import Any
 
 import click
 
+from evo.show.text import short_message
+
 #: Each subcommand: the module of ``evo.cli`` defining a click command of the same name,
 #: and the first line of that command's docstring, shown (shortened as click does) by
 #: ``evo --help``. ``tests/test_cli_start.py`` checks that the lines match the docstrings.
@@ -65,7 +67,8 @@ def is_user_error(e: BaseException) -> bool:
 
 
 def one_line(e: BaseException) -> str:
-    """The message of a user error on one line."""
+    """The message of a user error on one line, safe for a terminal: control characters
+    escaped (``\\x1b``) and long values cut (:func:`evo.show.text.short_message`)."""
     if isinstance(e, click.UsageError):
         text = e.format_message()
         if e.ctx is not None:
@@ -78,7 +81,7 @@ def one_line(e: BaseException) -> str:
         text = e.strerror or str(e)
     else:
         text = str(e)
-    return "; ".join(line.strip() for line in text.splitlines() if line.strip())
+    return short_message("; ".join(line.strip() for line in text.splitlines() if line.strip()))
 
 
 class LazyGroup(click.Group):

@@ -9,6 +9,7 @@ import click
 
 from evo.cli.common import format_table
 from evo.cli.report import baseline_names
+from evo.show.text import printable
 
 DEFAULT = "knuth,kooi,optimal"
 
@@ -26,7 +27,8 @@ def _say(text: str) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     default=Path("compare.png"),
     show_default=True,
-    help="The plot to write: PNG, or PDF or SVG by the suffix (compare.pdf).",
+    help="The plot to write, in the format its suffix names (png, pdf, svg, jpg...; a suffix "
+    "of no picture format is refused).",
 )
 @click.option(
     "--progress/--no-progress",
@@ -43,9 +45,13 @@ def compare(
     Columns: the population's best, average and highest total, the best total per code,
     and the worst case (most guesses any code needs) of the best breaker."""
     from evo.core.files import cache_dir
-    from evo.show.plots import RunFigures, plot_comparison
+    from evo.show.plots import RunFigures, figure_format, plot_comparison
     from evo.show.report import RunDirError, compare_runs
 
+    try:
+        figure_format(output)  # before the baselines, which can take long
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="'--output'") from None
     names = baseline_names(baselines) or []
     try:
         show = sys.stderr.isatty() if progress is None else progress
@@ -86,4 +92,4 @@ def compare(
         for r in runs
     ]
     plot_comparison(figures, output)
-    click.echo(f"plot written to {output}")
+    click.echo(f"plot written to {printable(str(output))}")

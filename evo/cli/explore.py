@@ -33,6 +33,7 @@ def explore(ctx, tree, tree2, output, pegs, colors, variant):
     with --pegs/--colors) in a browser, offline: click a guess to see the next guesses,
     type a secret to see its game, compare with TREE2 to see where and what they differ."""
     from evo.show.explore import write_explorer
+    from evo.show.text import printable
 
     a = load_breaker(ctx, tree, pegs, colors, variant)
     b = load_breaker(ctx, tree2, pegs, colors, variant) if tree2 else None
@@ -44,4 +45,4 @@ def explore(ctx, tree, tree2, output, pegs, colors, variant):
     page = write_explorer(output, a, name_a, b, name_b)
     size = page.stat().st_size
     nodes = f"{len(a)} nodes" + (f" and {len(b)}" if b is not None else "")
-    click.echo(f"{page} ({nodes}, {size // 1024} KiB)")
+    click.echo(f"{printable(str(page))} ({nodes}, {size // 1024} KiB)")

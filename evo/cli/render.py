@@ -7,11 +7,12 @@ from pathlib import Path
 import click
 
 from evo.cli.common import game_options, load_breaker
+from evo.show.text import printable, suffix_format
 
 #: The choices of evo.show.render (LAYOUTS, FORMATS, RANKDIRS), repeated here so that the
 #: options can be declared without importing Graphviz and networkx; a test keeps them equal.
 LAYOUTS: tuple[str, ...] = ("dot", "twopi")
-FORMATS: tuple[str, ...] = ("svg", "png", "pdf")
+FORMATS: tuple[str, ...] = ("svg", "png", "pdf", "jpg", "jpeg", "gif", "ps", "eps")
 RANKDIRS: tuple[str, ...] = ("auto", "TB", "LR")
 
 
@@ -49,7 +50,8 @@ RANKDIRS: tuple[str, ...] = ("auto", "TB", "LR")
     "fmt",
     type=click.Choice(FORMATS),
     default=None,
-    help="Picture format (default: from --output's suffix, else svg).",
+    help="Picture format (default: from --output's suffix, else svg); a suffix naming "
+    "another format is refused.",
 )
 @click.option(
     "--direction",
@@ -66,10 +68,8 @@ def render(ctx, tree, output, depth, min_codes, layout, fmt, direction, pegs, co
     in yellow, edges labelled with the black and white pegs."""
     from evo.show.render import render_tree
 
+    fmt = picture_format(output, fmt)
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
-    if fmt is None:
-        suffix = output.suffix.lstrip(".").lower() if output else ""
-        fmt = suffix if suffix in FORMATS else "svg"
     if output is None:
         stem = Path(tree).stem if Path(tree).exists() else f"{tree}-{breaker.game.name}"
         output = Path(f"{stem}.{fmt}")
@@ -87,4 +87,20 @@ def render(ctx, tree, output, depth, min_codes, layout, fmt, direction, pegs, co
         rankdir=direction,
         title=title,
     )
-    click.echo(f"{output} ({len(breaker)} nodes, total {breaker.total})")
+    click.echo(f"{printable(str(output))} ({len(breaker)} nodes, total {breaker.total})")
+
+
+def picture_format(output: Path | None, fmt: str | None) -> str:
+    """The format to write: ``--format``, else the one ``--output``'s suffix names, else
+    SVG; a suffix naming no format, or another one than ``--format``, is a usage error."""
+    try:
+        asked = suffix_format(output, FORMATS, default="") if output is not None else ""
+    except ValueError as e:
+        if fmt is None:
+            raise click.BadParameter(str(e), param_hint="'--output'") from None
+        return fmt  # any suffix for a format given by name
+    if fmt is not None and asked and asked.replace("jpeg", "jpg") != fmt.replace("jpeg", "jpg"):
+        raise click.BadParameter(
+            f"{output} names {asked} but --format is {fmt}", param_hint="'--output'"
+        )
+    return fmt or asked or "svg"

@@ -48,6 +48,7 @@ def report(run_dir: Path, baselines: str | None, log_time: bool, progress: bool 
     from evo.core.files import cache_dir
     from evo.core.treeio import TreeFileError
     from evo.show.report import RunDirError, write_report
+    from evo.show.text import printable
 
     try:
         page = write_report(
@@ -59,4 +60,4 @@ def report(run_dir: Path, baselines: str | None, log_time: bool, progress: bool 
         )
     except (RunDirError, TreeFileError) as e:
         raise click.ClickException(str(e)) from None
-    click.echo(str(page))
+    click.echo(printable(str(page)))

@@ -52,14 +52,12 @@ class Breaker(Tree):
         min_codes: int | None = None,
         title: str | None = None,
     ) -> Path:
-        """Draw the tree into ``path`` (its suffix says the format: ``.svg``, ``.png`` or
-        ``.pdf``), down to ``depth`` levels and nodes of at least ``min_codes`` codes (the
+        """Draw the tree into ``path`` (its suffix says the format: ``.svg``, ``.png``,
+        ``.pdf``…), down to ``depth`` levels and nodes of at least ``min_codes`` codes (the
         rest collapsed into boxes saying how many codes and guesses they hold)."""
-        from evo.show.render import format_of, render_tree
+        from evo.show.render import render_tree
 
-        return render_tree(
-            self, path, depth=depth, min_codes=min_codes, fmt=format_of(path), title=title
-        )
+        return render_tree(self, path, depth=depth, min_codes=min_codes, title=title)
 
     def svg(self, *, depth: int | None = None, min_codes: int | None = None) -> str:
         """The drawing as SVG text (by default the top levels, at most

@@ -12,6 +12,8 @@ subtrees' totals there is exactly what that divergence costs.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 import os
@@ -26,9 +28,15 @@ from evo.core.files import atomic_write_text
 from evo.core.game import feedback_pair
 from evo.core.tree import Tree
 from evo.show.render import PALETTE, text_color
+from evo.show.text import printable
 
 #: The page's script and style sheet, shipped as package data and inlined in the page.
 ASSETS = "explore_assets"
+
+#: What the embedded JSON writes as ``\uXXXX``: nothing in the data can then end its
+#: script block or open a comment there (``</script>``, ``<!--``), whatever the names.
+#: ``json.dumps`` already writes every non-ASCII character so (U+2028 and U+2029 too).
+_JSON_IN_HTML = {ord(c): f"\\u{ord(c):04x}" for c in "<>&"}
 
 
 @dataclass(frozen=True)
@@ -96,7 +104,7 @@ def tree_data(tree: Tree, name: str, *, other: Tree | None = None) -> dict[str, 
     sub = tree.subtree_totals()
     totals = sub + (tree.depth.astype(np.int64) - 1) * tree.count
     data: dict[str, Any] = {
-        "name": name,
+        "name": printable(name),
         "total": int(tree.total),
         "average": float(tree.average),
         "worst": int(tree.worst),
@@ -143,26 +151,33 @@ def _asset(name: str) -> str:
     return resources.files("evo.show").joinpath(ASSETS).joinpath(name).read_text(encoding="utf-8")
 
 
+def script_hash(script: str) -> str:
+    """The Content-Security-Policy source that allows this inline script and no other."""
+    digest = hashlib.sha256(script.encode("utf-8")).digest()
+    return f"'sha256-{base64.b64encode(digest).decode('ascii')}'"
+
+
 def explorer_html(a: Tree, name_a: str, b: Tree | None = None, name_b: str = "") -> str:
-    """The explorer page: data, style and script inlined, no external resource."""
+    """The explorer page: data, style and script inlined, no external resource. Only the
+    page's own script may run (allowed by its hash), and the names are data, never markup."""
     data = page_data(a, name_a, b, name_b)
     title = f"evo explorer: {name_a}" + (f" vs {name_b}" if b is not None else "")
-    # "</" cannot close the script element when escaped; JSON reads "<\/" as "</".
-    payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
+    payload = json.dumps(data, separators=(",", ":")).translate(_JSON_IN_HTML)
+    script = _asset("explore.js")
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy"
- content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'">
-<title>{html.escape(title)}</title>
+ content="default-src 'none'; script-src {script_hash(script)}; style-src 'unsafe-inline'">
+<title>{html.escape(printable(title))}</title>
 <style>{_asset("explore.css")}</style>
 </head>
 <body>
 <noscript>This page needs JavaScript (no network: everything is in the page).</noscript>
 <div id="app"></div>
 <script id="evo-data" type="application/json">{payload}</script>
-<script>{_asset("explore.js")}</script>
+<script>{script}</script>
 </body>
 </html>
 """

@@ -2,7 +2,8 @@
 curve, depth histograms, and a comparison of runs against the baselines.
 
 Every plot takes plain data (logbook dicts, histograms, numbers) and writes, atomically,
-a PNG of ``figsize * dpi`` pixels, or a PDF or SVG when the path says so.
+a PNG of ``figsize * dpi`` pixels, or a PDF, SVG, JPEG... when the path says so. Text is
+drawn as given (run names are not read as mathtext: ``$`` is a dollar).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
 from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
 from evo.core.files import atomic_write_bytes  # noqa: E402
+from evo.show.text import suffix_format  # noqa: E402
 
 #: Okabe & Ito colors for the curves and bars (color-blind safe), baselines in grays.
 BEST, AVERAGE, WORST = "#0072B2", "#E69F00", "#D55E00"
@@ -32,22 +34,29 @@ OPTIMUM = "#CC79A7"
 DPI = 100
 
 
-#: Formats :func:`save_figure` writes, from the path's suffix.
-FORMATS: tuple[str, ...] = ("png", "pdf", "svg")
+#: Formats :func:`save_figure` writes, from the path's suffix (those matplotlib's Agg
+#: backend writes without LaTeX or optional Pillow codecs).
+FORMATS: tuple[str, ...] = ("png", "pdf", "svg", "jpg", "jpeg", "eps", "ps", "tif", "tiff")
+
+#: Decorates the functions drawing user text (run names in titles and labels): text is
+#: shown as given, a ``$`` in a name is no mathtext (which could fail to parse).
+_verbatim = matplotlib.rc_context({"text.parse_math": False})
 
 
 def figure_format(path: str | os.PathLike) -> str:
-    """The format of a picture path's suffix (png, pdf or svg); PNG for any other."""
-    suffix = Path(path).suffix.lstrip(".").lower()
-    return suffix if suffix in FORMATS else "png"
+    """The format of a picture path's suffix (one of :data:`FORMATS`; PNG without a
+    suffix); a ValueError for a suffix naming none of them."""
+    return suffix_format(path, FORMATS, default="png")
 
 
 def save_figure(fig: Figure, path: str | os.PathLike) -> Path:
-    """Write a figure in the format of the path's suffix (PNG at its own size and ``DPI``,
-    or PDF, or SVG) atomically, and close it."""
+    """Write a figure in the format of the path's suffix (:func:`figure_format`; PNG at its
+    own size and ``DPI``) atomically, and close it."""
     buf = io.BytesIO()
-    fig.savefig(buf, format=figure_format(path), dpi=DPI)
-    plt.close(fig)
+    try:
+        fig.savefig(buf, format=figure_format(path), dpi=DPI)
+    finally:
+        plt.close(fig)
     return atomic_write_bytes(path, buf.getvalue())
 
 
@@ -136,6 +145,7 @@ def plot_fitness(
     return save_figure(fig, path)
 
 
+@_verbatim
 def fitness_figure(
     logbook: list[dict],
     num_codes: int,
@@ -222,6 +232,7 @@ def fitness_figure(
     return fig
 
 
+@_verbatim
 def plot_depths(
     histograms: dict[str, dict[int, int]],
     path: str | os.PathLike,
@@ -249,6 +260,7 @@ def plot_depths(
     return save_figure(fig, path)
 
 
+@_verbatim
 def plot_islands(
     records: list[dict],
     path: str | os.PathLike,
@@ -310,6 +322,7 @@ class RunFigures:
     baselines: dict[str, float | None]
 
 
+@_verbatim
 def plot_comparison(
     runs: list[RunFigures],
     path: str | os.PathLike,

@@ -22,6 +22,7 @@ from evo.core.files import atomic_write_bytes
 from evo.core.game import feedback_text
 from evo.core.tree import Tree
 from evo.show.graph import to_networkx
+from evo.show.text import printable, suffix_format
 
 #: Okabe & Ito's eight colors (color-blind safe), then Paul Tol's muted scheme for games
 #: with more colors; beyond 18 colors the palette repeats and the numbers tell them apart.
@@ -51,7 +52,9 @@ INNER_FILL = "#FFFFFF"
 COLLAPSED_FILL = "#EEEEEE"
 FONT = "DejaVu Sans,Helvetica,Arial,sans-serif"
 LAYOUTS: tuple[str, ...] = ("dot", "twopi")
-FORMATS: tuple[str, ...] = ("svg", "png", "pdf")
+#: Formats Graphviz writes with its core and cairo renderers (the suffixes ``render_tree``
+#: takes).
+FORMATS: tuple[str, ...] = ("svg", "png", "pdf", "jpg", "jpeg", "gif", "ps", "eps")
 RANKDIRS: tuple[str, ...] = ("auto", "TB", "LR")
 
 #: With ``rankdir="auto"``, trees drawing more leaves than this are laid out left to right.
@@ -191,7 +194,9 @@ def graph_dot(
             "nodesep": "0.12",
             "ranksep": "0.5" if layout == "dot" else "1.6",
             "overlap": "true" if layout == "dot" else "false",
-            "label": _escape(title) if title else "",
+            # An HTML-like label, where backslashes are no Graphviz escapes; unprintable
+            # characters, which XML forbids, shown escaped.
+            "label": f"<{_escape(printable(title))}>" if title else "",
             "labelloc": "t",
             "fontsize": "14",
         },
@@ -239,18 +244,6 @@ def graph_dot(
     return dot
 
 
-def format_of(path: str | os.PathLike) -> str:
-    """The picture format a file's suffix names (one of :data:`FORMATS`); ValueError,
-    naming the suffixes supported, for another."""
-    fmt = Path(path).suffix.lower().lstrip(".")
-    if fmt not in FORMATS:
-        raise ValueError(
-            f"{os.fspath(path)}: cannot draw a tree as {fmt or 'a file without a suffix'}; "
-            f"the suffixes supported are {', '.join('.' + f for f in FORMATS)}"
-        )
-    return fmt
-
-
 def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
     if value not in allowed:
         raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
@@ -263,11 +256,15 @@ def render_tree(
     depth: int | None = None,
     min_codes: int | None = None,
     layout: str = "dot",
-    fmt: str = "svg",
+    fmt: str | None = None,
     rankdir: str = "auto",
     title: str | None = None,
 ) -> Path:
-    """Draw a tree into ``path`` (``svg``, ``png`` or ``pdf``), written atomically."""
+    """Draw a tree into ``path``, written atomically, in ``fmt`` (one of :data:`FORMATS`),
+    by default the format of the path's suffix (SVG without one; a ValueError for a suffix
+    naming none of them)."""
+    if fmt is None:
+        fmt = suffix_format(path, FORMATS, default="svg")
     _check_choice("format", fmt, FORMATS)
     dot = tree_dot(
         tree, depth=depth, min_codes=min_codes, layout=layout, rankdir=rankdir, title=title

@@ -29,6 +29,7 @@ from evo.runs.rundir import BEST, LOGBOOK, RunDirError, load_run
 from evo.show.explore import write_explorer
 from evo.show.plots import plot_depths, plot_fitness, plot_islands
 from evo.show.render import auto_depth, render_tree
+from evo.show.text import printable
 
 #: Drawn nodes above which the best breaker's picture is cut to a depth.
 MAX_DRAWN_NODES = 150
@@ -42,7 +43,7 @@ class RunData:
     """What a report needs of a run."""
 
     path: Path
-    name: str
+    name: str  # the run directory's name, unprintable characters escaped
     summary: dict
     logbook: list[dict]
     best: Tree
@@ -74,7 +75,7 @@ def read_run(run_dir: str | os.PathLike, *, cache: str | os.PathLike | None = No
         raise RunDirError(f"{run.path} has no {BEST}: no generation was finished")
     return RunData(
         path=run.path,
-        name=run.path.name,
+        name=printable(run.path.name),
         summary={**run.summary, "status": run.status} if run.summary else {},
         logbook=check_logbook(run.path, run.logbook),
         best=best,
@@ -449,7 +450,7 @@ class RunComparison:
     highest total of the population, and the worst case (guesses) of its best breaker
     (None when the logbook does not say)."""
 
-    name: str
+    name: str  # the run directory's name, unprintable characters escaped
     game: Game
     generations: int
     best: int
@@ -487,7 +488,7 @@ def compare_runs(
                 )
         out.append(
             RunComparison(
-                name=run.path.name,
+                name=printable(run.path.name),
                 game=game,
                 generations=int(summary.get("generations", last["gen"])),
                 best=int(last["min"]),
