@@ -221,3 +221,12 @@ def test_a_fifo_given_as_a_config_or_tree_file_is_one_line_not_a_hang(tmp_path, 
     assert done.returncode == 2, done.stderr
     (line,) = done.stderr.strip().splitlines()
     assert "not a regular file" in line and str(fifo) in line
+
+
+def test_8_a_run_directory_with_control_characters_is_printed_escaped(tmp_path):
+    config = tmp_path / "c.yaml"
+    config.write_text(json.dumps({**SINGLE, "stop": {"generations": 1}}))
+    runs = tmp_path / "a\x1b[2Jb"
+    out = evo("run", config, "--runs", runs, "-q", "--no-report")
+    assert out.exit_code == 0, out.output
+    assert "\x1b" not in out.output and "a\\x1b[2Jb" in out.output

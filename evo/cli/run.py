@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from evo.cli.common import format_table
+from evo.show.text import printable
 
 
 @click.command()
@@ -58,7 +59,7 @@ def run(
     from evo.runs.rundir import create_run_dir
 
     run_dir = create_run_dir(cfg, root=runs)
-    click.echo(f"run directory: {run_dir}", err=True)
+    click.echo(f"run directory: {printable(str(run_dir))}", err=True)
     execute(
         cfg,
         run_dir,
@@ -134,8 +135,8 @@ def execute(
         from evo.show.report import write_report
 
         path = write_report(run_dir, cache=cache_dir())
-        click.echo(f"report: {path}")
-    click.echo(f"run directory: {run_dir}")
+        click.echo(f"report: {printable(str(path))}")
+    click.echo(f"run directory: {printable(str(run_dir))}")
 
 
 def summary_table(s: Mapping[str, Any]) -> str:
