@@ -15,27 +15,17 @@ from typing import Any
 
 from deap import tools
 
-from evo.config import Config, load_config
+from evo.config import Config as Config
+from evo.config import load_config
 from evo.core.files import cache_dir
-from evo.core.game import Game, make_game
+from evo.core.game import Game as Game
+from evo.core.game import make_game as make_game
 from evo.core.tree import Tree
-from evo.ea.operators import register_operator
-from evo.show.breaker import Breaker
+from evo.ea.operators import register_operator as register_operator
+from evo.show.breaker import Breaker as Breaker
 
-__all__ = [
-    "Breaker",
-    "Config",
-    "Evolution",
-    "Game",
-    "baseline",
-    "default_config",
-    "evolve",
-    "load_tree",
-    "make_game",
-    "random_breaker",
-    "register_operator",
-    "save_tree",
-]
+# The names `import evo` hands out (these re-exports among them) are listed once, in
+# evo/__init__.py.
 
 #: ``cache=True``: the machine's cache, as the command line uses (``$EVO_CACHE`` or
 #: ``~/.cache/evo``).
