@@ -152,6 +152,57 @@ def policies(max_codes: int) -> list[str]:
     return rows
 
 
+#: The shipped breakers whose nodes the class table searches.
+BREAKERS = {"5x8": "breakers/mastermind-5-8.json", "bc4": "breakers/bulls-cows-4.json"}
+CLASS_BANDS = [(20, 60), (61, 120), (121, 250), (251, 500), (501, 1000), (1001, 1500)]
+CLASSES = {
+    "possible codes": dict(pool="consistent"),
+    "mixed (2 best impossible)": dict(pool="consistent", impossible=2),
+    "all codes": dict(pool="all"),
+}
+
+
+def classes(key: str, nodes_per_band: int, budget: float) -> list[str]:
+    """The exact search of nodes of a shipped breaker among the possible codes, the mixed
+    class and all codes: seconds (cold, with the node's history) and the least total
+    found, beside the breaker's own subtree (issue 19)."""
+    from evo.core.files import cache_dir
+    from evo.core.treeio import load_tree
+
+    tree = load_tree(ROOT / BREAKERS[key], cache=cache_dir())
+    game = tree.game.prepare()
+    rng = np.random.default_rng(2)
+    rows = []
+    slow: set[str] = set()
+    for low, high in CLASS_BANDS:
+        nodes = np.flatnonzero((tree.count >= low) & (tree.count <= high) & (tree.depth >= 2))
+        if len(nodes) == 0:
+            continue
+        for node in rng.choice(nodes, size=min(nodes_per_band, len(nodes)), replace=False):
+            codes, history = tree.code_set(int(node)), tuple(tree.used_guesses(int(node)))
+            cells = []
+            for name, kw in CLASSES.items():
+                if name in slow:
+                    cells.append("(skipped)")
+                    continue
+                solver = exact.Solver(
+                    game, policy="symmetry", deadline=time.monotonic() + budget, **kw
+                )
+                t = time.perf_counter()
+                try:
+                    total = solver.total(codes, Node.after(game, history))
+                    cells.append(f"{time.perf_counter() - t:.2f} s: {total}")
+                except exact.SearchTimeout:
+                    cells.append(f"over {budget:.0f} s")
+                    slow.add(name)
+            own = int(tree.subtree_totals()[node])
+            rows.append(
+                f"| {key} | {len(codes)} | {len(history) + 1} | {own} | " + " | ".join(cells) + " |"
+            )
+            print(rows[-1], flush=True)
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--nodes", type=int, default=3, help="nodes per size band")
@@ -160,7 +211,23 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument(
         "--policy-max", type=int, default=300, help="largest (4,7) part in the policy table"
     )
+    ap.add_argument(
+        "--classes", default="", help="only the class table, of these breakers (5x8,bc4)"
+    )
     args = ap.parse_args([] if argv is None else argv)
+    if args.classes:
+        rows = [r for key in args.classes.split(",") for r in classes(key, args.nodes, args.budget)]
+        print("\n### Exact search among restricted classes of guesses (issue 19)\n")
+        print(machine_line() + "\n")
+        print(
+            "Nodes of the shipped breakers (below the first guess), searched cold with their"
+            " history's symmetries: seconds and the least total of each class, beside the"
+            " breaker's own subtree.\n"
+        )
+        print("| breaker | codes | move | breaker's subtree | " + " | ".join(CLASSES) + " |")
+        print("|" + "---|" * (4 + len(CLASSES)))
+        print("\n".join(rows))
+        return
     table = policies(args.policy_max) if args.policy_max >= 3 else []
     head = "| game | codes at the nodes | " + " | ".join(OPERATORS) + " |"
     rows = []
