@@ -76,11 +76,13 @@ def main() -> None:
     rnd46 = random_breaker(g46, rng=np.random.default_rng(1))
     rnd58 = random_breaker(g58, rng=np.random.default_rng(1))
     rnd58b = random_breaker(g58, rng=np.random.default_rng(2))
+    rnd68 = random_breaker(make_game(6, 8, table=False), rng=np.random.default_rng(1))
     cases = [
         ("(4,6) Knuth", (knuth, "knuth"), "5512"),
         ("(4,6) Knuth vs a random breaker", (knuth, "knuth", rnd46, "random"), "5512"),
         ("(5,8) random breaker", (rnd58, "random"), "12345"),
         ("(5,8) two random breakers", (rnd58, "a", rnd58b, "b"), "12345"),
+        ("(6,8) random breaker", (rnd68, "random"), "123456"),
     ]
     rows = []
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as p:
