@@ -64,8 +64,8 @@ def main(argv: list[str] | None = None) -> None:
             cells = [label, f"{len(tree):,}"]
             for suffix in (".json", ".npz"):
                 path = Path(tmp) / f"t{suffix}"
-                save = median_time(lambda p=path: save_tree(tree, p))
-                load = median_time(lambda p=path: load_tree(p, game=tree.game))
+                save = median_time(lambda p=path, t=tree: save_tree(t, p))
+                load = median_time(lambda p=path, t=tree: load_tree(p, game=t.game))
                 cells += [f"{path.stat().st_size / 1e6:.1f}", f"{save:.2f}", f"{load:.2f}"]
             rows.append("| " + " | ".join(cells) + " |")
             print(rows[-1], flush=True)
