@@ -224,6 +224,10 @@ class ExhaustiveConfig(_Model):
     """solve every node of `min_codes` to `max_codes` codes that no other contains, not one
     node at random: the tree improved all over at once (a local search; the search's memo
     keeps what it found for the next trees)"""
+    shallower: bool = False
+    """pick a node under which some code needs the tree's worst case and give it the best
+    subtree one guess shorter than its own, when there is one: fewer codes at the worst
+    case (for `selection.at_worst`)"""
 
     @model_validator(mode="after")
     def _sizes(self) -> ExhaustiveConfig:
@@ -351,6 +355,21 @@ class SelectionConfig(_Model):
     """`tournament` on the total, or `nsga2` on (total, worst case)"""
     tournament_size: int = Field(3, ge=1)
     """breakers in each tournament"""
+    at_worst: bool = False
+    """with `nsga2`, a third objective: how many codes need the worst case (fewer is better)"""
+
+    @model_validator(mode="after")
+    def _objectives(self) -> SelectionConfig:
+        if self.at_worst and self.method != "nsga2":
+            raise ValueError("at_worst is a third objective of nsga2 (method: nsga2)")
+        return self
+
+    @property
+    def objectives(self) -> int:
+        """How many objectives the fitness has: 1 (the total), 2 or 3 with NSGA-II."""
+        if self.method != "nsga2":
+            return 1
+        return 3 if self.at_worst else 2
 
 
 # ----------------------------------------------------------------- islands

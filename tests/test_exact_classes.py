@@ -288,3 +288,28 @@ def test_max_depth_picks_only_nodes_near_the_root(op, monkeypatch):
     for seed in range(20):
         op(tree, rng=_rng(seed), **params)
     assert max(picked) > 2
+
+
+# ------------------------------------------------- codes at the worst case
+def test_deepest_and_codes_at_the_worst_case(hand_tree):
+    assert hand_tree.at_worst == 1 and hand_tree.deepest()[0] == hand_tree.worst == 3
+    game = make_game(4, 6).prepare()
+    tree = random_breaker(game, rng=_rng(5))
+    depths = tree.terminal_depths
+    assert tree.at_worst == int((depths == depths.max()).sum())
+    for x in range(0, len(tree), 97):
+        below = tree.depth[x : x + int(tree.nsub[x])][tree.terminal[x : x + int(tree.nsub[x])]]
+        assert tree.deepest()[x] == below.max()
+
+
+def test_shallower_takes_codes_off_the_worst_case():
+    game = make_game(4, 6).prepare()
+    tree = random_breaker(game, rng=_rng(8))
+    kids = [exhaustive_mutation(tree, rng=_rng(s), max_codes=40, shallower=True) for s in range(12)]
+    changed = [k for k in kids if k is not tree]
+    assert changed
+    for kid in changed:
+        assert (kid.worst, kid.at_worst) < (tree.worst, tree.at_worst)
+        assert_offspring_ok(kid, slow=False)
+    plain = [exhaustive_mutation(tree, rng=_rng(s), max_codes=40) for s in range(12)]
+    assert any((k.worst, k.at_worst) == (tree.worst, tree.at_worst) for k in plain)

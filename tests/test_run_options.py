@@ -273,6 +273,7 @@ def test_toolbox_passes_each_operator_its_config_and_the_pool():
         "impossible": 3,
         "mixed_below": 20,
         "max_depth": 3,
+        "shallower": True,
     }
     game = make_game(3, 4)
     for kind, op in OPERATORS.items():
@@ -651,6 +652,8 @@ KEY_TESTS: dict[str, list[str]] = {
     "mutation.operators.greedy.min_codes": ["test_min_codes_picks_only_big_enough_nodes"],
     "mutation.operators.greedy.max_depth": ["test_max_depth_picks_only_nodes_near_the_root"],
     "mutation.operators.exhaustive.max_depth": ["test_max_depth_picks_only_nodes_near_the_root"],
+    "mutation.operators.exhaustive.shallower": ["test_shallower_takes_codes_off_the_worst_case"],
+    "selection.at_worst": ["test_selection_at_worst_is_a_third_objective"],
     "mutation.operators.exhaustive.sweep": [
         "test_a_sweep_rebuilds_every_outermost_node_of_the_band"
     ],
@@ -766,3 +769,21 @@ def test_every_config_key_has_a_test_that_fails_when_it_is_ignored():
     for key, names in KEY_TESTS.items():
         for name in names:
             assert name in existing, f"{key}: no test named {name}"
+
+
+def test_selection_at_worst_is_a_third_objective(tmp_path):
+    data = {**BASE, "selection": {"method": "nsga2", "at_worst": True}, "population": {"size": 12}}
+    cfg = config("stop.generations=3", data=data)
+    run_dir = create_run_dir(cfg, root=tmp_path)
+    result = run(cfg, run_dir=run_dir)
+    front = result.summary["pareto_front"]
+    assert front and all(len(p) == 3 for p in front)
+    for ind in result.state.population:
+        assert ind.fitness.values == (ind.total, ind.worst, ind.at_worst)
+    resumed = run(cfg.model_copy(update={"stop": cfg.stop.model_copy(update={"generations": 4})}),
+                  run_dir=run_dir, resume=True)  # fmt: skip
+    assert len(resumed.state.logbook) == 5  # its checkpoint holds three values a breaker
+    two = run(config("stop.generations=3", data={**data, "selection": {"method": "nsga2"}}))
+    assert all(len(p) == 2 for p in two.summary["pareto_front"])
+    with pytest.raises(Exception, match="at_worst is a third objective of nsga2"):
+        config(data={**BASE, "selection": {"at_worst": True}})

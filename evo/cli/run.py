@@ -164,8 +164,9 @@ def summary_table(s: Mapping[str, Any]) -> str:
         ["time", f"{s['seconds']:.1f} s on {s['workers']} worker(s)"],
     ]
     if s.get("pareto_front"):
-        front = ", ".join(f"{t}/{w}" for t, w in s["pareto_front"])
-        rows.append(["Pareto front (total/worst)", front])
+        front = ", ".join("/".join(map(str, point)) for point in s["pareto_front"])
+        at = "/codes at the worst" if len(s["pareto_front"][0]) == 3 else ""
+        rows.append([f"Pareto front (total/worst{at})", front])
     game = s["game"]
     title = f"{game['variant']} {game['pegs']} pegs, {game['colors']} colors, {m} codes"
     return format_table([title, ""], rows, align="lr")

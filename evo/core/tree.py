@@ -115,6 +115,26 @@ class Tree:
 
         return self._memo("subtotals", compute)
 
+    def deepest(self) -> np.ndarray:
+        """The depth of the deepest terminal node under each node: where the worst case of
+        its codes lies (the root's is the tree's worst case)."""
+
+        def compute() -> np.ndarray:
+            worst = self.depth.astype(np.int64).copy()
+            parent = self.parent
+            for i in range(len(self) - 1, 0, -1):  # preorder: children after their parent
+                p = parent[i]
+                if worst[i] > worst[p]:
+                    worst[p] = worst[i]
+            return worst
+
+        return self._memo("deepest", compute)
+
+    @property
+    def at_worst(self) -> int:
+        """How many codes need the worst case."""
+        return int(np.count_nonzero(self.terminal_depths == self.worst))
+
     def height(self, node: int) -> int:
         """The most guesses that a code of ``node``'s set needs from ``node`` on (its own
         guess counted): the worst case of its subtree."""

@@ -17,6 +17,9 @@ def evaluate_total(tree: Tree, *, max_guesses: int | None = None) -> tuple[int]:
     return (total,)
 
 
-def evaluate_total_worst(tree: Tree) -> tuple[int, int]:
-    """``(total, worst case)`` for NSGA-II."""
+def evaluate_total_worst(tree: Tree, *, at_worst: bool = False) -> tuple[int, ...]:
+    """``(total, worst case)`` for NSGA-II, and with ``at_worst`` how many codes need the
+    worst case."""
+    if at_worst:
+        return (tree.total, tree.worst, tree.at_worst)
     return (tree.total, tree.worst)

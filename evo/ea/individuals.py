@@ -1,7 +1,8 @@
 """Individuals: breaker trees with a DEAP fitness, made by DEAP's ``creator``.
 
 ``Breaker`` minimises the total (plus a penalty past ``max_guesses``); ``ParetoBreaker``
-minimises the total and the worst case (NSGA-II). Trees are never modified in place:
+minimises the total and the worst case (NSGA-II), ``ParetoBreaker3`` also the number of
+codes at the worst case. Trees are never modified in place:
 operators return new trees, so an unchanged offspring is its parent's object.
 """
 
@@ -36,6 +37,15 @@ def _ensure_types() -> None:
         creator.create(
             "ParetoBreaker", Tree, fitness=creator.FitnessTotalWorst, __deepcopy__=_shallow_deepcopy
         )
+    if not hasattr(creator, "FitnessTotalWorstCount"):
+        creator.create("FitnessTotalWorstCount", base.Fitness, weights=(-1.0, -1.0, -1.0))
+    if not hasattr(creator, "ParetoBreaker3"):
+        creator.create(
+            "ParetoBreaker3",
+            Tree,
+            fitness=creator.FitnessTotalWorstCount,
+            __deepcopy__=_shallow_deepcopy,
+        )
 
 
 _ensure_types()
@@ -43,9 +53,10 @@ _ensure_types()
 _TREE_FIELDS = [f.name for f in fields(Tree) if f.name != "_cache"]
 
 
-def individual_class(*, pareto: bool) -> type:
-    """``ParetoBreaker`` for NSGA-II, else ``Breaker``."""
-    return creator.ParetoBreaker if pareto else creator.Breaker
+def individual_class(*, objectives: int) -> type:
+    """``Breaker`` (the total), ``ParetoBreaker`` (total, worst case) or
+    ``ParetoBreaker3`` (total, worst case, codes at the worst case)."""
+    return {1: creator.Breaker, 2: creator.ParetoBreaker, 3: creator.ParetoBreaker3}[objectives]
 
 
 def as_individual(

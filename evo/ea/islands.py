@@ -74,7 +74,7 @@ def pack(state: State, keys: list[list[tuple[int, int, int]]] | None = None) -> 
 
 def unpack(packed: Packed, config: Config) -> State:
     """The state that :func:`pack` made, as DEAP individuals of ``config``'s kind."""
-    cls = individual_class(pareto=config.selection.method == "nsga2")
+    cls = individual_class(objectives=config.selection.objectives)
 
     def individuals(entries) -> list:
         return [as_individual(cls, t, v, crowding=c) for t, v, c in entries]

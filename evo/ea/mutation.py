@@ -262,6 +262,7 @@ def exhaustive_mutation(
     guesses: ExactGuesses = "all",
     impossible: int = 2,
     sweep: bool = False,
+    shallower: bool = False,
     time_limit: TimeLimit | None = None,
 ) -> Tree:
     """*Exhaustive subtree*: a node of ``min_codes`` to ``max_codes`` codes, at most
@@ -272,14 +273,18 @@ def exhaustive_mutation(
     order, so a subtree as good of another shape may be replaced by it. A worse one
     (``consistent`` or ``mixed`` can be worse than the current subtree) is declined.
     With ``keep_depth``, the best subtree no deeper than the current one (the worst case
-    kept, for NSGA-II). The search runs where the node's first guess is the lowest of
-    its orbit, so that nodes below symmetric first guesses (in Bulls and Cows, every
-    first guess) share the search's memo."""
+    kept, for NSGA-II); with ``shallower``, a node under which some code needs the tree's
+    worst case gets the best subtree one guess shorter than its own, when there is one
+    (fewer codes at the worst case: NSGA-II's third objective). The search runs where
+    the node's first guess is the lowest of its orbit, so that nodes below symmetric
+    first guesses (in Bulls and Cows, every first guess) share the search's memo."""
     solver = exact_solver(tree.game, pool=pool, guesses=guesses, impossible=impossible)
 
     def rebuild(tree: Tree, node: int) -> Tree:
         history = tuple(tree.used_guesses(node))
-        depth = tree.height(node) if keep_depth else None
+        depth = tree.height(node) - int(shallower) if keep_depth or shallower else None
+        if depth is not None and not solver.feasible(int(tree.count[node]), depth):
+            return tree.subtree(node)  # no such subtree: the node stays as it is
         return in_canonical_frame(
             tree.game,
             tree.code_set(node),
@@ -296,8 +301,9 @@ def exhaustive_mutation(
         max_codes=max_codes,
         max_depth=max_depth,
         sweep=sweep,
-        keep_current=guesses != "all",
+        keep_current=guesses != "all" and not shallower,
         time_limit=time_limit,
+        at_worst=shallower,
     )
 
 
@@ -313,6 +319,7 @@ def _rebuild_nodes(
     sweep: bool,
     keep_current: bool,
     time_limit: TimeLimit | None,
+    at_worst: bool = False,
 ) -> Tree:
     """``rebuild(tree, node)`` offered at one node of ``min_codes`` to ``max_codes`` codes
     picked at random, or, with ``sweep``, at every such node that no other contains
@@ -326,13 +333,16 @@ def _rebuild_nodes(
             min_codes=min_codes,
             max_codes=max_codes,
             max_depth=max_depth,
+            at_worst=at_worst,
         )
         return (
             tree
             if node is None
             else offer(tree, node, rebuild(tree, node), keep_current=keep_current)
         )
-    band = outermost_nodes(tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth)
+    band = outermost_nodes(
+        tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth, at_worst=at_worst
+    )
     for node in band[::-1]:
         if time_limit is not None:
             time_limit.check()

@@ -17,23 +17,34 @@ def candidate_nodes(
     min_codes: int = MIN_CODES,
     max_codes: int | None = None,
     max_depth: int | None = None,
+    at_worst: bool = False,
 ) -> np.ndarray:
     """Nodes whose code set has ``min_codes`` .. ``max_codes`` codes (and that are at
-    most ``max_depth`` guesses from the root, the root being 1)."""
+    most ``max_depth`` guesses from the root, the root being 1; with ``at_worst``, only
+    those under which some code needs the tree's worst case)."""
     ok = tree.count >= min_codes
     if max_codes is not None:
         ok &= tree.count <= max_codes
     if max_depth is not None:
         ok &= tree.depth <= max_depth
+    if at_worst:
+        ok &= tree.deepest() == tree.worst
     return np.flatnonzero(ok)
 
 
 def outermost_nodes(
-    tree: Tree, *, min_codes: int, max_codes: int | None, max_depth: int | None = None
+    tree: Tree,
+    *,
+    min_codes: int,
+    max_codes: int | None,
+    max_depth: int | None = None,
+    at_worst: bool = False,
 ) -> np.ndarray:
     """The nodes of :func:`candidate_nodes` that no other of them contains, in preorder: a
     sweep that rebuilds each of them covers the band once."""
-    nodes = candidate_nodes(tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth)
+    nodes = candidate_nodes(
+        tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth, at_worst=at_worst
+    )
     if len(nodes) == 0:
         return nodes
     ends = nodes + tree.nsub[nodes]
@@ -54,11 +65,14 @@ def pick_node(
     min_codes: int = MIN_CODES,
     max_codes: int | None = None,
     max_depth: int | None = None,
+    at_worst: bool = False,
 ) -> int | None:
     """A random node with ``min_codes`` .. ``max_codes`` codes, uniformly (``uniform``) or
     with probability proportional to its code set's size (``size``) or its square root
     (``sqrt``); None when there is none."""
-    nodes = candidate_nodes(tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth)
+    nodes = candidate_nodes(
+        tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth, at_worst=at_worst
+    )
     if len(nodes) == 0:
         return None
     if weight == "uniform":

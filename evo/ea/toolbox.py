@@ -53,9 +53,9 @@ def build_toolbox(config: Config, game: Game) -> base.Toolbox:
     tb.mutation_cum = np.cumsum(w) / w.sum() if w.sum() > 0 else None
     tb.register("mutate", mutate, tb)
     pareto = config.selection.method == "nsga2"
-    tb.cls = individual_class(pareto=pareto)
+    tb.cls = individual_class(objectives=config.selection.objectives)
     if pareto:
-        tb.register("evaluate", evaluate_total_worst)
+        tb.register("evaluate", evaluate_total_worst, at_worst=config.selection.at_worst)
         tb.register("select", tools.selNSGA2)
     else:
         tb.register("evaluate", evaluate_total, max_guesses=config.max_guesses)

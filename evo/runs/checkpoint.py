@@ -218,8 +218,8 @@ def _state(doc: dict, arrays: dict[str, np.ndarray], config: Config, game: Game)
         return trees[k]
 
     pareto = config.selection.method == "nsga2"
-    cls = individual_class(pareto=pareto)
-    width = 2 if pareto else 1
+    width = config.selection.objectives
+    cls = individual_class(objectives=width)
 
     def inds(items: list) -> list:
         out = []

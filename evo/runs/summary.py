@@ -33,7 +33,7 @@ class RunSummary(TypedDict, total=False):
     best_known_total: int | None
     best_known_source: str | None
     gap_to_best_known: int | None
-    pareto_front: list[tuple[int, int]]
+    pareto_front: list[tuple[int, ...]]
     islands: int
 
 
@@ -74,8 +74,9 @@ def make_summary(
         best_known_source=None if known is None else known.source,
         gap_to_best_known=None if known is None else int(best.total) - known.total,
     )
-    if config.selection.method == "nsga2":
+    if config.selection.method == "nsga2":  # (total, worst[, codes at the worst case])
         summary["pareto_front"] = sorted(
-            {(int(i.total), int(i.worst)) for i in state.halloffame}, key=lambda x: x[1]
+            {tuple(int(v) for v in i.fitness.values) for i in state.halloffame},
+            key=lambda x: (x[1], x[2:], x[0]),
         )
     return summary

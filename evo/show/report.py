@@ -213,8 +213,7 @@ def render_html(parts: ReportParts) -> str:
     pareto = ""
     if parts.pareto:
         pareto = "<h2>Pareto front (total and worst case)</h2>" + html_table(
-            ["total", "average", "worst"],
-            parts.pareto,
+            PARETO_HEADERS[: len(parts.pareto[0])], parts.pareto
         )
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -286,7 +285,7 @@ def render_markdown(parts: ReportParts) -> str:
         "",
     ]
     if parts.pareto:
-        table = markdown_table(["total", "average", "worst"], parts.pareto)
+        table = markdown_table(PARETO_HEADERS[: len(parts.pareto[0])], parts.pareto)
         lines += ["## Pareto front (total and worst case)", "", table, ""]
     return "\n".join(lines)
 
@@ -340,10 +339,15 @@ def _plot_islands(run: RunData, *, knuth: int | None, optimum: int | None, title
     return len({r["island"] for r in records})
 
 
+#: The columns of a Pareto front: a run with the third objective has the last one too.
+PARETO_HEADERS = ["total", "average", "worst", "codes at the worst case"]
+
+
 def pareto_rows(summary: dict, num_codes: int) -> list[list[str]]:
-    """The Pareto front of an NSGA-II run (``pareto_front``: ``[total, worst]`` pairs)."""
+    """The Pareto front of an NSGA-II run (``pareto_front``: ``[total, worst]`` points, or
+    ``[total, worst, codes at the worst case]``)."""
     front = summary.get("pareto_front") or []
-    return [[str(t), f"{t / num_codes:.4f}", str(w)] for t, w in front]
+    return [[str(p[0]), f"{p[0] / num_codes:.4f}", *map(str, p[1:])] for p in front]
 
 
 def write_report(

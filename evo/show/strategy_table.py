@@ -52,17 +52,6 @@ def node_histories(tree: Tree, *, style: Style = "writeup") -> list[str]:
     return out
 
 
-def subtree_worst(tree: Tree) -> np.ndarray:
-    """The deepest terminal node under each node (the worst case of its codes)."""
-    worst = tree.depth.astype(np.int64).copy()
-    parent = tree.parent
-    for i in range(len(tree) - 1, 0, -1):
-        p = parent[i]
-        if worst[i] > worst[p]:
-            worst[p] = worst[i]
-    return worst
-
-
 def table_rows(tree: Tree, *, min_count: int = 1, style: Style = "writeup") -> list[dict]:
     """The rows of nodes reached by at least ``min_count`` codes, as plain data:
     ``node``, ``move``, ``history`` (in ``style``), ``guess``, ``count``, ``total``,
@@ -70,7 +59,7 @@ def table_rows(tree: Tree, *, min_count: int = 1, style: Style = "writeup") -> l
     game = tree.game
     cum = np.concatenate(([0], np.cumsum(tree.terminal_depths, dtype=np.int64)))
     totals = cum[tree.start + tree.count] - cum[tree.start]
-    worst = subtree_worst(tree)
+    worst = tree.deepest()
     histories = node_histories(tree, style=style)
     keep = np.flatnonzero(tree.count >= min_count)
     order = keep[np.lexsort((keep, -tree.count[keep]))]
