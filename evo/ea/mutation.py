@@ -285,12 +285,15 @@ def exhaustive_mutation(
         depth = tree.height(node) - int(shallower) if keep_depth or shallower else None
         if depth is not None and not solver.feasible(int(tree.count[node]), depth):
             return tree.subtree(node)  # no such subtree: the node stays as it is
-        return in_canonical_frame(
-            tree.game,
-            tree.code_set(node),
-            history,
-            lambda codes, history: solver.subtree(codes, history=history, depth=depth),
-        )
+        try:
+            return in_canonical_frame(
+                tree.game,
+                tree.code_set(node),
+                history,
+                lambda codes, history: solver.subtree(codes, history=history, depth=depth),
+            )
+        except ValueError:  # the search proved that none is that short
+            return tree.subtree(node)
 
     return _rebuild_nodes(
         tree,
