@@ -8,6 +8,8 @@ benchmarks/RESULTS.md; each run's directory (best.json, logbook) stays under
     .venv/bin/python benchmarks/bench_records.py 4x6 4x7              # some cases
     .venv/bin/python benchmarks/bench_records.py 5x8 --seconds 3600 --workers 1
     .venv/bin/python benchmarks/bench_records.py 5x8-seed1 5x8-planted-seed1 --plot out.png
+    .venv/bin/python benchmarks/bench_records.py polish-1 --polish best.json --band 81:400:mixed
+    .venv/bin/python benchmarks/bench_records.py 5x8-planted-seed1 polish-1 --plot o.png --chain
 """
 
 from __future__ import annotations
@@ -56,6 +58,11 @@ CASES = {
         overrides=("population.init.baselines=[entropy, kooi, irving, knuth]",),
         note="entropy, Kooi, Irving and Knuth planted in the first population",
     ),
+    "5x8-chain": Case(
+        "configs/mastermind-5-8.yaml",
+        overrides=("population.init.trees=[breakers/mastermind-5-8.json]",),
+        note="the shipped breaker planted: a run continuing the last",
+    ),
 }
 
 
@@ -102,6 +109,32 @@ def run_case(name: str, case: Case, seed: int, extra: list[str]) -> dict:
     return record
 
 
+def polish_case(name: str, tree_file: str, bands: list[str]) -> None:
+    """``evo polish`` of ``tree_file`` by ``bands``, traced as a run is (a point per band),
+    for a chained plot; the tree is written beside the trace."""
+    from evo.core.files import cache_dir
+    from evo.core.treeio import load_tree, save_tree
+    from evo.ea.polish import Band, polish
+
+    tree = load_tree(tree_file, cache=cache_dir())
+    t0 = time.perf_counter()
+    trace = [[0.0, 0, tree.total]]
+
+    def hook(done) -> None:
+        trace.append([round(time.perf_counter() - t0, 2), len(trace), done.after])
+        b = done.band
+        say = f"band {b.min_codes}:{b.max_codes}:{b.search}: {done.before} -> {done.after}"
+        print(f"{say} in {done.seconds:.0f} s", flush=True)
+
+    best, _ = polish(tree, [Band.parse(b) for b in bands], on_band=hook)
+    OUT.mkdir(parents=True, exist_ok=True)
+    save_tree(best, OUT / f"{name}-best.json")
+    label = "evo polish " + " ".join(f"--band {b}" for b in bands)
+    record = {"case": name, "label": label, "tree": tree_file, "trace": trace}
+    record["best_total"] = best.total
+    atomic_write_text(OUT / f"{name}.json", json.dumps(record) + "\n")
+
+
 def first_time(trace: list, below: int | None, column: int = 2) -> float | None:
     """Seconds (from the run's start) of the first generation whose best total (or the
     trace's ``column``) is at or under ``below``."""
@@ -143,9 +176,11 @@ def row(r: dict, marks: tuple[int, ...]) -> str:
     )
 
 
-def plot(names: list[str], out: Path, *, title: str) -> None:
+def plot(names: list[str], out: Path, *, title: str, chain: bool = False) -> None:
     """The best total against time of the runs ``names`` (their trace files), with
-    Knuth's total and the best known as lines."""
+    Knuth's total and the best known as lines; ``chain``: each run drawn from where the
+    one before ended (runs that planted the last one's best, and polishing steps, whose
+    trace files say ``label``)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -153,18 +188,24 @@ def plot(names: list[str], out: Path, *, title: str) -> None:
 
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     lines: dict[str, int] = {}
+    offset = 0.0
     for name in names:
         path = OUT / f"{name}.json"
         if not path.exists():
             path = OUT / f"{name}.partial.json"
         r = json.loads(path.read_text())
-        summary = Path(r["run_dir"]) / "summary.json"
+        summary = Path(r.get("run_dir", "-")) / "summary.json"
         if "knuth_total" not in r and (ROOT / summary).exists():  # a run still going
             r = {**json.loads((ROOT / summary).read_text()), **r}
         trace = r["trace"]
         case = CASES.get(str(r.get("case", "")))
-        label = case.note if case and case.note else "from random breakers"
-        ax.step([p[0] / 60 for p in trace], [p[2] for p in trace], where="post", label=label)
+        label = r.get("label") or (case.note if case and case.note else "from random breakers")
+        if chain:
+            label = f"{label} (seed {r['seed']})" if "seed" in r else label
+        x = [(offset + p[0]) / 60 for p in trace]
+        ax.step(x, [p[2] for p in trace], where="post", label=label)
+        if chain:
+            offset += trace[-1][0]
         if r.get("knuth_total"):
             lines["Knuth"] = r["knuth_total"]
         if r.get("best_known_total"):
@@ -201,9 +242,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--tag", default="", help="added to the case's name in the output")
     ap.add_argument("--plot", metavar="PNG", help="only draw the traces named as cases")
     ap.add_argument("--title", default="", help="the plot's title")
+    ap.add_argument("--chain", action="store_true", help="--plot: each trace after the last")
+    ap.add_argument("--polish", metavar="TREE", help="trace `evo polish TREE` as case NAME")
+    ap.add_argument("--band", action="append", default=[], help="--polish: MIN:MAX:SEARCH")
     args = ap.parse_args([] if argv is None else argv)
     if args.plot:
-        plot(args.cases, Path(args.plot), title=args.title)
+        plot(args.cases, Path(args.plot), title=args.title, chain=args.chain)
+        return
+    if args.polish:
+        polish_case(args.cases[0], args.polish, args.band)
         return
     extra = []
     if args.seconds is not None:
