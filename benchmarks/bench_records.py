@@ -9,7 +9,7 @@ benchmarks/RESULTS.md; each run's directory (best.json, logbook) stays under
     .venv/bin/python benchmarks/bench_records.py 5x8 --seconds 3600 --workers 1
     .venv/bin/python benchmarks/bench_records.py 5x8-seed1 5x8-planted-seed1 --plot out.png
     .venv/bin/python benchmarks/bench_records.py polish-1 --polish best.json --band 81:400:mixed
-    .venv/bin/python benchmarks/bench_records.py 5x8-planted-seed1 polish-1 --plot o.png --chain
+    .venv/bin/python benchmarks/bench_records.py 5x8-planted-seed1+polish-1 --plot o.png
 """
 
 from __future__ import annotations
@@ -130,9 +130,21 @@ def polish_case(name: str, tree_file: str, bands: list[str]) -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     save_tree(best, OUT / f"{name}-best.json")
     label = "evo polish " + " ".join(f"--band {b}" for b in bands)
-    record = {"case": name, "label": label, "tree": tree_file, "trace": trace}
-    record["best_total"] = best.total
+    record = {"case": name, "label": label, "tree": tree_file, "trace": trace, "best": best.total}
     atomic_write_text(OUT / f"{name}.json", json.dumps(record) + "\n")
+
+
+def _trace_file(name: str) -> dict:
+    """A run's (or polishing step's) trace file, with its summary's figures while the run
+    is still going."""
+    path = OUT / f"{name}.json"
+    if not path.exists():
+        path = OUT / f"{name}.partial.json"
+    r = json.loads(path.read_text())
+    summary = ROOT / r.get("run_dir", "-") / "summary.json"
+    if "knuth_total" not in r and summary.exists():
+        r = {**json.loads(summary.read_text()), **r}
+    return r
 
 
 def first_time(trace: list, below: int | None, column: int = 2) -> float | None:
@@ -176,11 +188,11 @@ def row(r: dict, marks: tuple[int, ...]) -> str:
     )
 
 
-def plot(names: list[str], out: Path, *, title: str, chain: bool = False) -> None:
+def plot(names: list[str], out: Path, *, title: str) -> None:
     """The best total against time of the runs ``names`` (their trace files), with
-    Knuth's total and the best known as lines; ``chain``: each run drawn from where the
-    one before ended (runs that planted the last one's best, and polishing steps, whose
-    trace files say ``label``)."""
+    Knuth's total and the best known as lines. A name ``a+b+c`` chains runs that continue
+    each other (a run planted with the last one's best, a polishing step, whose trace
+    file says ``label``): each drawn from where the one before ended."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -188,28 +200,22 @@ def plot(names: list[str], out: Path, *, title: str, chain: bool = False) -> Non
 
     fig, ax = plt.subplots(figsize=(7.5, 4.2))
     lines: dict[str, int] = {}
-    offset = 0.0
-    for name in names:
-        path = OUT / f"{name}.json"
-        if not path.exists():
-            path = OUT / f"{name}.partial.json"
-        r = json.loads(path.read_text())
-        summary = Path(r.get("run_dir", "-")) / "summary.json"
-        if "knuth_total" not in r and (ROOT / summary).exists():  # a run still going
-            r = {**json.loads((ROOT / summary).read_text()), **r}
-        trace = r["trace"]
-        case = CASES.get(str(r.get("case", "")))
-        label = r.get("label") or (case.note if case and case.note else "from random breakers")
-        if chain:
-            label = f"{label} (seed {r['seed']})" if "seed" in r else label
-        x = [(offset + p[0]) / 60 for p in trace]
-        ax.step(x, [p[2] for p in trace], where="post", label=label)
-        if chain:
+    for chain in names:
+        offset = 0.0
+        for name in chain.split("+"):
+            r = _trace_file(name)
+            trace = r["trace"]
+            case = CASES.get(str(r.get("case", "")))
+            label = r.get("label") or (case.note if case and case.note else "from random breakers")
+            if "seed" in r and "+" in chain:
+                label += f" (seed {r['seed']})"
+            x = [(offset + p[0]) / 60 for p in trace]
+            ax.step(x, [p[2] for p in trace], where="post", label=label)
             offset += trace[-1][0]
-        if r.get("knuth_total"):
-            lines["Knuth"] = r["knuth_total"]
-        if r.get("best_known_total"):
-            lines["best known"] = r["best_known_total"]
+            if r.get("knuth_total"):
+                lines["Knuth"] = r["knuth_total"]
+            if r.get("best_known_total"):
+                lines["best known"] = r["best_known_total"]
     for label, total in lines.items():
         ax.axhline(total, color="grey", linestyle="--", linewidth=0.8)
         ax.annotate(
@@ -240,14 +246,15 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds", help="comma-separated seeds instead of the case's")
     ap.add_argument("--set", action="append", default=[], help="a config override")
     ap.add_argument("--tag", default="", help="added to the case's name in the output")
-    ap.add_argument("--plot", metavar="PNG", help="only draw the traces named as cases")
+    ap.add_argument(
+        "--plot", metavar="PNG", help="only draw the traces named as cases (a+b: chained)"
+    )
     ap.add_argument("--title", default="", help="the plot's title")
-    ap.add_argument("--chain", action="store_true", help="--plot: each trace after the last")
     ap.add_argument("--polish", metavar="TREE", help="trace `evo polish TREE` as case NAME")
     ap.add_argument("--band", action="append", default=[], help="--polish: MIN:MAX:SEARCH")
     args = ap.parse_args([] if argv is None else argv)
     if args.plot:
-        plot(args.cases, Path(args.plot), title=args.title, chain=args.chain)
+        plot(args.cases, Path(args.plot), title=args.title)
         return
     if args.polish:
         polish_case(args.cases[0], args.polish, args.band)
