@@ -21,14 +21,13 @@ sys.path.insert(0, str(ROOT))
 
 from benchmarks.machine import machine_line  # noqa: E402
 from evo.config import load_config  # noqa: E402
-from evo.core import growth  # noqa: E402
+from evo.core import engine  # noqa: E402
 from evo.runs.driver import run_config  # noqa: E402
-from evo.search import lookahead  # noqa: E402
 
 
 def seconds_per_generation(path: Path, generations: int, *, compiled: bool) -> float:
     """Median seconds of generations 1..N (generation 0 is the random population)."""
-    growth.COMPILED = lookahead.COMPILED = compiled
+    engine.DEFAULT = "compiled" if compiled else "numpy"
     cfg = load_config(
         path, [f"stop.generations={generations}", "stop.seconds=null", "workers=1", "seed=1"]
     )
@@ -67,7 +66,7 @@ def main(argv: list[str] | None = None) -> str:
         b, a = statistics.median(before), statistics.median(after)
         lines.append(f"| `configs/{path.name}` | {b:.3f} s | {a:.3f} s | {b / a:.1f}x |")
         print(lines[-1], file=sys.stderr, flush=True)
-    growth.COMPILED = lookahead.COMPILED = True
+    engine.DEFAULT = "auto"
     text = "\n".join(lines)
     print(text)
     return text

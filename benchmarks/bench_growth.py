@@ -19,7 +19,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from benchmarks.machine import machine_line  # noqa: E402
-from evo.core import growth  # noqa: E402
+from evo.core import engine  # noqa: E402
 from evo.core.game import make_game  # noqa: E402
 from evo.core.growth import random_breaker  # noqa: E402
 from evo.core.population import random_population  # noqa: E402
@@ -49,11 +49,11 @@ def main() -> None:
     t0 = time.perf_counter()
     random_population(g46, 1000, seed=1)
     rows.append(("1000 (4,6) breakers", f"{time.perf_counter() - t0:.2f} s", "<= 3 s"))
-    growth.COMPILED = False  # the NumPy engine (same trees), for comparison
+    engine.DEFAULT = "numpy"  # the NumPy engine (same trees), for comparison
     t0 = time.perf_counter()
     random_population(g46, 1000, seed=1)
     rows.append(("1000 (4,6) breakers, NumPy engine", f"{time.perf_counter() - t0:.2f} s", "-"))
-    growth.COMPILED = True
+    engine.DEFAULT = "auto"
 
     g58 = make_game(5, 8)
     t0 = time.perf_counter()

@@ -126,6 +126,15 @@ def test_play_a_baseline_imports_nothing_heavy(tmp_path):
     assert heavy(modules) == []
 
 
+def test_a_small_games_baseline_runs_without_numba(tmp_path):
+    """Knuth's (4,6) tree from a fresh cache on the NumPy engine: numba's load would cost
+    more than the whole tree (evo.core.engine, ``auto``)."""
+    res, modules = run_evo(tmp_path, "baselines", "-n", "4", "-c", "6", "--only", "knuth")
+    assert res.returncode == 0, res.stderr
+    assert " 5801 " in res.stdout
+    assert "numba" not in modules
+
+
 @pytest.mark.parametrize("name", sorted(COMMANDS))
 def test_every_command_shows_its_help_without_heavy_imports(tmp_path, name):
     res, modules = run_evo(tmp_path, name, "--help")

@@ -9,6 +9,7 @@ import support.reference_growth as reference
 from support.definitions import all_code_tuples, play_depths
 from support.reference_growth import depths, grow_reference
 
+from evo.core import engine
 from evo.core.game import make_game
 from evo.core.growth import Template, grow, random_breaker, replay
 
@@ -165,7 +166,7 @@ def _grow_both_engines(build):
     out = []
     for compiled in (True, False):
         with pytest.MonkeyPatch.context() as mp:
-            mp.setattr(growth, "COMPILED", compiled)
+            mp.setattr(engine, "DEFAULT", "compiled" if compiled else "numpy")
             if compiled:  # the NumPy engine must not be the one answering here
                 mp.setattr(growth, "_choose_guesses", _numpy_engine_called)
             rng = np.random.default_rng(2024)

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from evo.baselines import LOOKAHEAD, build
+from evo.core import engine
 from evo.core.game import make_game
 from evo.core.kinds import HEURISTICS
 from evo.search import lookahead
@@ -61,14 +62,20 @@ def test_compiled_and_numpy_players_build_the_same_trees(monkeypatch, pegs, colo
         pool = "consistent" if rest else "all"
         with pytest.MonkeyPatch.context() as mp:
             mp.setattr(lookahead, "ranked_guesses", _numpy_ranking_called)
+            mp.setattr(engine, "DEFAULT", "compiled")
             whole = build(game, name)
             player = build_tree(game, lookahead_player(game, heuristic, pool=pool))
-        monkeypatch.setattr(lookahead, "COMPILED", False)
-        numpy_ = build(game, name)
-        monkeypatch.setattr(lookahead, "COMPILED", True)
+        with pytest.MonkeyPatch.context() as mp:
+            mp.setattr(lookahead, "_compiled_choice", _compiled_called)
+            mp.setattr(engine, "DEFAULT", "numpy")
+            numpy_ = build(game, name)
         assert _same_tree(whole, numpy_), name
         assert _same_tree(player, numpy_), name
         whole.validate()
+
+
+def _compiled_called(*args, **kwargs):
+    raise AssertionError("the compiled kernel chose where the NumPy ranking should")
 
 
 def _numpy_ranking_called(*args, **kwargs):
@@ -82,8 +89,8 @@ def test_whole_tree_kernel_only_up_to_its_size(monkeypatch):
     game = make_game(4, 6)
     with pytest.MonkeyPatch.context() as mp:
         mp.setattr(lookahead, "build_tree", _numpy_ranking_called)
-        whole = lookahead.lookahead_tree(game, "irving")
+        whole = lookahead.lookahead_tree(game, "irving", engine="compiled")
     monkeypatch.setattr(lookahead, "WHOLE_TREE_CODES", game.num_codes - 1)
     monkeypatch.setattr(lookahead_kernel, "lookahead_tree", _numpy_ranking_called)
-    by_node = lookahead.lookahead_tree(game, "irving")
+    by_node = lookahead.lookahead_tree(game, "irving", engine="compiled")
     assert _same_tree(whole, by_node) and whole.total == 5696

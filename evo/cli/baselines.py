@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import format_table, game_options, open_game
+from evo.cli.common import format_table, game_options, open_game, threads_option
 
 
 def _histogram(h: dict) -> str:
@@ -51,6 +51,7 @@ def _histogram(h: dict) -> str:
     help="Seeds over which RC's expected average is estimated (0: none).",
 )
 @click.option("--no-cache", is_flag=True, help="Recompute, and do not write the cache.")
+@threads_option
 @click.option(
     "--progress/--no-progress",
     default=None,

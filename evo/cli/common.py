@@ -49,6 +49,24 @@ pool_option = click.option(
 )
 
 
+def _set_threads(ctx: click.Context, param: click.Parameter, value: int | None) -> int | None:
+    from evo.core.engine import set_threads
+
+    set_threads(value)
+    return value
+
+
+threads_option = click.option(
+    "--threads",
+    type=click.IntRange(min=1),
+    default=None,
+    expose_value=False,
+    callback=_set_threads,
+    help="Threads for one big search (a big node's candidates scored side by side; the same "
+    "result). Default: $EVO_THREADS, else every core.",
+)
+
+
 def open_game(pegs: int, colors: int, variant: str, trees: int = 1) -> Game:
     """``make_game`` with the machine's cache (``$EVO_CACHE`` or ``~/.cache/evo``), its
     errors turned into clean command-line errors."""

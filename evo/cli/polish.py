@@ -6,11 +6,12 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import game_options, load_breaker
+from evo.cli.common import game_options, load_breaker, threads_option
 
 
 @click.command()
 @click.argument("tree", metavar="TREE")
+@threads_option
 @click.option(
     "--band",
     "bands",

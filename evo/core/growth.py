@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from evo.core.engine import compiled
 from evo.core.game import Game, helpful_rows
 from evo.core.kinds import POOLS, Pool
 from evo.core.tree import InvalidTreeError, Tree
@@ -156,9 +157,9 @@ def _check_no_repeats(tree: Tree) -> None:
 
 
 # --------------------------------------------------------------------- engine
-#: Grow with the compiled engine (evo.core.growth_kernel) when the game has its table; the NumPy
-#: engine below draws the same trees and serves exact builds and games without a table.
-COMPILED = True
+#: Growth runs compiled (evo.core.growth_kernel) when :func:`evo.core.engine.compiled` says
+#: so, even on small games (a population repays numba's load); the NumPy engine below draws
+#: the same trees and serves exact builds and games without a table.
 
 
 def _build_compiled(
@@ -215,7 +216,7 @@ def _build(
         raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
     if len(codes) == 0:
         raise InvalidTreeError("cannot build a tree for an empty code set")
-    if COMPILED and not strict and rng is not None and game.table is not None:
+    if not strict and rng is not None and compiled(game, small=False):
         return _build_compiled(game, codes, rng, pool, template)
     nfb = game.num_feedbacks
     order = codes.copy()

@@ -103,12 +103,15 @@ def island_map(config: Config, *, scheduler: str | None = None) -> Iterator[Mapp
 
     from dask.distributed import Client, LocalCluster, wait
 
+    from evo.core.engine import threads
+
     cluster = None
     if address is None:
         cluster = LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
             processes=True,
+            env={"EVO_THREADS": str(max(1, threads() // workers))},  # no oversubscription
             dashboard_address=":0",
             silence_logs=40,
         )

@@ -20,6 +20,7 @@ import numpy as np
 from deap import base
 
 from evo.config import Config
+from evo.core.engine import set_threads, threads
 from evo.core.game import Game
 from evo.ea.deadline import GenerationCut
 from evo.ea.operators import Operator, install_operators
@@ -47,8 +48,11 @@ def individual_task(key: tuple[int, ...]):
     return tree, tb.evaluate(tree)
 
 
-def _init_worker(config_data: dict, game: Game, operators: dict[str, Operator]) -> None:
+def _init_worker(
+    config_data: dict, game: Game, operators: dict[str, Operator], threads: int
+) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    set_threads(threads)  # the pool's processes share the cores: no oversubscription
     for stop in (signal.SIGTERM, signal.SIGHUP):  # the pool's terminate() must end us at
         signal.signal(stop, signal.SIG_DFL)  # once, even blocked in a lock
     install_operators(operators)
@@ -102,7 +106,12 @@ def worker_pool(
         procs = ctx.Pool(
             config.workers,
             initializer=_init_worker,
-            initargs=(config.model_dump(mode="json"), tb.game, operators or {}),
+            initargs=(
+                config.model_dump(mode="json"),
+                tb.game,
+                operators or {},
+                max(1, threads() // config.workers),
+            ),
         )
         pool = procs
 

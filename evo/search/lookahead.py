@@ -18,6 +18,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from evo.core.engine import Engine, compiled, threads
 from evo.core.game import Game, helpful_counts
 from evo.core.kinds import HEURISTICS, Pool
 from evo.core.tree import Tree
@@ -61,18 +62,25 @@ def ranked_guesses(
 
 
 def lookahead_player(
-    game: Game, heuristic: str, *, pool: Pool = "all", symmetry: bool = True
+    game: Game,
+    heuristic: str,
+    *,
+    pool: Pool = "all",
+    symmetry: bool = True,
+    engine: Engine | None = None,
 ) -> Player:
     """The player that plays the best guess by ``heuristic`` at every node; two codes or
     fewer: the lower one. ``symmetry``: candidates reduced by the node's history (same
-    choice, fewer candidates; off for a subtree whose history is unknown)."""
+    choice, fewer candidates; off for a subtree whose history is unknown). ``engine``:
+    see :mod:`evo.core.engine` (the same choices either way)."""
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
+    use_kernel = compiled(game, engine)
 
     def choose(codes: np.ndarray, node: Node) -> int:
         if len(codes) <= 2:
             return int(min(codes))
-        if COMPILED and game.table is not None:
+        if use_kernel:
             return _compiled_choice(game, codes, heuristic, pool, node if symmetry else None)
         quick = perfect_consistent(game, codes)
         if quick is not None:
@@ -85,16 +93,16 @@ def lookahead_player(
     return choose
 
 
-#: Choose with the compiled kernel (evo.search.lookahead_kernel) when the game has its
-#: table; :func:`ranked_guesses` gives the same choice and serves games without one.
-COMPILED = True
-
-
 @lru_cache(maxsize=8)
 def _nlogn(size: int) -> np.ndarray:
     """``c log c`` for ``c = 0 .. size``, computed as :func:`score` computes it."""
     c = np.arange(size + 1, dtype=np.float64)
     return np.where(c > 0, c * np.log(np.maximum(c, 1)), 0.0)
+
+
+#: From this many (code, candidate) pairs a node's candidates are scored on several threads
+#: (the same guess): below, starting the threads costs more than they save.
+THREADED_WORK = 1 << 20
 
 
 def _compiled_choice(
@@ -113,7 +121,14 @@ def _compiled_choice(
     cand = candidates(game, codes, pool=pool)
     if node is not None and not node.stabilizer.trivial:
         cand = np.sort(node.stabilizer.representatives(None if pool == "all" else cand))
-    found = best_guess(
+    kernel = best_guess
+    if threads() > 1 and len(codes) * len(cand) >= THREADED_WORK:
+        import numba
+
+        from evo.search.lookahead_kernel import best_guess_threads as kernel
+
+        numba.set_num_threads(min(threads(), numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+    found = kernel(
         table,
         codes,
         cand,
@@ -133,14 +148,17 @@ def _compiled_choice(
 WHOLE_TREE_CODES = 5000
 
 
-def lookahead_tree(game: Game, heuristic: str, *, pool: Pool = "all") -> Tree:
+def lookahead_tree(
+    game: Game, heuristic: str, *, pool: Pool = "all", engine: Engine | None = None
+) -> Tree:
     """The breaker that :func:`lookahead_player` plays, over every code: built node by node
     by the player, or in one compiled call for a game of at most :data:`WHOLE_TREE_CODES`
-    codes with its table (the same tree)."""
+    codes when the compiled engine serves it (the same tree)."""
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
-    if not (COMPILED and game.table is not None) or game.num_codes > WHOLE_TREE_CODES:
-        return build_tree(game, lookahead_player(game, heuristic, pool=pool))
+    if not compiled(game, engine) or game.num_codes > WHOLE_TREE_CODES:
+        player = lookahead_player(game, heuristic, pool=pool, engine=engine)
+        return build_tree(game, player)
     from evo.search.lookahead_kernel import lookahead_tree as compiled_tree
 
     codes = game.all_codes().astype(np.int64)

@@ -9,7 +9,7 @@ guess first on ties, then the lowest code.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 #: Heuristic numbers of :func:`best_guess`, in the order of evo.core.kinds.HEURISTICS.
 KNUTH, IRVING, KOOI, ENTROPY = 0, 1, 2, 3
@@ -70,6 +70,57 @@ def perfect_guess(table, codes, win):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _score(counts, heuristic, nfb, nlogn, row, sizes):  # pragma: no cover - compiled
+    """The heuristic's score of one candidate's part sizes ``counts`` (lower is better),
+    as evo.search.lookahead.score computes it; ``row`` and ``sizes`` are scratch."""
+    parts = 0
+    for f in range(nfb):
+        if counts[f] > 0:
+            parts += 1
+    if heuristic == KNUTH:
+        s = 0.0
+        for f in range(nfb):
+            s = max(s, float(counts[f]))
+    elif heuristic == IRVING:
+        s = 0.0
+        for f in range(nfb):
+            s += float(counts[f] * counts[f])
+    elif heuristic == KOOI:
+        s = -float(parts)
+    else:
+        # The row as np.sort(counts) gives it: zeros first, then parts ascending.
+        z = nfb - parts
+        for f in range(z):
+            row[f] = 0.0
+        p = 0
+        for f in range(nfb):
+            c = counts[f]
+            if c > 0:
+                q = p  # insertion sort of the (few) part sizes
+                while q > 0 and sizes[q - 1] > c:
+                    sizes[q] = sizes[q - 1]
+                    q -= 1
+                sizes[q] = c
+                p += 1
+        for f in range(parts):
+            row[z + f] = nlogn[sizes[f]]
+        s = np.rint(_pairwise_sum(row) * 1e9) / 1e9
+    return s
+
+
+@njit(cache=True)
+def _helps(counts, win, nfb):  # pragma: no cover - compiled
+    """Whether a candidate with these part sizes helps: it may win, or it splits the set."""
+    if counts[win] > 0:
+        return True
+    parts = 0
+    for f in range(nfb):
+        if counts[f] > 0:
+            parts += 1
+    return parts >= 2
+
+
+@njit(cache=True)
 def best_guess(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
     """The best helpful candidate of ``cands`` (ascending) on ``codes``, or -1 when none
     helps. ``nlogn[c]``: ``c log c`` as NumPy computes it (the entropy score).
@@ -100,43 +151,43 @@ def best_guess(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no c
                 for b in range(nb):
                     counts[b, table[r, cands[lo + b]]] += 1
         for b in range(nb):
-            parts = 0
-            for f in range(nfb):
-                if counts[b, f] > 0:
-                    parts += 1
+            if not _helps(counts[b], win, nfb):
+                continue
+            s = _score(counts[b], heuristic, nfb, nlogn, row, sizes)
             cons = counts[b, win] > 0
-            if not cons and parts < 2:
-                continue  # does not help
-            if heuristic == KNUTH:
-                s = 0.0
-                for f in range(nfb):
-                    s = max(s, float(counts[b, f]))
-            elif heuristic == IRVING:
-                s = 0.0
-                for f in range(nfb):
-                    s += float(counts[b, f] * counts[b, f])
-            elif heuristic == KOOI:
-                s = -float(parts)
-            else:
-                # The row as np.sort(counts) gives it: zeros first, then parts ascending.
-                z = nfb - parts
-                for f in range(z):
-                    row[f] = 0.0
-                p = 0
-                for f in range(nfb):
-                    c = counts[b, f]
-                    if c > 0:
-                        q = p  # insertion sort of the (few) part sizes
-                        while q > 0 and sizes[q - 1] > c:
-                            sizes[q] = sizes[q - 1]
-                            q -= 1
-                        sizes[q] = c
-                        p += 1
-                for f in range(parts):
-                    row[z + f] = nlogn[sizes[f]]
-                s = np.rint(_pairwise_sum(row) * 1e9) / 1e9
             if s < best_score or (s == best_score and cons and not best_cons):
                 best, best_score, best_cons = cands[lo + b], s, cons
+    return best
+
+
+@njit(cache=True, parallel=True)
+def best_guess_threads(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
+    """:func:`best_guess` with the candidates scored on numba's threads (each candidate's
+    score is computed as there, and the best is kept in the same order: the same guess)."""
+    n = len(codes)
+    k = len(cands)
+    score = np.empty(k, dtype=np.float64)
+    cons = np.empty(k, dtype=np.bool_)
+    helps = np.empty(k, dtype=np.bool_)
+    for i in prange(k):
+        counts = np.zeros(nfb, dtype=np.int64)
+        row = np.empty(nfb, dtype=np.float64)
+        sizes = np.empty(nfb, dtype=np.int64)
+        g = cands[i]
+        for j in range(n):
+            counts[table[g, codes[j]]] += 1
+        helps[i] = _helps(counts, win, nfb)
+        cons[i] = counts[win] > 0
+        score[i] = _score(counts, heuristic, nfb, nlogn, row, sizes) if helps[i] else np.inf
+    best = -1
+    best_score = np.inf
+    best_cons = False
+    for i in range(k):
+        if not helps[i]:
+            continue
+        s = score[i]
+        if s < best_score or (s == best_score and cons[i] and not best_cons):
+            best, best_score, best_cons = cands[i], s, cons[i]
     return best
 
 

@@ -1,0 +1,64 @@
+"""Which engine computes a tree: the compiled kernels (numba) or NumPy, and on how many
+threads one big job runs.
+
+Both give the same trees, draw for draw. The compiled kernels are several times faster,
+but a fresh process pays about half a second to import numba and load them: more than
+the whole computation of a small game's one-step tree. ``"auto"`` therefore keeps small
+games on NumPy until numba is loaded anyway, and big games always compiled.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import TYPE_CHECKING, Literal, get_args
+
+if TYPE_CHECKING:
+    from evo.core.game import Game
+
+#: ``auto``: by the game's size and whether numba is already loaded; or either engine.
+Engine = Literal["auto", "compiled", "numpy"]
+ENGINES: tuple[str, ...] = get_args(Engine)
+
+#: ``auto`` compiles for games of more codes than this (from (4,8) on); below, a one-step
+#: tree in NumPy (0.03 s on (4,6), 0.1 s on (4,7)) costs less than loading numba.
+COMPILED_ABOVE = 3000
+
+#: The process's engine, for calls that do not name one (tests and benchmarks set it).
+DEFAULT: Engine = "auto"
+
+
+def compiled(game: Game, engine: Engine | None = None, *, small: bool = True) -> bool:
+    """Whether to compute on ``game`` with the compiled kernels: never without its feedback
+    table; ``auto`` on a game of at most :data:`COMPILED_ABOVE` codes only when numba is
+    already loaded (``small=False``: always, for work that repays the load, as growing a
+    population)."""
+    engine = DEFAULT if engine is None else engine
+    if engine not in ENGINES:
+        raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
+    if engine == "numpy" or game.table is None:
+        return False
+    if engine == "compiled" or not small:
+        return True
+    return game.num_codes > COMPILED_ABOVE or "numba" in sys.modules
+
+
+#: Threads one big job's kernels may use (``None``: ``$EVO_THREADS``, else every core).
+#: Evolution's worker processes share the cores out, so that processes and threads never
+#: oversubscribe them.
+THREADS: int | None = None
+
+
+def threads() -> int:
+    """The threads a big job's kernels use now: :data:`THREADS`, ``$EVO_THREADS``, or
+    every core."""
+    env = os.environ.get("EVO_THREADS", "")
+    return THREADS or (int(env) if env.isdigit() and int(env) > 0 else 0) or os.cpu_count() or 1
+
+
+def set_threads(count: int | None) -> None:
+    """Let one big job's kernels use ``count`` threads (``None``: every core)."""
+    global THREADS
+    if count is not None and count < 1:
+        raise ValueError(f"threads must be 1 or more, not {count}")
+    THREADS = count
