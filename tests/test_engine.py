@@ -136,3 +136,30 @@ def test_the_threads_option_sets_the_threads(tmp_path, monkeypatch, command):
     assert engine.THREADS == 2
     res = CliRunner().invoke(main, [args[0], "--threads", "0"])
     assert res.exit_code == 2 and "--threads" in res.output
+
+
+@pytest.mark.parametrize(
+    "pegs,colors,variant", [(4, 6, "mastermind"), (3, 7, "mastermind"), (4, 7, "bulls-cows")]
+)
+def test_compiled_table_rows_equal_numpys_and_the_pegs(pegs, colors, variant):
+    """The compiled build of a big table (here forced on small games, in uneven blocks)
+    gives NumPy's rows, and both agree with feedbacks computed from the pegs."""
+    game = Game(pegs, colors, variant)
+    by_numpy = np.concatenate(list(game._table_blocks()))
+    by_kernel = np.concatenate(list(game._compiled_blocks(block=97)))
+    assert by_kernel.shape == by_numpy.shape == (game.num_codes, game.num_codes)
+    assert np.array_equal(by_kernel, by_numpy)
+    rng = np.random.default_rng(1)
+    g, s = rng.integers(game.num_codes, size=(2, 500))
+    assert np.array_equal(by_kernel[g, s], game.compute_feedback(g, s))
+
+
+def test_a_big_table_is_built_by_the_compiled_kernel(monkeypatch):
+    from evo.core import game as game_module
+
+    game = Game(4, 6)
+    monkeypatch.setattr(game_module, "TABLE_FILE_BYTES", game.num_codes**2)
+    calls = []
+    monkeypatch.setattr(Game, "_compiled_blocks", lambda self, block: calls.append(block) or [])
+    list(game._table_blocks())
+    assert calls

@@ -313,12 +313,17 @@ class Game:
         return table
 
     def _table_blocks(self) -> Iterator[np.ndarray]:
-        """The rows of the feedback table, computed in blocks of about 32 MB, in order."""
+        """The rows of the feedback table, computed in blocks of about 32 MB, in order:
+        compiled on every thread for a table kept as a file (a big game), in NumPy below
+        (where loading the kernel would cost more than it saves)."""
         m, n = self.num_codes, self.pegs
         ids, common = self._multisets
         lut = self._feedback_lut.reshape(-1)
-        small = (n + 1) ** 2 <= 256  # black * (N+1) + common fits a uint8
         block = max(1, min(m, (32 * 1024**2) // m))
+        if m * m >= TABLE_FILE_BYTES:
+            yield from self._compiled_blocks(block)
+            return
+        small = (n + 1) ** 2 <= 256  # black * (N+1) + common fits a uint8
         for lo in range(0, m, block):
             hi = min(m, lo + block)
             key = np.zeros((hi - lo, m), dtype=np.uint8 if small else np.int32)
@@ -327,6 +332,20 @@ class Game:
             key *= n + 1
             key += common[ids[lo:hi, None], ids[None, :]]
             yield lut[key]
+
+    def _compiled_blocks(self, block: int) -> Iterator[np.ndarray]:
+        """:meth:`_table_blocks` by the compiled kernel (the same rows)."""
+        import numba
+
+        from evo.core.engine import threads
+        from evo.core.table_kernel import table_rows
+
+        numba.set_num_threads(min(threads(), numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+        ids, common = self._multisets
+        lut = self._feedback_lut.reshape(-1)
+        digits = np.ascontiguousarray(self.digits, dtype=np.int8)
+        for lo in range(0, self.num_codes, block):
+            yield table_rows(digits, ids, common, lut, lo, min(self.num_codes, lo + block))
 
     def prepare(self) -> Game:
         """Build the feedback table now (a one-time cost), so later timings exclude it."""
