@@ -20,14 +20,13 @@ import statistics
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.machine import machine_line  # noqa: E402
-from benchmarks.peers import PeersMissing, peers_dir, run_peer  # noqa: E402
+from benchmarks.peers import PeersMissing, alternate, peers_dir, run_peer  # noqa: E402
 
 #: evo's one-step baselines and mikemag's names for the same heuristics.
 MIKEMAG_46 = [
@@ -52,15 +51,6 @@ print(json.dumps({"table": table, "seconds": seconds, "total": tree.total,
 
 def _median(xs: list[float]) -> float:
     return statistics.median(xs)
-
-
-def alternate(evo: Callable[[], float], peer: Callable[[], float], repeats: int):
-    """Seconds of ``evo`` and ``peer``, alternated ``repeats`` times each."""
-    a, b = [], []
-    for _ in range(repeats):
-        a.append(evo())
-        b.append(peer())
-    return a, b
 
 
 def _row(what: str, a: list[float], b: list[float], peer: str, target: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,3 +52,17 @@ def run_peer(name: str, *args: str, cwd: Path | None = None, timeout: float = 90
     if done.returncode != 0:
         raise RuntimeError(f"{name} {' '.join(args)} failed: {done.stderr.strip()[-300:]}")
     return PeerRun(done.stdout, seconds)
+
+
+def alternate(
+    evo: Callable[[], float], peer: Callable[[], float], repeats: int, *, warm_up: bool = False
+) -> tuple[list[float], list[float]]:
+    """Seconds of ``evo`` and ``peer``, alternated ``repeats`` times each, so that a change
+    of the machine's load hits both alike (``warm_up``: one untimed run of each first)."""
+    if warm_up:
+        evo(), peer()
+    a, b = [], []
+    for _ in range(repeats):
+        a.append(evo())
+        b.append(peer())
+    return a, b
