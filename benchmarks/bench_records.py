@@ -7,6 +7,7 @@ benchmarks/RESULTS.md; each run's directory (best.json, logbook) stays under
     .venv/bin/python benchmarks/bench_records.py                      # every case (~7 h)
     .venv/bin/python benchmarks/bench_records.py 4x6 4x7              # some cases
     .venv/bin/python benchmarks/bench_records.py 5x8 --seconds 3600 --workers 1
+    .venv/bin/python benchmarks/bench_records.py 5x8-chain --seeds 4 --resume   # a cut run
     .venv/bin/python benchmarks/bench_records.py 5x8-seed1 5x8-planted-seed1 --plot out.png
     .venv/bin/python benchmarks/bench_records.py polish-1 --polish best.json --band 81:400:mixed
     .venv/bin/python benchmarks/bench_records.py 5x8-planted-seed1+polish-1 --plot o.png
@@ -29,7 +30,7 @@ from evo.config import load_config  # noqa: E402
 from evo.core.files import atomic_write_text  # noqa: E402
 from evo.ea.individuals import as_tree  # noqa: E402
 from evo.runs.driver import run_config  # noqa: E402
-from evo.runs.rundir import create_run_dir  # noqa: E402
+from evo.runs.rundir import create_run_dir, load_run  # noqa: E402
 
 OUT = ROOT / "runs" / "records"
 
@@ -66,13 +67,24 @@ CASES = {
 }
 
 
-def run_case(name: str, case: Case, seed: int, extra: list[str]) -> dict:
-    """One run; returns its trace and figures (also written as JSON)."""
-    cfg = load_config(ROOT / case.config, [*case.overrides, f"seed={seed}", *extra])
-    OUT.mkdir(parents=True, exist_ok=True)
-    run_dir = create_run_dir(cfg, root=OUT)
-    t0 = time.perf_counter()
+def run_case(name: str, case: Case, seed: int, extra: list[str], *, resume: bool = False) -> dict:
+    """One run; returns its trace and figures (also written as JSON). ``resume``: continue
+    the run that the case's partial trace names (cut by a restart), its trace carried on
+    from where it stopped."""
+    partial_file = OUT / f"{name}-seed{seed}.partial.json"
     trace: list[tuple[float, int, int]] = []
+    if resume:
+        partial = json.loads(partial_file.read_text())
+        run_dir = Path(partial["run_dir"])
+        cfg = load_run(run_dir).config
+        lines = (run_dir / "logbook.jsonl").read_text().splitlines()
+        done = json.loads(lines[-1])["gen"]  # the checkpoint's: later ones are run again
+        trace = [tuple(p) for p in partial["trace"] if p[1] <= done]
+    else:
+        cfg = load_config(ROOT / case.config, [*case.overrides, f"seed={seed}", *extra])
+        OUT.mkdir(parents=True, exist_ok=True)
+        run_dir = create_run_dir(cfg, root=OUT)
+    t0 = time.perf_counter() - (trace[-1][0] if trace else 0.0)
 
     def hook(gen, pop, logbook):
         point = [round(time.perf_counter() - t0, 2), gen, int(logbook[-1]["min"])]
@@ -81,9 +93,9 @@ def run_case(name: str, case: Case, seed: int, extra: list[str]) -> dict:
             point.append(min(within, default=None))
         trace.append(tuple(point))
         partial = {"case": name, "seed": seed, "run_dir": str(run_dir), "trace": trace}
-        atomic_write_text(OUT / f"{name}-seed{seed}.partial.json", json.dumps(partial) + "\n")
+        atomic_write_text(partial_file, json.dumps(partial) + "\n")
 
-    result = run_config(cfg, run_dir=run_dir, progress=False, on_generation=hook)
+    result = run_config(cfg, run_dir=run_dir, resume=resume, progress=False, on_generation=hook)
     s = result.summary
     record = {
         "case": name,
@@ -105,7 +117,7 @@ def run_case(name: str, case: Case, seed: int, extra: list[str]) -> dict:
         "trace": trace,
     }
     atomic_write_text(OUT / f"{name}-seed{seed}.json", json.dumps(record) + "\n")
-    (OUT / f"{name}-seed{seed}.partial.json").unlink(missing_ok=True)
+    partial_file.unlink(missing_ok=True)
     return record
 
 
@@ -252,6 +264,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--title", default="", help="the plot's title")
     ap.add_argument("--polish", metavar="TREE", help="trace `evo polish TREE` as case NAME")
     ap.add_argument("--band", action="append", default=[], help="--polish: MIN:MAX:SEARCH")
+    ap.add_argument(
+        "--resume", action="store_true", help="continue each case's cut run (its partial trace)"
+    )
     args = ap.parse_args([] if argv is None else argv)
     if args.plot:
         plot(args.cases, Path(args.plot), title=args.title)
@@ -271,7 +286,7 @@ def main(argv: list[str] | None = None) -> None:
         case = CASES[name]
         seeds = tuple(int(s) for s in args.seeds.split(",")) if args.seeds else case.seeds
         for seed in seeds:
-            r = run_case(name + args.tag, case, seed, extra)
+            r = run_case(name + args.tag, case, seed, extra, resume=args.resume)
             rows.append(row(r, case.marks))
             print(rows[-1], flush=True)
     print("\n### Quality where the records are (issue 11)\n")

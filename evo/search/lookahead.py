@@ -102,7 +102,7 @@ def _nlogn(size: int) -> np.ndarray:
 
 #: From this many (code, candidate) pairs a node's candidates are scored on several threads
 #: (the same guess): below, starting the threads costs more than they save.
-THREADED_WORK = 1 << 20
+THREADED_WORK = 1 << 16
 
 
 def _compiled_choice(

@@ -121,35 +121,44 @@ def _helps(counts, win, nfb):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _count_block(table, codes, cands, lo, nb, counts):  # pragma: no cover - compiled
+    """Part sizes of candidates ``cands[lo:lo+nb]`` over ``codes`` into ``counts[:nb]``.
+
+    Small sets are counted for the block at once, reading the table by code rows (it is
+    symmetric): each row is read in order instead of a scattered read per pair. From
+    ``_ROW_READS`` codes on, each candidate's own row is read (it stays cached)."""
+    n = len(codes)
+    counts[:nb, :] = 0
+    if n >= _ROW_READS:
+        for b in range(nb):
+            g = cands[lo + b]
+            for j in range(n):
+                counts[b, table[g, codes[j]]] += 1
+    else:
+        for j in range(n):
+            r = codes[j]
+            for b in range(nb):
+                counts[b, table[r, cands[lo + b]]] += 1
+
+
+#: Candidates counted together by :func:`_count_block`.
+_BLOCK = 64
+
+
+@njit(cache=True)
 def best_guess(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
     """The best helpful candidate of ``cands`` (ascending) on ``codes``, or -1 when none
-    helps. ``nlogn[c]``: ``c log c`` as NumPy computes it (the entropy score).
-
-    Small sets are counted for a block of candidates at once, reading the table by code
-    rows (it is symmetric): each row is read in order instead of a scattered read per
-    pair. From ``_ROW_READS`` codes on, each candidate's own row is read (it stays cached)."""
-    n = len(codes)
+    helps. ``nlogn[c]``: ``c log c`` as NumPy computes it (the entropy score)."""
     k = len(cands)
-    block = 64
-    counts = np.zeros((block, nfb), dtype=np.int64)
+    counts = np.zeros((_BLOCK, nfb), dtype=np.int64)
     row = np.empty(nfb, dtype=np.float64)
     sizes = np.empty(nfb, dtype=np.int64)
     best = -1
     best_score = np.inf
     best_cons = False
-    for lo in range(0, k, block):
-        nb = min(block, k - lo)
-        counts[:nb, :] = 0
-        if n >= _ROW_READS:
-            for b in range(nb):
-                g = cands[lo + b]
-                for j in range(n):
-                    counts[b, table[g, codes[j]]] += 1
-        else:
-            for j in range(n):
-                r = codes[j]
-                for b in range(nb):
-                    counts[b, table[r, cands[lo + b]]] += 1
+    for lo in range(0, k, _BLOCK):
+        nb = min(_BLOCK, k - lo)
+        _count_block(table, codes, cands, lo, nb, counts)
         for b in range(nb):
             if not _helps(counts[b], win, nfb):
                 continue
@@ -162,23 +171,27 @@ def best_guess(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no c
 
 @njit(cache=True, parallel=True)
 def best_guess_threads(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
-    """:func:`best_guess` with the candidates scored on numba's threads (each candidate's
-    score is computed as there, and the best is kept in the same order: the same guess)."""
-    n = len(codes)
+    """:func:`best_guess` with blocks of candidates scored on numba's threads (each
+    candidate's score computed as there, the best kept in the same order: the same guess)."""
     k = len(cands)
     score = np.empty(k, dtype=np.float64)
     cons = np.empty(k, dtype=np.bool_)
     helps = np.empty(k, dtype=np.bool_)
-    for i in prange(k):
-        counts = np.zeros(nfb, dtype=np.int64)
+    nblocks = (k + _BLOCK - 1) // _BLOCK
+    for i in prange(nblocks):
+        counts = np.empty((_BLOCK, nfb), dtype=np.int64)
         row = np.empty(nfb, dtype=np.float64)
         sizes = np.empty(nfb, dtype=np.int64)
-        g = cands[i]
-        for j in range(n):
-            counts[table[g, codes[j]]] += 1
-        helps[i] = _helps(counts, win, nfb)
-        cons[i] = counts[win] > 0
-        score[i] = _score(counts, heuristic, nfb, nlogn, row, sizes) if helps[i] else np.inf
+        lo = i * _BLOCK
+        nb = min(_BLOCK, k - lo)
+        _count_block(table, codes, cands, lo, nb, counts)
+        for b in range(nb):
+            helps[lo + b] = _helps(counts[b], win, nfb)
+            cons[lo + b] = counts[b, win] > 0
+            if helps[lo + b]:
+                score[lo + b] = _score(counts[b], heuristic, nfb, nlogn, row, sizes)
+            else:
+                score[lo + b] = np.inf
     best = -1
     best_score = np.inf
     best_cons = False
