@@ -121,24 +121,38 @@ def _helps(counts, win, nfb):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _count_block(table, codes, cands, lo, nb, counts):  # pragma: no cover - compiled
+def _count_block(table, codes, cands, lo, nb, counts, bound):  # pragma: no cover - compiled
     """Part sizes of candidates ``cands[lo:lo+nb]`` over ``codes`` into ``counts[:nb]``.
 
     Small sets are counted for the block at once, reading the table by code rows (it is
     symmetric): each row is read in order instead of a scattered read per pair. From
-    ``_ROW_READS`` codes on, each candidate's own row is read (it stays cached)."""
+    ``_ROW_READS`` codes on, each candidate's own row is read (it stays cached), and with
+    a ``bound`` (Knuth's score: the largest part) a candidate is dropped as soon as one
+    part exceeds it (``counts[b, 0] = -1``): it cannot be the best. Returns that bound,
+    lowered by each whole candidate counted."""
     n = len(codes)
+    nfb = counts.shape[1]
     counts[:nb, :] = 0
     if n >= _ROW_READS:
         for b in range(nb):
             g = cands[lo + b]
             for j in range(n):
-                counts[b, table[g, codes[j]]] += 1
+                f = table[g, codes[j]]
+                counts[b, f] += 1
+                if counts[b, f] > bound:
+                    counts[b, 0] = -1
+                    break
+            if counts[b, 0] >= 0 and bound <= n:
+                top = 0
+                for f in range(nfb):
+                    top = max(top, counts[b, f])
+                bound = min(bound, top)
     else:
         for j in range(n):
             r = codes[j]
             for b in range(nb):
                 counts[b, table[r, cands[lo + b]]] += 1
+    return bound
 
 
 #: Candidates counted together by :func:`_count_block`.
@@ -156,11 +170,12 @@ def best_guess(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no c
     best = -1
     best_score = np.inf
     best_cons = False
+    bound = len(codes) if heuristic == KNUTH else len(codes) + 1
     for lo in range(0, k, _BLOCK):
         nb = min(_BLOCK, k - lo)
-        _count_block(table, codes, cands, lo, nb, counts)
+        bound = _count_block(table, codes, cands, lo, nb, counts, bound)
         for b in range(nb):
-            if not _helps(counts[b], win, nfb):
+            if counts[b, 0] < 0 or not _helps(counts[b], win, nfb):
                 continue
             s = _score(counts[b], heuristic, nfb, nlogn, row, sizes)
             cons = counts[b, win] > 0
@@ -173,6 +188,7 @@ def best_guess(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no c
 def best_guess_threads(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
     """:func:`best_guess` with blocks of candidates scored on numba's threads (each
     candidate's score computed as there, the best kept in the same order: the same guess)."""
+    n = len(codes)
     k = len(cands)
     score = np.empty(k, dtype=np.float64)
     cons = np.empty(k, dtype=np.bool_)
@@ -184,9 +200,9 @@ def best_guess_threads(table, codes, cands, heuristic, win, nfb, nlogn):  # prag
         sizes = np.empty(nfb, dtype=np.int64)
         lo = i * _BLOCK
         nb = min(_BLOCK, k - lo)
-        _count_block(table, codes, cands, lo, nb, counts)
+        _count_block(table, codes, cands, lo, nb, counts, n if heuristic == KNUTH else n + 1)
         for b in range(nb):
-            helps[lo + b] = _helps(counts[b], win, nfb)
+            helps[lo + b] = counts[b, 0] >= 0 and _helps(counts[b], win, nfb)
             cons[lo + b] = counts[b, win] > 0
             if helps[lo + b]:
                 score[lo + b] = _score(counts[b], heuristic, nfb, nlogn, row, sizes)
