@@ -200,18 +200,20 @@ def row(r: dict, marks: tuple[int, ...]) -> str:
     )
 
 
-def plot(names: list[str], out: Path, *, title: str) -> None:
+def plot(names: list[str], out: Path, *, title: str, zoom: bool = False) -> None:
     """The best total against time of the runs ``names`` (their trace files), with
     Knuth's total and the best known as lines. A name ``a+b+c`` chains runs that continue
     each other (a run planted with the last one's best, a polishing step, whose trace
-    file says ``label``): each drawn from where the one before ended."""
+    file says ``label``): each drawn from where the one before ended. ``zoom``: the axis
+    spans the traces only (lines outside it are left out)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7.5, 4.2))
+    fig, ax = plt.subplots(figsize=(7.5, 5.4 if zoom else 4.2))
     lines: dict[str, int] = {}
+    drawn: list[int] = []
     for chain in names:
         offset = 0.0
         for name in chain.split("+"):
@@ -223,11 +225,16 @@ def plot(names: list[str], out: Path, *, title: str) -> None:
                 label += f" (seed {r['seed']})"
             x = [(offset + p[0]) / 60 for p in trace]
             ax.step(x, [p[2] for p in trace], where="post", label=label)
+            drawn += [p[2] for p in trace]
             offset += trace[-1][0]
             if r.get("knuth_total"):
                 lines["Knuth"] = r["knuth_total"]
             if r.get("best_known_total"):
                 lines["best known"] = r["best_known_total"]
+    if zoom and drawn:
+        pad = (max(drawn) - min(drawn)) * 0.05 + 1
+        lo, hi = min(drawn) - pad, max(drawn) + pad
+        lines = {k: v for k, v in lines.items() if lo <= v <= hi}
     for label, total in lines.items():
         ax.axhline(total, color="grey", linestyle="--", linewidth=0.8)
         ax.annotate(
@@ -242,9 +249,14 @@ def plot(names: list[str], out: Path, *, title: str) -> None:
     ax.set_xlabel("minutes")
     ax.set_ylabel("best total (lower is better)")
     ax.set_title(title)
-    if lines:  # from just under the best known to just over Knuth: random starts are off
-        ax.set_ylim(min(lines.values()) * 0.998, max(lines.values()) * 1.01)
-    ax.legend(loc="upper right", fontsize=8)
+    if zoom and drawn:
+        ax.set_ylim(lo, hi)
+    elif lines:  # from under the best known and the traces to over Knuth: random starts off
+        ax.set_ylim(min([*lines.values(), *drawn]) * 0.999, max(lines.values()) * 1.01)
+    if zoom:  # the traces fill the axes: the legend goes under them
+        ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.15), fontsize=8)
+    else:
+        ax.legend(loc="upper right", fontsize=8)
     fig.tight_layout()
     fig.savefig(out, dpi=110)
     plt.close(fig)
@@ -262,6 +274,7 @@ def main(argv: list[str] | None = None) -> None:
         "--plot", metavar="PNG", help="only draw the traces named as cases (a+b: chained)"
     )
     ap.add_argument("--title", default="", help="the plot's title")
+    ap.add_argument("--zoom", action="store_true", help="the plot's axis spans the traces only")
     ap.add_argument("--polish", metavar="TREE", help="trace `evo polish TREE` as case NAME")
     ap.add_argument("--band", action="append", default=[], help="--polish: MIN:MAX:SEARCH")
     ap.add_argument(
@@ -269,7 +282,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     args = ap.parse_args([] if argv is None else argv)
     if args.plot:
-        plot(args.cases, Path(args.plot), title=args.title)
+        plot(args.cases, Path(args.plot), title=args.title, zoom=args.zoom)
         return
     if args.polish:
         polish_case(args.cases[0], args.polish, args.band)
