@@ -4,6 +4,7 @@ against the game's own scoring, are the ones the table states."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -14,14 +15,19 @@ from evo.core.treeio import load_tree
 FOLDER = Path(__file__).resolve().parent.parent / "breakers"
 
 
-def listed() -> dict[str, tuple[int, int]]:
-    """File name -> (total, worst) from the README's table."""
-    rows = {}
+def rows() -> dict[str, list[str]]:
+    """File name -> the cells of its row in the README's table."""
+    found = {}
     for line in (FOLDER / "README.md").read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 5 and cells[0].endswith(".json"):
-            rows[cells[0]] = (int(cells[2]), int(cells[4]))
-    return rows
+            found[cells[0]] = cells
+    return found
+
+
+def listed() -> dict[str, tuple[int, int]]:
+    """File name -> (total, worst) from the README's table."""
+    return {name: (int(cells[2]), int(cells[4])) for name, cells in rows().items()}
 
 
 def replay(tree) -> tuple[int, int]:
@@ -58,3 +64,12 @@ def test_shipped_breaker_has_the_stated_total(name):
     assert replay(tree) == (total, worst)
     assert (tree.total, tree.worst) == (total, worst)
     assert np.all(tree.count >= 1)
+
+
+@pytest.mark.parametrize("name", sorted(n for n, c in rows().items() if "secrets need" in c[-1]))
+def test_stated_secrets_at_the_worst_case(name):
+    """A row that says how many secrets need the worst case is right about it."""
+    stated = re.search(r"(\d+) secrets need (\d+) guesses", rows()[name][-1])
+    assert stated, rows()[name][-1]
+    tree = load_tree(FOLDER / name)
+    assert (tree.at_worst, tree.worst) == (int(stated[1]), int(stated[2]))
