@@ -17,7 +17,8 @@ def test_baselines_progress_names_each_baseline_on_stderr():
     args = ["baselines", "--pegs", "2", "--colors", "3", "--only", "knuth,kooi,optimal"]
     res = CliRunner().invoke(main, [*args, "--progress"])
     assert res.exit_code == 0, res.output
-    lines = res.stderr.splitlines()
+    head, *lines = res.stderr.splitlines()
+    assert head == "mastermind-2-3: 9 codes, feedback table of 0.1 KiB"
     assert [re.sub(r"\.\.\..*", "", ln) for ln in lines] == [
         "[1/3] knuth",
         "[2/3] kooi",

@@ -17,6 +17,7 @@ of :mod:`evo.search` (or the exact search), built into a tree and cached per gam
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypedDict
 
@@ -31,6 +32,7 @@ from evo.baselines.optimal import (
     OptimalRefused,
     optimal,
 )
+from evo.baselines.optimal import estimate_seconds as optimal_estimate
 from evo.baselines.paper import TieOrder, extended, human_friendly
 from evo.baselines.simple import (
     estimate_rc,
@@ -41,6 +43,7 @@ from evo.baselines.simple import (
 from evo.core.game import Game
 from evo.core.kinds import HEURISTICS, Pool
 from evo.core.tree import Tree
+from evo.search.lookahead import estimate_seconds as lookahead_estimate
 from evo.search.lookahead import lookahead_tree
 
 __all__ = [
@@ -65,6 +68,7 @@ __all__ = [
     "cached",
     "default_names",
     "estimate_rc",
+    "estimate_seconds",
     "known_optimum",
     "lookahead",
     "lowest_consistent",
@@ -149,22 +153,48 @@ def _seeded(name: str) -> bool:
     return name == "rc" or name.endswith("+rc")
 
 
-def lookahead(game: Game, heuristic: str, *, consistent: bool = False) -> Tree:
-    """The tree of a one-step look-ahead strategy (``knuth``, ``irving``, ``kooi`` or
-    ``entropy``); ``consistent`` restricts the guesses to the node's code set."""
-    pool: Pool = "consistent" if consistent else "all"
-    return lookahead_tree(game, heuristic, pool=pool)
-
-
-def build(
-    game: Game, name: str, *, seed: int = 0, time_limit: float | None = DEFAULT_TIME_LIMIT
+def lookahead(
+    game: Game,
+    heuristic: str,
+    *,
+    consistent: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Tree:
-    """The tree of baseline ``name`` (no cache). ``seed``: of RC forms; ``time_limit``:
-    seconds the optimum may take (:class:`OptimalRefused` beyond)."""
+    """The tree of a one-step look-ahead strategy (``knuth``, ``irving``, ``kooi`` or
+    ``entropy``); ``consistent`` restricts the guesses to the node's code set.
+    ``progress(found, total)``: codes found so far, as the tree is built."""
+    pool: Pool = "consistent" if consistent else "all"
+    return lookahead_tree(game, heuristic, pool=pool, progress=progress)
+
+
+def estimate_seconds(game: Game, name: str) -> float | None:
+    """About how long baseline ``name`` takes to build on ``game`` here: for the one-step
+    strategies (:func:`evo.search.lookahead.estimate_seconds`) and the optimum
+    (:func:`evo.baselines.optimal.estimate_seconds`); None for the others (quick)."""
     name = parse_name(game, name)
     if name in LOOKAHEAD:
         heuristic, _, rest = name.partition("-")
-        return lookahead(game, heuristic, consistent=rest == "consistent")
+        return lookahead_estimate(game, heuristic, pool="consistent" if rest else "all")
+    if name == "optimal":
+        return optimal_estimate(game)
+    return None
+
+
+def build(
+    game: Game,
+    name: str,
+    *,
+    seed: int = 0,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    progress: Callable[[int, int], None] | None = None,
+) -> Tree:
+    """The tree of baseline ``name`` (no cache). ``seed``: of RC forms; ``time_limit``:
+    seconds the optimum may take (:class:`OptimalRefused` beyond); ``progress``: of the
+    one-step strategies (:func:`lookahead`)."""
+    name = parse_name(game, name)
+    if name in LOOKAHEAD:
+        heuristic, _, rest = name.partition("-")
+        return lookahead(game, heuristic, consistent=rest == "consistent", progress=progress)
     if name == "lc":
         return lowest_consistent(game)
     if name == "rc":
@@ -311,10 +341,12 @@ def run(
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     rc_seeds: int = 100,
     use_cache: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Baseline:
     """A baseline from the cache, or built (and cached). RC forms also carry the estimate
     of their expected average over ``rc_seeds`` seeds (0: none). Raises
-    :class:`OptimalRefused` for an optimum beyond ``time_limit``."""
+    :class:`OptimalRefused` for an optimum beyond ``time_limit``. ``progress``: see
+    :func:`build`."""
     name = parse_name(game, name)
     key = cache_key(game, name, seed=seed)
     found = cached(game, name, seed=seed) if use_cache else None
@@ -333,7 +365,7 @@ def run(
         return found
     game.prepare()  # the one-time table is not part of a strategy's time
     t0 = time.perf_counter()
-    tree = build(game, name, seed=seed, time_limit=time_limit)
+    tree = build(game, name, seed=seed, time_limit=time_limit, progress=progress)
     seconds = time.perf_counter() - t0
     result = BaselineResult(
         name=name,
@@ -364,6 +396,7 @@ def run_all(
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     rc_seeds: int = 100,
     use_cache: bool = True,
+    progress: Callable[[int, int], None] | None = None,
 ) -> list[Baseline | Refused]:
     """:func:`run` for each name; a refused optimum is a :class:`Refused` record."""
     out: list[Baseline | Refused] = []
@@ -377,6 +410,7 @@ def run_all(
                     time_limit=time_limit,
                     rc_seeds=rc_seeds,
                     use_cache=use_cache,
+                    progress=progress,
                 )
             )
         except OptimalRefused as e:

@@ -133,8 +133,8 @@ def optimal(game: Game, *, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Tre
         if est is not None and est > time_limit:
             raise OptimalRefused(
                 f"refused: the exact optimum of {game.name} ({game.num_codes:,} codes) would "
-                f"take about {_duration(est)}, more than the {_duration(time_limit)} allowed "
-                "(--time-limit)",
+                f"take about {duration_text(est)}, more than the "
+                f"{duration_text(time_limit)} allowed (--time-limit)",
                 est,
             )
     start = time.monotonic()
@@ -147,17 +147,18 @@ def optimal(game: Game, *, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Tre
         if time_limit is None:  # no deadline, so no timeout: not expected
             raise
         est = estimate_seconds(game)
-        more = f"; estimated {_duration(est)}" if est is not None and est > time_limit else ""
+        more = f"; estimated {duration_text(est)}" if est is not None and est > time_limit else ""
         raise OptimalRefused(
             f"gave up: the exact optimum of {game.name} ({game.num_codes:,} codes) did not "
-            f"finish in the {_duration(time_limit)} allowed (--time-limit), after "
+            f"finish in the {duration_text(time_limit)} allowed (--time-limit), after "
             f"{solver.nodes:,} searched nodes{more}",
             est,
         ) from None
     return build_tree(game, solver.best_guess)
 
 
-def _duration(seconds: float) -> str:
+def duration_text(seconds: float) -> str:
+    """A duration as people say it: seconds, minutes, hours, days or years."""
     if seconds < 120:
         return f"{seconds:.1f} s"
     if seconds < 7200:

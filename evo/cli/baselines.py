@@ -9,7 +9,10 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import format_table, game_options, open_game, threads_option
+from evo.cli.common import FoundProgress, format_table, game_options, open_game, threads_option
+
+#: A baseline expected to take at least this many seconds has its estimate shown first.
+LONG_SECONDS = 10.0
 
 
 def _histogram(h: dict) -> str:
@@ -64,7 +67,18 @@ def baselines(
     """Build the classic strategies of a game and compare them: total, average, worst
     case, depth histogram and the time each took. Results are cached per game under
     $EVO_CACHE (default ~/.cache/evo)."""
-    from evo.baselines import Baseline, Refused, default_names, known_optimum, parse_names, run_all
+    from evo.baselines import (
+        Baseline,
+        Refused,
+        cached,
+        default_names,
+        estimate_seconds,
+        known_optimum,
+        parse_names,
+        run_all,
+    )
+    from evo.baselines.optimal import duration_text
+    from evo.core.game import table_note
     from evo.core.treeio import save_tree
 
     game = open_game(pegs, colors, variant)
@@ -80,10 +94,18 @@ def baselines(
     if progress is None:
         progress = sys.stderr.isatty()
     results = []
+    if progress:
+        click.echo(f"{game.name}: {game.num_codes:,} codes, {table_note(game)}", err=True)
     for k, name in enumerate(names, 1):
+        meter = None
         if progress:
             limit = f" (at most {time_limit:g} s)" if name == "optimal" else ""
-            click.echo(f"[{k}/{len(names)}] {name}{limit}...", err=True, nl=False)
+            expected = estimate_seconds(game, name)
+            if name != "optimal" and expected is not None and expected >= LONG_SECONDS:
+                if no_cache or cached(game, name, seed=seed) is None:
+                    limit = f" (about {duration_text(expected)} here)"
+            meter = FoundProgress(f"[{k}/{len(names)}] {name}{limit}...")
+            click.echo(meter.line, err=True, nl=False)
         start = time.perf_counter()
         results += run_all(
             game,
@@ -92,8 +114,10 @@ def baselines(
             time_limit=time_limit,
             rc_seeds=rc_seeds,
             use_cache=not no_cache,
+            progress=meter,
         )
-        if progress:
+        if meter is not None:
+            meter.close()
             click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
     done = [r for r in results if isinstance(r, Baseline)]
     if save is not None:
@@ -137,7 +161,10 @@ def baselines(
                 f"{res['seconds']:.3f}{mark}",
             ]
         )
-    click.echo(f"{game.variant} game, {pegs} pegs, {colors} colors: {game.num_codes:,} codes")
+    click.echo(
+        f"{game.variant} game, {pegs} pegs, {colors} colors: {game.num_codes:,} codes"
+        + ("" if game.use_table else f"; {table_note(game)}")
+    )
     click.echo(
         format_table(
             ["strategy", "total", "average", "worst", "histogram (guesses:codes)", "time (s)"],

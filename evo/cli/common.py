@@ -18,8 +18,12 @@ if TYPE_CHECKING:
     from evo.core.tree import Tree
 
 
+def _set_memory(ctx: click.Context, param: click.Parameter, value: float | None) -> None:
+    ctx.meta["evo.memory"] = None if value is None else int(value * 1024**3)
+
+
 def game_options(f):
-    """``--pegs``, ``--colors`` and ``--variant``."""
+    """``--pegs``, ``--colors``, ``--variant`` and ``--memory``."""
 
     @click.option("--pegs", "-n", type=int, default=4, show_default=True, help="Pegs (N).")
     @click.option("--colors", "-c", type=int, default=6, show_default=True, help="Colors (C).")
@@ -29,6 +33,17 @@ def game_options(f):
         default="mastermind",
         show_default=True,
         help="mastermind (repetition allowed) or bulls-cows (no repetition).",
+    )
+    @click.option(
+        "--memory",
+        type=click.FloatRange(min=0, min_open=True),
+        default=None,
+        metavar="GIB",
+        expose_value=False,
+        callback=_set_memory,
+        help="GiB the game may use: its feedback table is kept only within it (beyond, "
+        "feedbacks are computed where needed: the same results), and a game that needs "
+        "more is refused. Default: 80% of the memory available, the table up to 2 GiB.",
     )
     @functools.wraps(f)
     def wrapper(*args, **kwargs):
@@ -70,10 +85,13 @@ threads_option = click.option(
 def open_game(pegs: int, colors: int, variant: str, trees: int = 1) -> Game:
     """``make_game`` with the machine's cache (``$EVO_CACHE`` or ``~/.cache/evo``), its
     errors turned into clean command-line errors."""
+    ctx = click.get_current_context(silent=True)
+    memory = None if ctx is None else ctx.find_root().meta.get("evo.memory")
     try:
-        return make_game(pegs, colors, variant, trees=trees, cache=cache_dir())
+        return make_game(pegs, colors, variant, trees=trees, memory=memory, cache=cache_dir())
     except GameTooLargeError as e:
-        raise click.ClickException(f"refused: {e}") from None
+        hint = "" if memory is None else " (--memory)"
+        raise click.ClickException(f"refused: {e}{hint}") from None
     except ValueError as e:
         raise click.BadParameter(str(e)) from None
 
@@ -128,6 +146,49 @@ def progress_bar(total: int, desc: str, enabled: bool = True):
         disable=not enabled or not sys.stderr.isatty(),
         leave=False,
     )
+
+
+class FoundProgress:
+    """``progress(found, total)`` of a tree being built, on standard error: the share of
+    codes found, the time so far and, from 1% on, the time left at that pace. ``line`` is
+    the text already written on the open line (such as ``[1/2] kooi...``): a terminal sees
+    it rewritten each second, a log gets a line every ``every`` seconds, and
+    :meth:`close` leaves ``line`` open again for what follows."""
+
+    def __init__(self, line: str, *, every: float = 10.0):
+        import time
+
+        self.line = line
+        self.clock = time.perf_counter
+        self.start = self.clock()
+        self.tty = sys.stderr.isatty()
+        self.every = 1.0 if self.tty else every
+        self.last = self.start
+        self.shown = False
+
+    def __call__(self, found: int, total: int) -> None:
+        from evo.baselines.optimal import duration_text
+
+        now = self.clock()
+        if now - self.last < self.every or found >= total:
+            return
+        self.last = now
+        spent = now - self.start
+        share = found / total if total else 1.0
+        left = f", about {duration_text(spent / share - spent)} left" if share >= 0.01 else ""
+        text = f"{self.line} {found:,} of {total:,} codes found ({share:.1%}), {spent:.0f} s{left}"
+        if self.tty:
+            click.echo("\r" + text + "\033[K", err=True, nl=False)
+        else:
+            click.echo(("" if self.shown else "\n") + text, err=True)
+        self.shown = True
+
+    def close(self) -> None:
+        """Leave ``line`` open again (rewritten on a terminal, repeated in a log)."""
+        if self.shown:
+            click.echo(
+                ("\r" if self.tty else "") + self.line + "\033[K" * self.tty, err=True, nl=False
+            )
 
 
 def format_table(headers: list[str], rows: list[list], align: str | None = None) -> str:

@@ -73,7 +73,9 @@ def available_memory_bytes() -> int:
 
 
 def _gib(n: float) -> str:
-    return f"{n / 1024**3:.2f} GiB" if n >= 1024**3 / 100 else f"{n / 1024**2:.1f} MiB"
+    if n >= 1024**3 / 100:
+        return f"{n / 1024**3:.2f} GiB"
+    return f"{n / 1024**2:.1f} MiB" if n >= 1024**2 / 10 else f"{n / 1024:.1f} KiB"
 
 
 @dataclass(frozen=True, eq=False)
@@ -341,11 +343,26 @@ class Game:
         from evo.core.table_kernel import table_rows
 
         numba.set_num_threads(min(threads(), numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-        ids, common = self._multisets
-        lut = self._feedback_lut.reshape(-1)
-        digits = np.ascontiguousarray(self.digits, dtype=np.int8)
+        src = self.packed_source
         for lo in range(0, self.num_codes, block):
-            yield table_rows(digits, ids, common, lut, lo, min(self.num_codes, lo + block))
+            yield table_rows(src, self.num_codes, lo, min(self.num_codes, lo + block))
+
+    @cached_property
+    def packed_source(self) -> tuple:
+        """What the compiled kernels compute feedbacks from without the table: the codes
+        packed into uint64 and the color multisets
+        (:func:`evo.core.feedback_kernel.packed_source`)."""
+        from evo.core.feedback_kernel import packed_source
+
+        ids, common = self._multisets
+        return packed_source(self.digits, ids, common, self._feedback_lut.reshape(-1))
+
+    @property
+    def feedback_source(self) -> np.ndarray | tuple:
+        """The compiled kernels' source of feedbacks: the table when there is one, else
+        :attr:`packed_source` (the same numbers, computed where they are needed)."""
+        t = self.table
+        return t if t is not None else self.packed_source
 
     def prepare(self) -> Game:
         """Build the feedback table now (a one-time cost), so later timings exclude it."""
@@ -414,14 +431,24 @@ def count_codes(pegs: int, colors: int, variant: str = "mastermind") -> int:
 
 
 def memory_estimate(
-    pegs: int, colors: int, variant: str = "mastermind", trees: int = 1
+    pegs: int,
+    colors: int,
+    variant: str = "mastermind",
+    trees: int = 1,
+    *,
+    memory: int | None = None,
 ) -> tuple[int, bool]:
-    """Bytes a game needs (its table when it fits, plus ``trees`` trees), and whether
-    the full feedback table is used."""
+    """Bytes a game needs (its table when it is used, plus ``trees`` trees), and whether
+    the full feedback table is used: within a ``memory`` budget (bytes) when one is
+    given, else when it is at most :data:`TABLE_LIMIT_BYTES` and a third of the memory
+    available."""
     m = count_codes(pegs, colors, variant)
     table = m * m
-    use_table = table <= min(TABLE_LIMIT_BYTES, available_memory_bytes() // 3)
     working = m * (pegs + colors + _WORKING_BYTES_PER_CODE) + trees * m * 64
+    if memory is None:
+        use_table = table <= min(TABLE_LIMIT_BYTES, available_memory_bytes() // 3)
+    else:
+        use_table = table + working <= memory
     return (table if use_table else 0) + working, use_table
 
 
@@ -432,6 +459,7 @@ def make_game(
     *,
     trees: int = 1,
     table: bool | None = None,
+    memory: int | None = None,
     cache: str | os.PathLike | None = None,
 ) -> Game:
     """Check the parameters and the memory, then build the game: ``pegs`` and ``colors``
@@ -439,6 +467,10 @@ def make_game(
 
     ``trees`` is how many breakers the caller will hold at once, for the estimate.
     ``table`` forces the full feedback table on or off (default: when it fits).
+    ``memory``: the bytes the game may use; its feedback table is kept only within it,
+    feedbacks are computed where they are needed beyond (the same numbers), and a game
+    whose working arrays exceed it is refused (default: 80% of the memory available,
+    the table up to :data:`TABLE_LIMIT_BYTES`).
     ``cache``: a directory where the game's big feedback table and its baselines are
     kept between processes (the command line uses ``$EVO_CACHE`` or ``~/.cache/evo``);
     None keeps nothing on disk. Raises :class:`GameTooLargeError`, with the estimate,
@@ -454,19 +486,35 @@ def make_game(
         )
     if variant == "bulls-cows" and pegs > colors:
         raise ValueError(f"Bulls and Cows needs pegs <= colors (digits), got {pegs} > {colors}")
-    need, use_table = memory_estimate(pegs, colors, variant, trees)
+    if memory is not None and memory <= 0:
+        raise ValueError(f"memory must be a positive number of bytes, not {memory!r}")
+    need, use_table = memory_estimate(pegs, colors, variant, trees, memory=memory)
     have = available_memory_bytes()
     m = count_codes(pegs, colors, variant)
+    what = (
+        f"the {variant} game ({pegs} pegs, {colors} colors) has {m:,} codes and needs about "
+        f"{_gib(need)} for its {'tables' if use_table else 'codes'} and {trees} tree(s)"
+    )
+    if memory is not None and need > memory:
+        raise GameTooLargeError(f"{what}, more than the memory budget of {_gib(memory)}")
     if need > have * 0.8:
         raise GameTooLargeError(
-            f"the {variant} game ({pegs} pegs, {colors} colors) has {m:,} codes and needs about "
-            f"{_gib(need)} for its tables and {trees} tree(s), more than the "
-            f"{_gib(have * 0.8)} this machine can give (80% of {_gib(have)} available)"
+            f"{what}, more than the {_gib(have * 0.8)} this machine can give "
+            f"(80% of {_gib(have)} available)"
         )
     if table is not None:
         use_table = table
     root = None if cache is None else str(Path(cache).expanduser())
     return _interned_game(pegs, colors, variant, use_table, root)
+
+
+def table_note(game: Game) -> str:
+    """How a game gets its feedbacks, in a few words: from its table (and its size), or
+    computed where they are needed because the table is not kept."""
+    size = _gib(game.num_codes**2)
+    if game.use_table:
+        return f"feedback table of {size}"
+    return f"feedbacks computed where needed, not kept in a {size} table"
 
 
 def feedback_text(black: int, white: int, variant: str) -> str:

@@ -159,7 +159,8 @@ def _check_no_repeats(tree: Tree) -> None:
 # --------------------------------------------------------------------- engine
 #: Growth runs compiled (evo.core.growth_kernel) when :func:`evo.core.engine.compiled` says
 #: so, even on small games (a population repays numba's load); the NumPy engine below draws
-#: the same trees and serves exact builds and games without a table.
+#: the same trees and serves exact builds. Without a table the kernel computes feedbacks from
+#: packed codes (the same draws).
 
 
 def _build_compiled(
@@ -181,7 +182,8 @@ def _build_compiled(
         t_child = np.asarray(template.child, dtype=np.int32)
         root = int(template.root)
     arrays = grow_tree(
-        game.table,
+        game.feedback_source,
+        game.num_codes,
         codes,
         game.win,
         nfb,
@@ -216,7 +218,7 @@ def _build(
         raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
     if len(codes) == 0:
         raise InvalidTreeError("cannot build a tree for an empty code set")
-    if not strict and rng is not None and compiled(game, small=False):
+    if not strict and rng is not None and compiled(game, small=False, needs_table=False):
         return _build_compiled(game, codes, rng, pool, template)
     nfb = game.num_feedbacks
     order = codes.copy()

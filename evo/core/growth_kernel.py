@@ -6,7 +6,9 @@ engine of :mod:`evo.core.growth` step for step and draws from the same generator
 order (numba's ``Generator`` methods share the state and the streams of NumPy's), so a
 seed gives the same tree with either engine; the tests check that they agree.
 
-``cache=True`` keeps the machine code on disk: compiling happens once per machine.
+Feedbacks come from a source (:mod:`evo.core.feedback_kernel`): the game's table, or
+computed from packed codes where no table fits. ``cache=True`` keeps the machine code on
+disk: compiling happens once per machine.
 """
 
 from __future__ import annotations
@@ -14,36 +16,37 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from evo.core.feedback_kernel import feedback
+
 
 @njit(cache=True)
-def _helps(table, guess, cur, lo, hi, win):  # pragma: no cover - compiled
+def _helps(src, guess, cur, lo, hi, win):  # pragma: no cover - compiled
     """The guess wins for one of ``cur[lo:hi]`` or splits them (evo.core.game.helpful_rows)."""
-    lead = table[guess, cur[lo]]
+    lead = feedback(src, guess, cur[lo])
     if lead == win:
         return True
     for j in range(lo + 1, hi):
-        f = table[guess, cur[j]]
+        f = feedback(src, guess, cur[j])
         if f != lead:
             return True
     return False
 
 
 @njit(cache=True)
-def _in_set(table, guess, cur, lo, hi, win):  # pragma: no cover - compiled
+def _in_set(src, guess, cur, lo, hi, win):  # pragma: no cover - compiled
     for j in range(lo, hi):
-        if table[guess, cur[j]] == win:
+        if feedback(src, guess, cur[j]) == win:
             return True
     return False
 
 
 @njit(cache=True)
-def _helpful_draw(table, cur, lo, hi, win, rng):  # pragma: no cover - compiled
+def _helpful_draw(src, m, cur, lo, hi, win, rng):  # pragma: no cover - compiled
     """Uniform draw among all codes that help on ``cur[lo:hi]`` (as ``rng.choice``)."""
-    m = table.shape[0]
     found = np.empty(m, dtype=np.int64)
     n = 0
     for g in range(m):
-        if _helps(table, g, cur, lo, hi, win):
+        if _helps(src, g, cur, lo, hi, win):
             found[n] = g
             n += 1
     return found[rng.integers(0, n)]
@@ -51,9 +54,10 @@ def _helpful_draw(table, cur, lo, hi, win, rng):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def grow_tree(
-    table, codes, win, nfb, consistent, t_guess, t_child, t_root, rng, sampling
+    src, m, codes, win, nfb, consistent, t_guess, t_child, t_root, rng, sampling
 ):  # pragma: no cover - compiled
-    """Grow a breaker for ``codes`` (int32), optionally onto a template (``t_root`` >= 0).
+    """Grow a breaker for ``codes`` (int32) of a game of ``m`` codes whose feedbacks come
+    from ``src``, optionally onto a template (``t_root`` >= 0).
 
     ``sampling``: evo.core.growth's rejection rounds, candidates per retry, first-round width
     and the set size from which one first candidate is drawn (arguments, so that the
@@ -63,7 +67,6 @@ def grow_tree(
     and the reordered codes, as evo.core.tree.Tree holds them.
     """
     REJECTION_ROUNDS, BATCH, FIRST_WIDTH, LARGE_SET = sampling
-    m = table.shape[0]
     n = len(codes)
     order = codes.copy()
     cap = 2 * n + 2
@@ -135,8 +138,8 @@ def grow_tree(
             t = f_tmpl[i]
             if t >= 0:
                 g = np.int64(t_guess[t])
-                ok = _helps(table, g, cur, lo, hi, win)
-                if ok and consistent and not _in_set(table, g, cur, lo, hi, win):
+                ok = _helps(src, g, cur, lo, hi, win)
+                if ok and consistent and not _in_set(src, g, cur, lo, hi, win):
                     ok = False
                     f_tmpl[i] = -1
                 if ok:
@@ -147,12 +150,12 @@ def grow_tree(
                     npend += 1
                     t = f_tmpl[i]
                     if t >= 0:  # skip a guess that does not help: follow its only branch
-                        f_tmpl[i] = t_child[t, table[g, cur[lo]]]
+                        f_tmpl[i] = t_child[t, feedback(src, g, cur[lo])]
             else:
                 found = False
                 for w in range(width):
                     g = cand[i * width + w]
-                    if _helps(table, g, cur, lo, hi, win):
+                    if _helps(src, g, cur, lo, hi, win):
                         guesses[i] = g
                         found = True
                         break
@@ -179,14 +182,14 @@ def grow_tree(
                     for b in range(BATCH):
                         batch[b] = np.int64(rng.random() * m)
                 else:
-                    g = _helpful_draw(table, cur, lo, hi, win, rng)
+                    g = _helpful_draw(src, m, cur, lo, hi, win, rng)
                     for b in range(BATCH):
                         batch[b] = g
                 found = False
                 if from_t:
                     g = batch[0]
-                    found = _helps(table, g, cur, lo, hi, win)
-                    if found and consistent and not _in_set(table, g, cur, lo, hi, win):
+                    found = _helps(src, g, cur, lo, hi, win)
+                    if found and consistent and not _in_set(src, g, cur, lo, hi, win):
                         found = False
                         f_tmpl[i] = -1
                         from_t = False
@@ -194,13 +197,13 @@ def grow_tree(
                         guesses[i] = g
                 else:
                     for b in range(BATCH):
-                        if _helps(table, batch[b], cur, lo, hi, win):
+                        if _helps(src, batch[b], cur, lo, hi, win):
                             guesses[i] = batch[b]
                             found = True
                             break
                 if not found:
                     if from_t:
-                        f_tmpl[i] = t_child[t, table[batch[0], cur[lo]]]
+                        f_tmpl[i] = t_child[t, feedback(src, batch[0], cur[lo])]
                     pending[still] = i
                     still += 1
             npend = still
@@ -209,7 +212,7 @@ def grow_tree(
         # Triangle optimization (only a two-code root gets here).
         if k == 1 and f_count[0] == 2:
             g = guesses[0]
-            if table[g, cur[0]] != win and table[g, cur[1]] != win:
+            if feedback(src, g, cur[0]) != win and feedback(src, g, cur[1]) != win:
                 guesses[0] = cur[rng.integers(0, 2)]
 
         # ---- split every node by its guess (stable by feedback); make the children
@@ -220,14 +223,14 @@ def grow_tree(
             for f in range(nfb):
                 hist[f] = 0
             for j in range(lo, hi):
-                hist[table[g, cur[j]]] += 1
+                hist[feedback(src, g, cur[j])] += 1
             acc = 0
             for f in range(nfb):
                 offs[f] = acc
                 acc += hist[f]
             s = f_start[i]
             for j in range(lo, hi):
-                f = table[g, cur[j]]
+                f = feedback(src, g, cur[j])
                 order[s + offs[f]] = cur[j]
                 offs[f] += 1
             node = f_id[i]
@@ -283,7 +286,7 @@ def grow_tree(
                 next_id += 1
                 r_guess[leaf] = other
                 r_term[leaf] = True
-                r_label[leaf] = table[g, other]
+                r_label[leaf] = feedback(src, g, other)
                 r_parent[leaf] = cid
                 r_depth[leaf] = depth + 2
                 r_start[leaf] = s + 1

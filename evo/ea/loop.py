@@ -38,7 +38,15 @@ def config_game(config: Config, *, cache: str | os.PathLike | None = None) -> Ga
     """The config's game, checked to fit in memory with the run's breakers
     (:class:`~evo.core.game.GameTooLargeError` before any work)."""
     g = config.game
-    return make_game(g.pegs, g.colors, g.variant, trees=config.population.size * 2, cache=cache)
+    memory = None if g.memory_gib is None else int(g.memory_gib * 1024**3)
+    return make_game(
+        g.pegs,
+        g.colors,
+        g.variant,
+        trees=config.population.size * 2,
+        memory=memory,
+        cache=cache,
+    )
 
 
 def initial_state(

@@ -64,9 +64,12 @@ def build_tree(
     codes: np.ndarray | None = None,
     history: tuple[int, ...] = (),
     as_written: bool = False,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Tree:
     """The tree of a player over ``codes`` (every code by default), checked on every code;
     ``history``: the guesses that led to ``codes`` (the player's nodes start below them).
+    ``progress(found, total)`` is called after each node with the codes found so far
+    (the guess was the secret): depth first, they grow steadily to ``total``.
 
     A player must help at every node, and a node of one code plays it. ``as_written``: the
     player is asked at every node and may play a guess that tells nothing (it costs a move
@@ -78,6 +81,7 @@ def build_tree(
     guesses: list[int] = []
     links: list[tuple[int, int, int]] = []
     stack: list[tuple[np.ndarray, Node, int, int]] = [(codes, Node.after(game, history), -1, -1)]
+    found = 0
     while stack:
         s, node, parent, fb = stack.pop()
         me = len(guesses)
@@ -85,6 +89,10 @@ def build_tree(
         guesses.append(g)
         if parent >= 0:
             links.append((parent, fb, me))
+        if progress is not None:
+            at = int(np.searchsorted(s, g))
+            found += at < len(s) and s[at] == g
+            progress(found, len(codes))
         if len(s) == 1 and g == s[0]:
             continue
         parts = split(game, g, s)

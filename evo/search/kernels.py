@@ -17,6 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from evo.core.feedback_kernel import popcount
+
 #: Above this many codes, the parts are counted into a (candidates, feedbacks) table.
 _BIG = 48
 
@@ -210,20 +212,11 @@ def _tiny_bound(block, g, codeidx, n, by_row):  # pragma: no cover - compiled
         dup |= seen & bit
         seen |= bit
     win = np.int64(seen & one)
-    parts = _popcount(seen & ~one)
+    parts = popcount(seen & ~one)
     if win == 0 and parts == 1:
         return np.int64(0), -1
     big = 3 if tri & ~one else 2 if dup & ~one else 1
     return 3 * n - 2 * win - parts, big
-
-
-@njit(cache=True)
-def _popcount(x):  # pragma: no cover - compiled
-    """The number of bits set in a uint64."""
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
 
 
 @njit(cache=True)

@@ -14,6 +14,8 @@ best orbit is the one the tie rule would pick anyway, so the choice is the same.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -75,7 +77,7 @@ def lookahead_player(
     see :mod:`evo.core.engine` (the same choices either way)."""
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
-    use_kernel = compiled(game, engine)
+    use_kernel = compiled(game, engine, needs_table=False)
 
     def choose(codes: np.ndarray, node: Node) -> int:
         if len(codes) <= 2:
@@ -112,10 +114,10 @@ def _compiled_choice(
     the compiled kernel."""
     from evo.search.lookahead_kernel import best_guess, perfect_guess
 
-    table = game.table
+    src = game.feedback_source
     codes = np.asarray(codes, dtype=np.int64)
     if len(codes) <= game.num_feedbacks:
-        quick = int(perfect_guess(table, codes, game.win))
+        quick = int(perfect_guess(src, codes, game.win))
         if quick >= 0:
             return quick
     cand = candidates(game, codes, pool=pool)
@@ -129,7 +131,7 @@ def _compiled_choice(
 
         numba.set_num_threads(min(threads(), numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
     found = kernel(
-        table,
+        src,
         codes,
         cand,
         HEURISTICS.index(heuristic),
@@ -142,6 +144,32 @@ def _compiled_choice(
     return int(found)
 
 
+#: Thread-seconds per ``M^2`` of a one-step tree built by the compiled kernels without the
+#: table, by heuristic and pool, measured on this project's machine (a 2-core Xeon, 2026)
+#: on (5,8) on one thread, plus 10% to match Kooi's 321 s on (6,8) on two: every level of
+#: the tree scores about every code against every candidate, and the levels are few, so
+#: the cost grows as ``M^2``.
+THREAD_SECONDS_PER_M2: dict[tuple[str, str], float] = {
+    ("knuth", "all"): 1.1e-8,
+    ("irving", "all"): 1.1e-8,
+    ("kooi", "all"): 8.7e-9,
+    ("entropy", "all"): 1.3e-8,
+    ("knuth", "consistent"): 1.6e-9,
+    ("irving", "consistent"): 1.45e-9,
+    ("kooi", "consistent"): 1.4e-9,
+    ("entropy", "consistent"): 1.45e-9,
+}
+
+
+def estimate_seconds(game: Game, heuristic: str, *, pool: Pool = "all") -> float:
+    """About how long :func:`lookahead_tree` takes on ``game`` (compiled, on
+    :func:`~evo.core.engine.threads` threads): :data:`THREAD_SECONDS_PER_M2` scaled by the
+    game's codes, shown before a long build; a machine of other speed scales it."""
+    per = THREAD_SECONDS_PER_M2[(heuristic, pool)]
+    used = min(threads(), os.cpu_count() or 1)
+    return per * game.num_codes**2 / (0.93 * used if used > 1 else 1.0)
+
+
 #: Games of at most this many codes build their one-step trees in one compiled call; larger
 #: ones node by node, where candidates reduced by symmetry at every node save more than
 #: the calls cost (measured on (4,8), (5,6) and (5,8)).
@@ -149,16 +177,22 @@ WHOLE_TREE_CODES = 5000
 
 
 def lookahead_tree(
-    game: Game, heuristic: str, *, pool: Pool = "all", engine: Engine | None = None
+    game: Game,
+    heuristic: str,
+    *,
+    pool: Pool = "all",
+    engine: Engine | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Tree:
     """The breaker that :func:`lookahead_player` plays, over every code: built node by node
     by the player, or in one compiled call for a game of at most :data:`WHOLE_TREE_CODES`
-    codes when the compiled engine serves it (the same tree)."""
+    codes when the compiled engine serves it (the same tree). ``progress``: see
+    :func:`~evo.search.build.build_tree` (node by node only; the one call is short)."""
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
-    if not compiled(game, engine) or game.num_codes > WHOLE_TREE_CODES:
+    if not compiled(game, engine, needs_table=False) or game.num_codes > WHOLE_TREE_CODES:
         player = lookahead_player(game, heuristic, pool=pool, engine=engine)
-        return build_tree(game, player)
+        return build_tree(game, player, progress=progress)
     from evo.search.lookahead_kernel import lookahead_tree as compiled_tree
 
     codes = game.all_codes().astype(np.int64)
@@ -167,7 +201,8 @@ def lookahead_tree(
     if not root.trivial:
         cand = np.sort(root.representatives(None if pool == "all" else cand))
     arrays = compiled_tree(
-        game.table,
+        game.feedback_source,
+        game.num_codes,
         codes,
         cand,
         HEURISTICS.index(heuristic),

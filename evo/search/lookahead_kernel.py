@@ -2,7 +2,8 @@
 
 It counts each candidate's parts over the code set and keeps the best by the heuristic's
 score (:func:`evo.search.lookahead.score`, the same numbers bit for bit), a consistent
-guess first on ties, then the lowest code.
+guess first on ties, then the lowest code. Feedbacks come from a source
+(:mod:`evo.core.feedback_kernel`): the game's table, or computed where no table fits.
 ``cache=True`` keeps the machine code on disk: compiling happens once per machine.
 """
 
@@ -10,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
+
+from evo.core.feedback_kernel import feedback
 
 #: Heuristic numbers of :func:`best_guess`, in the order of evo.core.kinds.HEURISTICS.
 KNUTH, IRVING, KOOI, ENTROPY = 0, 1, 2, 3
@@ -48,7 +51,7 @@ def _pairwise_sum(a):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def perfect_guess(table, codes, win):  # pragma: no cover - compiled
+def perfect_guess(src, codes, win):  # pragma: no cover - compiled
     """The lowest code of ``codes`` (ascending) that leaves every other code alone in its
     part, or -1 (evo.search.partition.perfect_consistent)."""
     n = len(codes)
@@ -57,13 +60,13 @@ def perfect_guess(table, codes, win):  # pragma: no cover - compiled
         c = codes[i]
         ok = True
         for j in range(n):
-            f = table[c, codes[j]]
+            f = feedback(src, c, codes[j])
             if seen[f]:
                 ok = False
                 break
             seen[f] = True
         for j in range(n):
-            seen[table[c, codes[j]]] = False
+            seen[feedback(src, c, codes[j])] = False
         if ok:
             return c
     return -1
@@ -121,7 +124,7 @@ def _helps(counts, win, nfb):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _count_block(table, codes, cands, lo, nb, counts, bound):  # pragma: no cover - compiled
+def _count_block(src, codes, cands, lo, nb, counts, bound):  # pragma: no cover - compiled
     """Part sizes of candidates ``cands[lo:lo+nb]`` over ``codes`` into ``counts[:nb]``.
 
     Small sets are counted for the block at once, reading the table by code rows (it is
@@ -137,7 +140,7 @@ def _count_block(table, codes, cands, lo, nb, counts, bound):  # pragma: no cove
         for b in range(nb):
             g = cands[lo + b]
             for j in range(n):
-                f = table[g, codes[j]]
+                f = feedback(src, g, codes[j])
                 counts[b, f] += 1
                 if counts[b, f] > bound:
                     counts[b, 0] = -1
@@ -151,7 +154,7 @@ def _count_block(table, codes, cands, lo, nb, counts, bound):  # pragma: no cove
         for j in range(n):
             r = codes[j]
             for b in range(nb):
-                counts[b, table[r, cands[lo + b]]] += 1
+                counts[b, feedback(src, r, cands[lo + b])] += 1
     return bound
 
 
@@ -160,7 +163,7 @@ _BLOCK = 64
 
 
 @njit(cache=True)
-def best_guess(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
+def best_guess(src, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
     """The best helpful candidate of ``cands`` (ascending) on ``codes``, or -1 when none
     helps. ``nlogn[c]``: ``c log c`` as NumPy computes it (the entropy score)."""
     k = len(cands)
@@ -173,7 +176,7 @@ def best_guess(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no c
     bound = len(codes) if heuristic == KNUTH else len(codes) + 1
     for lo in range(0, k, _BLOCK):
         nb = min(_BLOCK, k - lo)
-        bound = _count_block(table, codes, cands, lo, nb, counts, bound)
+        bound = _count_block(src, codes, cands, lo, nb, counts, bound)
         for b in range(nb):
             if counts[b, 0] < 0 or not _helps(counts[b], win, nfb):
                 continue
@@ -185,22 +188,31 @@ def best_guess(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no c
 
 
 @njit(cache=True, parallel=True)
-def best_guess_threads(table, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
+def best_guess_threads(src, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
     """:func:`best_guess` with blocks of candidates scored on numba's threads (each
-    candidate's score computed as there, the best kept in the same order: the same guess)."""
+    candidate's score computed as there, the best kept in the same order: the same guess).
+    For Knuth the first block is counted first: its best largest part bounds every other
+    block from the start (a candidate dropped by it cannot be the best)."""
     n = len(codes)
     k = len(cands)
     score = np.empty(k, dtype=np.float64)
     cons = np.empty(k, dtype=np.bool_)
     helps = np.empty(k, dtype=np.bool_)
     nblocks = (k + _BLOCK - 1) // _BLOCK
+    first = np.empty((_BLOCK, nfb), dtype=np.int64)
+    bound = _count_block(
+        src, codes, cands, 0, min(_BLOCK, k), first, n if heuristic == KNUTH else n + 1
+    )
     for i in prange(nblocks):
-        counts = np.empty((_BLOCK, nfb), dtype=np.int64)
         row = np.empty(nfb, dtype=np.float64)
         sizes = np.empty(nfb, dtype=np.int64)
         lo = i * _BLOCK
         nb = min(_BLOCK, k - lo)
-        _count_block(table, codes, cands, lo, nb, counts, n if heuristic == KNUTH else n + 1)
+        if i == 0:
+            counts = first
+        else:
+            counts = np.empty((_BLOCK, nfb), dtype=np.int64)
+            _count_block(src, codes, cands, lo, nb, counts, bound)
         for b in range(nb):
             helps[lo + b] = counts[b, 0] >= 0 and _helps(counts[b], win, nfb)
             cons[lo + b] = counts[b, win] > 0
@@ -222,7 +234,7 @@ def best_guess_threads(table, codes, cands, heuristic, win, nfb, nlogn):  # prag
 
 @njit(cache=True)
 def lookahead_tree(
-    table, codes, root_cands, heuristic, consistent, win, nfb, nlogn
+    src, m, codes, root_cands, heuristic, consistent, win, nfb, nlogn
 ):  # pragma: no cover - compiled
     """The whole tree of the one-step player on ``codes`` (ascending), as the preorder
     arrays ``guess, label, parent, depth, terminal, start, count`` and the codes in
@@ -230,7 +242,6 @@ def lookahead_tree(
     chooses: one code: it; two: the lower; a perfect consistent guess; else the best
     candidate (``root_cands`` at the root: one per symmetry orbit, the same choice)."""
     n = len(codes)
-    m = table.shape[0]
     every = np.arange(m, dtype=np.int64)
     order = codes.copy()
     tmp = np.empty(n, dtype=np.int64)
@@ -259,7 +270,7 @@ def lookahead_tree(
         else:
             g = -1
             if c <= nfb:
-                g = perfect_guess(table, seg, win)
+                g = perfect_guess(src, seg, win)
             if g < 0:
                 if par < 0:
                     cands = root_cands
@@ -267,7 +278,7 @@ def lookahead_tree(
                     cands = seg.copy()
                 else:
                     cands = every
-                g = best_guess(table, seg, cands, heuristic, win, nfb, nlogn)
+                g = best_guess(src, seg, cands, heuristic, win, nfb, nlogn)
         me = nodes
         nodes += 1
         guess[me] = g
@@ -279,14 +290,14 @@ def lookahead_tree(
         for f in range(nfb):
             hist[f] = 0
         for j in range(c):
-            hist[table[g, seg[j]]] += 1
+            hist[feedback(src, g, seg[j])] += 1
         term[me] = hist[win] > 0
         acc = 0
         for f in range(nfb):
             offs[f] = acc
             acc += hist[f]
         for j in range(c):
-            f = table[g, seg[j]]
+            f = feedback(src, g, seg[j])
             tmp[offs[f]] = seg[j]
             offs[f] += 1
         for j in range(c):

@@ -1,0 +1,88 @@
+"""The compiled feedback of a guess and a secret: read from the game's table, or computed
+from packed codes where no table fits (a big game).
+
+A *source* is either the ``(M, M)`` uint8 table or the tuple :func:`packed_source` makes.
+Kernels call :func:`feedback` on a source; numba compiles one version per kind, so a
+kernel written once serves both, and the table's version is the plain read it was.
+Computed, a feedback is the black pegs (the fields of two packed codes that differ,
+counted on their XOR) and the common colors (a small table by color multiset), mapped
+to the feedback integer: the numbers of :meth:`evo.core.game.Game.compute_feedback`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.extending import overload
+
+
+@njit(cache=True)
+def popcount(x):  # pragma: no cover - compiled
+    """The number of bits set in a uint64."""
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+def packed_source(digits: np.ndarray, ids: np.ndarray, common: np.ndarray, lut: np.ndarray):
+    """The computed source of a game: ``digits`` ``(M, N)`` pegs, ``ids`` each code's
+    color multiset, ``common[a, b]`` the colors two multisets share, ``lut`` from
+    ``black * (N + 1) + common`` to the feedback integer. Codes are packed ``bits`` bits
+    a peg into a uint64 (any game of up to 2^30 codes fits)."""
+    m, n = digits.shape
+    top = int(digits.max()) if m else 0
+    bits = max(1, top.bit_length())
+    if n * bits > 64:
+        raise ValueError(f"{n} pegs of {bits} bits do not fit in 64 bits")
+    packed = np.zeros(m, dtype=np.uint64)
+    for p in range(n):
+        packed |= digits[:, p].astype(np.uint64) << np.uint64(bits * (n - 1 - p))
+    low = 0
+    for p in range(n):
+        low |= 1 << (bits * p)
+    return (
+        packed,
+        np.ascontiguousarray(ids, dtype=np.int32),
+        np.ascontiguousarray(common, dtype=np.uint8),
+        np.ascontiguousarray(lut, dtype=np.uint8),
+        np.int64(n),
+        np.int64(bits),
+        np.uint64(low),
+    )
+
+
+def feedback(src, guess, secret):
+    """The feedback integer of ``guess`` against ``secret`` from ``src`` (compiled code
+    only: numba picks the table read or the computation by the source's type)."""
+    raise TypeError("evo.core.feedback_kernel.feedback runs in compiled kernels only")
+
+
+@overload(feedback)
+def _feedback(src, guess, secret):  # pragma: no cover - compiled
+    if isinstance(src, types.Array):
+
+        def read(src, guess, secret):
+            return src[guess, secret]
+
+        return read
+
+    def computed(src, guess, secret):
+        packed, ids, common, lut, n, bits, low = src
+        x = packed[guess] ^ packed[secret]
+        y = x
+        for k in range(1, bits):
+            y |= x >> np.uint64(k)
+        black = n - popcount(y & low)
+        return lut[black * (n + 1) + common[ids[guess], ids[secret]]]
+
+    return computed
+
+
+@njit(cache=True)
+def feedback_pairs(src, guesses, secrets):  # pragma: no cover - compiled
+    """:func:`feedback` of paired guesses and secrets (for tests and small uses)."""
+    out = np.empty(len(guesses), dtype=np.uint8)
+    for i in range(len(guesses)):
+        out[i] = feedback(src, guesses[i], secrets[i])
+    return out
