@@ -299,7 +299,8 @@ def test_least_frequent_guesses_the_rarest_digits():
 def test_names(g46):
     assert parse_name(g46, "5463+LC") == "5463+lc"
     assert parse_names(g46, "knuth, irving,knuth") == ["knuth", "irving"]
-    for bad in ("nope", "1122+knuth", "1122+1122+lc", "1172+lc"):
+    assert parse_name(g46, "1122+KNUTH") == "1122+knuth"
+    for bad in ("nope", "1122+foo", "1122+1122+lc", "1172+lc"):
         with pytest.raises(ValueError):
             parse_name(g46, bad)
 

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 
 from evo.baselines import run as run_baseline
 from evo.config import BUILTIN_KINDS, Config, load_config
-from evo.core.game import make_game
+from evo.core.game import GameTooLargeError, make_game
 from evo.core.growth import random_breaker
 from evo.core.treeio import save_tree
 from evo.ea.fitness import evaluate_total
@@ -124,6 +124,18 @@ def test_game_options_choose_the_game(pegs, colors, variant, codes):
     assert result.best.num_codes == codes == result.summary["codes"]
     for ind in result.state.population:
         assert ind.game.key == (pegs, colors, variant)
+
+
+def test_game_memory_budget_decides_the_table():
+    """(4,6): a 1.6 MiB table; 1 MiB leaves it out (feedbacks computed: the same run), a
+    tenth of that refuses the game before the run starts."""
+    common = ["game.pegs=4", "game.colors=6", "population.size=4", "stop.generations=2"]
+    full = run(config(*common))
+    small = run(config(*common, "game.memory_gib=0.001"))
+    assert full.best.game.use_table and not small.best.game.use_table
+    assert small.state.logbook == full.state.logbook
+    with pytest.raises(GameTooLargeError, match="memory budget"):
+        run(config(*common, "game.memory_gib=0.0001"))
 
 
 # ----------------------------------------------------------------- population
@@ -597,6 +609,7 @@ KEY_TESTS: dict[str, list[str]] = {
     "game.pegs": ["test_game_options_choose_the_game"],
     "game.colors": ["test_game_options_choose_the_game"],
     "game.variant": ["test_game_options_choose_the_game"],
+    "game.memory_gib": ["test_game_memory_budget_decides_the_table"],
     "population.size": ["test_population_size", "test_auto_values_adapt_to_the_game"],
     "population.init.pool": ["test_population_init_pool"],
     "population.init.baselines": ["test_population_init_baselines_are_planted"],

@@ -2,7 +2,7 @@
 rendering and comparison treat them like evolved ones.
 
 Names: ``knuth``, ``irving``, ``kooi``, ``entropy`` and their ``-consistent`` forms;
-``lc``, ``rc`` (seeded); openings such as ``5463+lc`` or ``1123+2245+rc``;
+``lc``, ``rc`` (seeded); openings such as ``5463+lc``, ``1123+2245+rc`` or ``11223+entropy``;
 ``human-friendly`` and ``extended`` (Goel and Garg's Bulls and Cows players, with
 ``-stable`` forms for the other tie order) and evo's variants of them, ``least-frequent``
 and ``separating``; ``easy`` and ``advanced`` (the write-up's human Mastermind
@@ -17,9 +17,11 @@ of :mod:`evo.search` (or the exact search), built into a tree and cached per gam
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypedDict
+
+import numpy as np
 
 from evo.baselines import cache
 from evo.baselines.consistent import optimal_consistent
@@ -43,8 +45,9 @@ from evo.baselines.simple import (
 from evo.core.game import Game
 from evo.core.kinds import HEURISTICS, Pool
 from evo.core.tree import Tree
+from evo.search.build import Node, build_tree
 from evo.search.lookahead import estimate_seconds as lookahead_estimate
-from evo.search.lookahead import lookahead_tree
+from evo.search.lookahead import lookahead_player, lookahead_tree
 
 __all__ = [
     "CONSISTENT_OPTIMUM_UP_TO",
@@ -95,7 +98,8 @@ NAMES: tuple[str, ...] = (
 #: Games of at most this many codes show ``optimal-consistent`` by default (it takes
 #: about 2 s on (4,6), 1,296 codes).
 CONSISTENT_OPTIMUM_UP_TO = 1296
-_FOLLOWERS = ("lc", "rc")
+#: What may follow an opening: LC, RC, or a one-step rule.
+_FOLLOWERS = ("lc", "rc") + LOOKAHEAD
 
 
 def default_names(game: Game) -> list[str]:
@@ -122,7 +126,9 @@ def parse_name(game: Game, name: str) -> str:
     if "+" in text:
         *codes, then = text.split("+")
         if then not in _FOLLOWERS:
-            raise ValueError(f"opening {name!r} should end with +lc or +rc")
+            raise ValueError(
+                f"opening {name!r} should end with +lc, +rc or a one-step rule such as +kooi"
+            )
         try:
             guesses = [game.parse_code(c) for c in codes]
         except ValueError as e:
@@ -158,13 +164,25 @@ def lookahead(
     heuristic: str,
     *,
     consistent: bool = False,
+    opening: Sequence[int] = (),
     progress: Callable[[int, int], None] | None = None,
 ) -> Tree:
     """The tree of a one-step look-ahead strategy (``knuth``, ``irving``, ``kooi`` or
     ``entropy``); ``consistent`` restricts the guesses to the node's code set.
-    ``progress(found, total)``: codes found so far, as the tree is built."""
+    ``opening``: guesses played first, as written (the first at the root, the second at
+    every node below it, ...), the rule choosing from there (as a published result that
+    fixes the first guess). ``progress(found, total)``: codes found so far."""
     pool: Pool = "consistent" if consistent else "all"
-    return lookahead_tree(game, heuristic, pool=pool, progress=progress)
+    if not opening:
+        return lookahead_tree(game, heuristic, pool=pool, progress=progress)
+    player = lookahead_player(game, heuristic, pool=pool)
+    fixed = [int(g) for g in opening]
+
+    def choose(codes: np.ndarray, node: Node) -> int:
+        depth = len(node.history)
+        return fixed[depth] if depth < len(fixed) else player(codes, node)
+
+    return build_tree(game, choose, as_written=True, progress=progress)
 
 
 def estimate_seconds(game: Game, name: str) -> float | None:
@@ -172,8 +190,9 @@ def estimate_seconds(game: Game, name: str) -> float | None:
     strategies (:func:`evo.search.lookahead.estimate_seconds`) and the optimum
     (:func:`evo.baselines.optimal.estimate_seconds`); None for the others (quick)."""
     name = parse_name(game, name)
-    if name in LOOKAHEAD:
-        heuristic, _, rest = name.partition("-")
+    rule = name.rsplit("+", 1)[-1]
+    if rule in LOOKAHEAD:
+        heuristic, _, rest = rule.partition("-")
         return lookahead_estimate(game, heuristic, pool="consistent" if rest else "all")
     if name == "optimal":
         return optimal_estimate(game)
@@ -217,7 +236,13 @@ def build(
     if name == "optimal-consistent":
         return optimal_consistent(game, time_limit=time_limit)
     *codes, then = name.split("+")
-    return with_opening(game, [game.parse_code(c) for c in codes], then, seed=seed)
+    opening = [game.parse_code(c) for c in codes]
+    if then in LOOKAHEAD:
+        heuristic, _, rest = then.partition("-")
+        return lookahead(
+            game, heuristic, consistent=rest == "consistent", opening=opening, progress=progress
+        )
+    return with_opening(game, opening, then, seed=seed)
 
 
 class BaselineResult(TypedDict, total=False):

@@ -25,9 +25,9 @@ def _histogram(h: dict) -> str:
     "--only",
     default=None,
     metavar="NAMES",
-    help="Comma-separated baselines, e.g. knuth,irving,lc,5463+lc,1123+2245+rc,easy,advanced,"
-    "optimal,optimal-consistent (default: the one-step strategies, lc, rc, the human players, "
-    "optimal and, up to 1296 codes, optimal-consistent).",
+    help="Comma-separated baselines, e.g. knuth,irving,lc,5463+lc,1123+2245+rc,1234+kooi,easy,"
+    "advanced,optimal,optimal-consistent (default: the one-step strategies, lc, rc, the human "
+    "players, optimal and, up to 1296 codes, optimal-consistent).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of results.")
 @click.option(
