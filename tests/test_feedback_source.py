@@ -160,3 +160,20 @@ def test_growth_draws_the_same_trees_without_the_table(pool):
     b = random_population(make_game(4, 6, table=False), 20, seed=5, pool=pool)
     assert [t.total for t in a] == [t.total for t in b]
     assert all(np.array_equal(x.guess, y.guess) for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("pegs, colors, variant", [(3, 4, "mastermind"), (3, 5, "bulls-cows")])
+def test_exact_search_is_the_same_without_the_table(pegs, colors, variant):
+    """The optimum and each node's best guess, reading the table or computing from the
+    packed codes (the same kernels)."""
+    from evo.search.exact import Solver
+
+    a, b = make_game(pegs, colors, variant), make_game(pegs, colors, variant, table=False)
+    sa, sb = Solver(a), Solver(b)
+    codes = a.all_codes().astype(np.int64)
+    assert sa.total(codes) == sb.total(codes)
+    rng = np.random.default_rng(3)
+    for size in (5, 12, 30):
+        part = np.sort(rng.choice(codes, size, replace=False))
+        assert sa.best_guess(part) == sb.best_guess(part)
+        assert sa.total(part) == sb.total(part)

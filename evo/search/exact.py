@@ -338,14 +338,13 @@ class Solver:
         return codes
 
     def _view(self, codes: np.ndarray, cands: np.ndarray):
-        """``(rows, cols, guessidx, codeidx)`` for the kernels: the feedback of candidate
-        ``i`` against code ``j`` is ``rows[guessidx[i], codeidx[j]]`` and
-        ``cols[codeidx[j], guessidx[i]]``."""
+        """``(rows, cols, guessidx, codeidx)`` for the kernels: feedback sources (the table,
+        or the packed codes without one) and the candidates and codes that index them."""
         t = self._table
         if t is not None:
             return t, t, cands, codes
-        block = self.game.compute_feedback(cands[:, None], codes[None, :]).astype(np.uint8)
-        return block, np.ascontiguousarray(block.T), np.arange(len(cands)), np.arange(len(codes))
+        src = self.game.packed_source  # feedbacks computed in the kernels, where needed
+        return src, src, cands, codes
 
 
 def _sorted(codes: np.ndarray) -> np.ndarray:

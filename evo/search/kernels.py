@@ -6,10 +6,11 @@ hundreds of guesses); NumPy's per-call overhead would dominate them, so they are
 compiled with numba. ``cache=True`` keeps the machine code on disk, so compiling
 happens once per machine, not on every start.
 
-Feedbacks are read as ``rows[guessidx[i], codeidx[j]]`` or ``cols[codeidx[j], guessidx[i]]``:
-the feedback of candidate ``i`` against code ``j`` of the set. With the game's table
-(symmetric) both are the table and the indices are codes; without one they are a
-computed block and its transpose, and the indices are ranges.
+Feedbacks are read as ``feedback(rows, guessidx[i], codeidx[j])`` or
+``feedback(cols, codeidx[j], guessidx[i])`` (:mod:`evo.core.feedback_kernel`): the
+feedback of candidate ``i`` against code ``j`` of the set. With the game's table
+(symmetric) both are the table and the indices are codes; without one both are the
+game's packed codes, the feedbacks computed where they are read.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evo.core.feedback_kernel import popcount
+from evo.core.feedback_kernel import feedback, popcount
 
 #: Above this many codes, the parts are counted into a (candidates, feedbacks) table.
 _BIG = 48
@@ -97,7 +98,7 @@ def score(rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, l
             for f in range(nf):
                 counts[f] = 0
             for j in range(n):
-                counts[rows[g, codeidx[j]]] += 1
+                counts[feedback(rows, g, codeidx[j])] += 1
             b, big = _bound(counts, lb, n, nf)
         if big < 0:
             continue  # does not help
@@ -132,14 +133,14 @@ def score(rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, l
         for j in range(n):
             r = codeidx[j]
             for i in range(k):
-                table[i, cols[r, guessidx[i]]] += 1
+                table[i, feedback(cols, r, guessidx[i])] += 1
     else:
         table = np.empty((0, nf), dtype=np.int32)
         sub = np.empty((n, k), dtype=np.uint8)
         for j in range(n):
             r = codeidx[j]
             for i in range(k):
-                sub[j, i] = cols[r, guessidx[i]]
+                sub[j, i] = feedback(cols, r, guessidx[i])
     q = 0
     for i in range(k):
         if q < ni and inside[q] == i:
@@ -206,7 +207,7 @@ def _tiny_bound(block, g, codeidx, n, by_row):  # pragma: no cover - compiled
     dup = np.uint64(0)
     tri = np.uint64(0)
     for j in range(n):
-        f = block[g, codeidx[j]] if by_row else block[j, g]
+        f = feedback(block, g, codeidx[j]) if by_row else feedback(block, j, g)
         bit = one << np.uint64(f)
         tri |= dup & bit
         dup |= seen & bit
@@ -253,9 +254,8 @@ def split(rows, guess, codeidx, codes, nf):  # pragma: no cover - compiled
     counts = np.zeros(nf, dtype=np.int64)
     first = np.full(nf, -1, dtype=np.int64)
     label = np.empty(n, dtype=np.int32)
-    row = rows[guess]
     for j in range(n):
-        f = row[codeidx[j]]
+        f = feedback(rows, guess, codeidx[j])
         fb[j] = f
         counts[f] += 1
         if f == 0:
