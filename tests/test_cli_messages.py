@@ -18,7 +18,10 @@ def test_baselines_progress_names_each_baseline_on_stderr():
     res = CliRunner().invoke(main, [*args, "--progress"])
     assert res.exit_code == 0, res.output
     head, *lines = res.stderr.splitlines()
-    assert head == "mastermind-2-3: 9 codes, feedback table of 0.1 KiB"
+    assert head == (
+        "mastermind-2-3: 9 codes, feedback table of 0.1 KiB, about 2.1 KiB with its codes "
+        "and a tree"
+    )
     assert [re.sub(r"\.\.\..*", "", ln) for ln in lines] == [
         "[1/3] knuth",
         "[2/3] kooi",

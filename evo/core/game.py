@@ -510,11 +510,18 @@ def make_game(
 
 def table_note(game: Game) -> str:
     """How a game gets its feedbacks, in a few words: from its table (and its size), or
-    computed where they are needed because the table is not kept."""
-    size = _gib(game.num_codes**2)
+    computed where they are needed because the table is not kept; and the memory it is
+    expected to take (its table, codes and one tree)."""
+    table = game.num_codes**2
+    need, counted = memory_estimate(game.pegs, game.colors, game.variant)
+    working = need - (table if counted else 0)
     if game.use_table:
-        return f"feedback table of {size}"
-    return f"feedbacks computed where needed, not kept in a {size} table"
+        total = _gib(working + table)
+        return f"feedback table of {_gib(table)}, about {total} with its codes and a tree"
+    return (
+        f"feedbacks computed where needed, not kept in a {_gib(table)} table; "
+        f"about {_gib(working)} for its codes and a tree"
+    )
 
 
 def feedback_text(black: int, white: int, variant: str) -> str:
