@@ -15,7 +15,6 @@ kernels stay cached, as after installation. Warm figures (compute only) are thos
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import statistics
@@ -29,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.machine import machine_line  # noqa: E402
-from benchmarks.peers import PeersMissing, alternate, peers_dir, run_peer  # noqa: E402
+from benchmarks.peers import PeersMissing, alternate, peers_dir, python_json, run_peer  # noqa: E402
 
 EVO = [str(Path(sys.executable).with_name("evo"))]
 
@@ -102,9 +101,8 @@ def rows(repeats: int, quick: bool) -> list[str]:
     try:
         by = {}
         for threads in (1, 2, 1, 2, 1, 2)[: 2 * few]:
-            cmd = [sys.executable, "-c", _KNUTH_58_THREADS, str(threads), cache]
-            done = subprocess.run(cmd, capture_output=True, text=True, check=True, cwd=ROOT)
-            by.setdefault(threads, []).append(json.loads(done.stdout.splitlines()[-1])["seconds"])
+            done = python_json(_KNUTH_58_THREADS, str(threads), cache)
+            by.setdefault(threads, []).append(done["seconds"])
         out.append(
             _row("Knuth (5,8) compute, 2 threads vs 1", by[2], by[1], "1 thread", ">= 1.7x faster")
         )

@@ -8,9 +8,7 @@ ready), alternated; seconds, peak memory and the total (the same either way).
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -19,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.machine import machine_line  # noqa: E402
-from benchmarks.peers import alternate  # noqa: E402
+from benchmarks.peers import alternate, python_json  # noqa: E402
 
 _ONE = """
 import json, sys, time
@@ -39,14 +37,7 @@ print(json.dumps({"seconds": seconds, "total": tree.total, "peak_mib": hwm / 102
 
 
 def one(heuristic: str, threads: int, table: bool, cache: str, out: list[dict]) -> float:
-    done = subprocess.run(
-        [sys.executable, "-c", _ONE, heuristic, str(threads), "table" if table else "none", cache],
-        capture_output=True,
-        text=True,
-        check=True,
-        cwd=ROOT,
-    )
-    out.append(json.loads(done.stdout.strip().splitlines()[-1]))
+    out.append(python_json(_ONE, heuristic, str(threads), "table" if table else "none", cache))
     return out[-1]["seconds"]
 
 

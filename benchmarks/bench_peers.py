@@ -14,7 +14,6 @@ this machine (a fresh clone) the section says so and skips them.
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import statistics
 import subprocess
@@ -27,7 +26,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from benchmarks.machine import machine_line  # noqa: E402
-from benchmarks.peers import PeersMissing, alternate, peers_dir, run_peer  # noqa: E402
+from benchmarks.peers import PeersMissing, alternate, peers_dir, python_json, run_peer  # noqa: E402
 
 #: evo's one-step baselines and mikemag's names for the same heuristics.
 MIKEMAG_46 = [
@@ -118,14 +117,7 @@ def knuth_58_rows(repeats: int) -> list[str]:
     cache = tempfile.mkdtemp(prefix="evo-bench-peers-")  # the table file, built by the first run
 
     def evo() -> float:
-        done = subprocess.run(
-            [sys.executable, "-c", _KNUTH_58, cache],
-            capture_output=True,
-            text=True,
-            cwd=ROOT,
-            check=True,
-        )
-        runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+        runs.append(python_json(_KNUTH_58, cache))
         return runs[-1]["seconds"]
 
     def mm() -> float:

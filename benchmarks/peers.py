@@ -7,8 +7,10 @@ default ``../shared/peers`` beside the checkout) and are built once per machine 
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +18,19 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 SOURCES = Path(os.environ.get("EVO_PEERS_SRC", HERE.parent.parent / "shared" / "peers"))
+
+
+def python_json(script: str, *args: str) -> dict:
+    """Run ``script`` in a fresh Python process of this environment, from the checkout,
+    with ``args``; the JSON object of its last output line (how evo's timed runs report)."""
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=HERE.parent,
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 class PeersMissing(RuntimeError):

@@ -185,15 +185,26 @@ def lookahead(
     return build_tree(game, choose, as_written=True, progress=progress)
 
 
+def _one_step(name: str) -> tuple[list[str], str, bool] | None:
+    """A canonical name played by a one-step rule (``kooi``, ``112233+kooi-consistent``):
+    its opening's printed codes, the heuristic and whether it is the consistent form;
+    None for the other baselines."""
+    *codes, rule = name.split("+")
+    if rule not in LOOKAHEAD:
+        return None
+    heuristic, _, rest = rule.partition("-")
+    return codes, heuristic, rest == "consistent"
+
+
 def estimate_seconds(game: Game, name: str) -> float | None:
     """About how long baseline ``name`` takes to build on ``game`` here: for the one-step
     strategies (:func:`evo.search.lookahead.estimate_seconds`) and the optimum
     (:func:`evo.baselines.optimal.estimate_seconds`); None for the others (quick)."""
     name = parse_name(game, name)
-    rule = name.rsplit("+", 1)[-1]
-    if rule in LOOKAHEAD:
-        heuristic, _, rest = rule.partition("-")
-        return lookahead_estimate(game, heuristic, pool="consistent" if rest else "all")
+    rule = _one_step(name)
+    if rule is not None:
+        _, heuristic, consistent = rule
+        return lookahead_estimate(game, heuristic, pool="consistent" if consistent else "all")
     if name == "optimal":
         return optimal_estimate(game)
     return None
@@ -211,9 +222,11 @@ def build(
     seconds the optimum may take (:class:`OptimalRefused` beyond); ``progress``: of the
     one-step strategies (:func:`lookahead`)."""
     name = parse_name(game, name)
-    if name in LOOKAHEAD:
-        heuristic, _, rest = name.partition("-")
-        return lookahead(game, heuristic, consistent=rest == "consistent", progress=progress)
+    rule = _one_step(name)
+    if rule is not None:
+        codes, heuristic, consistent = rule
+        opening = [game.parse_code(c) for c in codes]
+        return lookahead(game, heuristic, consistent=consistent, opening=opening, progress=progress)
     if name == "lc":
         return lowest_consistent(game)
     if name == "rc":
@@ -236,13 +249,7 @@ def build(
     if name == "optimal-consistent":
         return optimal_consistent(game, time_limit=time_limit)
     *codes, then = name.split("+")
-    opening = [game.parse_code(c) for c in codes]
-    if then in LOOKAHEAD:
-        heuristic, _, rest = then.partition("-")
-        return lookahead(
-            game, heuristic, consistent=rest == "consistent", opening=opening, progress=progress
-        )
-    return with_opening(game, opening, then, seed=seed)
+    return with_opening(game, [game.parse_code(c) for c in codes], then, seed=seed)
 
 
 class BaselineResult(TypedDict, total=False):

@@ -70,13 +70,14 @@ def baselines(
     from evo.baselines import (
         Baseline,
         Refused,
-        cached,
+        cache_key,
         default_names,
         estimate_seconds,
         known_optimum,
         parse_names,
         run_all,
     )
+    from evo.baselines.cache import cache_path
     from evo.baselines.optimal import duration_text
     from evo.core.game import table_note
     from evo.core.treeio import save_tree
@@ -102,7 +103,8 @@ def baselines(
             limit = f" (at most {time_limit:g} s)" if name == "optimal" else ""
             expected = estimate_seconds(game, name)
             if name != "optimal" and expected is not None and expected >= LONG_SECONDS:
-                if no_cache or cached(game, name, seed=seed) is None:
+                path = cache_path(game, cache_key(game, name, seed=seed))
+                if no_cache or path is None or not path.is_file():  # not a cache hit
                     limit = f" (about {duration_text(expected)} here)"
             meter = FoundProgress(f"[{k}/{len(names)}] {name}{limit}...")
             click.echo(meter.line, err=True, nl=False)

@@ -86,7 +86,7 @@ def open_game(pegs: int, colors: int, variant: str, trees: int = 1) -> Game:
     """``make_game`` with the machine's cache (``$EVO_CACHE`` or ``~/.cache/evo``), its
     errors turned into clean command-line errors."""
     ctx = click.get_current_context(silent=True)
-    memory = None if ctx is None else ctx.find_root().meta.get("evo.memory")
+    memory = None if ctx is None else ctx.meta.get("evo.memory")  # shared by nested contexts
     try:
         return make_game(pegs, colors, variant, trees=trees, memory=memory, cache=cache_dir())
     except GameTooLargeError as e:
@@ -167,11 +167,11 @@ class FoundProgress:
         self.shown = False
 
     def __call__(self, found: int, total: int) -> None:
-        from evo.baselines.optimal import duration_text
-
         now = self.clock()
         if now - self.last < self.every or found >= total:
             return
+        from evo.baselines.optimal import duration_text  # only when a line is written
+
         self.last = now
         spent = now - self.start
         share = found / total if total else 1.0

@@ -130,8 +130,10 @@ class Solver:
         self._split = kernels.split
         self._lb = self.lb.tolist()
         self._nf = game.num_feedbacks
-        t = game.table  # a plain (maybe read-only) view, also of a memory-mapped file
-        self._table = None if t is None else np.asarray(t)
+        # The kernels' feedback source: the table as a plain (maybe read-only) view, also
+        # of a memory-mapped file, or the packed codes when the game keeps no table.
+        t = game.table
+        self._source = game.packed_source if t is None else np.asarray(t)
         self._all = np.arange(game.num_codes, dtype=np.int64)
         self._digits = np.ascontiguousarray(game.digits, dtype=np.uint8)
         self._colors = game.colors
@@ -340,11 +342,7 @@ class Solver:
     def _view(self, codes: np.ndarray, cands: np.ndarray):
         """``(rows, cols, guessidx, codeidx)`` for the kernels: feedback sources (the table,
         or the packed codes without one) and the candidates and codes that index them."""
-        t = self._table
-        if t is not None:
-            return t, t, cands, codes
-        src = self.game.packed_source  # feedbacks computed in the kernels, where needed
-        return src, src, cands, codes
+        return self._source, self._source, cands, codes
 
 
 def _sorted(codes: np.ndarray) -> np.ndarray:
