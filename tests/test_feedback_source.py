@@ -114,7 +114,7 @@ def test_config_memory_key_reaches_the_game():
 def test_build_reports_codes_found_as_it_goes():
     calls = []
     tree = lookahead_tree(make_game(5, 6), "kooi", progress=lambda f, t: calls.append((f, t)))
-    assert len(calls) == len(tree.guess)  # node by node: one call per node
+    assert 100 < len(calls) <= len(tree.guess)  # node by node (small subtrees at once)
     found = [f for f, _ in calls]
     assert found == sorted(found) and found[-1] == 7776 and {t for _, t in calls} == {7776}
     assert found[len(found) // 2] not in (0, 7776)  # it grows along the way

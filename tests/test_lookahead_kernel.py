@@ -83,7 +83,8 @@ def _numpy_ranking_called(*args, **kwargs):
 
 
 def test_whole_tree_kernel_only_up_to_its_size(monkeypatch):
-    """(4,6) is built in one compiled call; above WHOLE_TREE_CODES node by node (same tree)."""
+    """(4,6) is built in one compiled call; above WHOLE_TREE_CODES node by node (same tree;
+    here without the one-call subtrees of small sets, tested on their own)."""
     from evo.search import lookahead_kernel
 
     game = make_game(4, 6)
@@ -91,6 +92,7 @@ def test_whole_tree_kernel_only_up_to_its_size(monkeypatch):
         mp.setattr(lookahead, "build_tree", _numpy_ranking_called)
         whole = lookahead.lookahead_tree(game, "irving", engine="compiled")
     monkeypatch.setattr(lookahead, "WHOLE_TREE_CODES", game.num_codes - 1)
+    monkeypatch.setattr(lookahead, "SUBTREE_CODES", 0)
     monkeypatch.setattr(lookahead_kernel, "lookahead_tree", _numpy_ranking_called)
     by_node = lookahead.lookahead_tree(game, "irving", engine="compiled")
     assert _same_tree(whole, by_node) and whole.total == 5696

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypedDict
 
 import numpy as np
@@ -173,16 +173,21 @@ def lookahead(
     every node below it, ...), the rule choosing from there (as a published result that
     fixes the first guess). ``progress(found, total)``: codes found so far."""
     pool: Pool = "consistent" if consistent else "all"
+    # A one-step tree reads fewer feedbacks than a table holds: a table that is not at
+    # hand would cost more to build than computing them (Knuth (5,8): 5 s against 0).
+    work = game if game.table_at_hand else game.computing()
     if not opening:
-        return lookahead_tree(game, heuristic, pool=pool, progress=progress)
-    player = lookahead_player(game, heuristic, pool=pool)
-    fixed = [int(g) for g in opening]
+        tree = lookahead_tree(work, heuristic, pool=pool, progress=progress)
+    else:
+        player = lookahead_player(work, heuristic, pool=pool)
+        fixed = [int(g) for g in opening]
 
-    def choose(codes: np.ndarray, node: Node) -> int:
-        depth = len(node.history)
-        return fixed[depth] if depth < len(fixed) else player(codes, node)
+        def choose(codes: np.ndarray, node: Node) -> int:
+            depth = len(node.history)
+            return fixed[depth] if depth < len(fixed) else player(codes, node)
 
-    return build_tree(game, choose, as_written=True, progress=progress)
+        tree = build_tree(work, choose, as_written=True, progress=progress)
+    return tree if work is game else replace(tree, game=game, _cache={})
 
 
 def _one_step(name: str) -> tuple[list[str], str, bool] | None:
@@ -395,7 +400,8 @@ def run(
                 seed=_cache_seed(name, seed),
             )
         return found
-    game.prepare()  # the one-time table is not part of a strategy's time
+    if _one_step(name) is None:  # a one-step rule builds no table (see lookahead)
+        game.prepare()  # the one-time table is not part of a strategy's time
     t0 = time.perf_counter()
     tree = build(game, name, seed=seed, time_limit=time_limit, progress=progress)
     seconds = time.perf_counter() - t0

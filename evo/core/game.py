@@ -364,6 +364,21 @@ class Game:
         t = self.table
         return t if t is not None else self.packed_source
 
+    @property
+    def table_at_hand(self) -> bool:
+        """Whether using the table costs no build worth counting: it is in memory already,
+        small, or kept in the cache as a file (mapped, not built)."""
+        if not self.use_table or "table" in self.__dict__:
+            return self.use_table
+        m = self.num_codes
+        if m * m < TABLE_FILE_BYTES or self.cache is None:
+            return m * m < TABLE_FILE_BYTES
+        return (Path(self.cache) / self.name / "feedback-table.bin").exists()
+
+    def computing(self) -> Game:
+        """The same game without a table: the kernels compute each feedback they need."""
+        return _interned_game(self.pegs, self.colors, self.variant, False, self.cache)
+
     def prepare(self) -> Game:
         """Build the feedback table now (a one-time cost), so later timings exclude it."""
         _ = self.table

@@ -52,6 +52,10 @@ class Node:
 
 Player = Callable[[np.ndarray, Node], int]
 
+#: A player's whole subtree on a code set: its preorder ``guess``, ``label`` (feedback from
+#: the parent) and ``parent`` (-1 at its root) arrays; or None.
+Subtree = Callable[[np.ndarray, Node], "tuple[np.ndarray, np.ndarray, np.ndarray] | None"]
+
 
 class UnhelpfulGuessError(RuntimeError):
     """A player chose a guess that neither wins nor splits the code set (a bug)."""
@@ -65,16 +69,20 @@ def build_tree(
     history: tuple[int, ...] = (),
     as_written: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    subtree: Subtree | None = None,
 ) -> Tree:
     """The tree of a player over ``codes`` (every code by default), checked on every code;
     ``history``: the guesses that led to ``codes`` (the player's nodes start below them).
-    ``progress(found, total)`` is called after each node with the codes found so far
-    (the guess was the secret): depth first, they grow steadily to ``total``.
+    ``progress(found, total)`` is called after each node (or whole subtree) with the
+    codes found so far (the guess was the secret): depth first, they grow steadily to
+    ``total``.
 
     A player must help at every node, and a node of one code plays it. ``as_written``: the
     player is asked at every node and may play a guess that tells nothing (it costs a move
     and the node has one child), as a written opening or a published rule may; it must
-    not repeat a guess of the node's history."""
+    not repeat a guess of the node's history. ``subtree(S, node)``: the player's whole
+    subtree on ``S`` at once, or None to go on node by node (a compiled builder for the
+    many small nodes of a big game, where a call per node costs more than its work)."""
     if codes is None:
         codes = game.all_codes()
     codes = np.sort(np.asarray(codes, dtype=np.int64))
@@ -85,6 +93,21 @@ def build_tree(
     while stack:
         s, node, parent, fb = stack.pop()
         me = len(guesses)
+        sub = subtree(s, node) if subtree is not None and len(s) > 1 else None
+        if sub is not None:
+            sub_guess, sub_label, sub_parent = sub
+            guesses.extend(int(g) for g in sub_guess)
+            if parent >= 0:
+                links.append((parent, fb, me))
+            links.extend(
+                (me + int(p), int(f), me + i)
+                for i, (p, f) in enumerate(zip(sub_parent, sub_label))
+                if p >= 0
+            )
+            if progress is not None:
+                found += len(s)
+                progress(found, len(codes))
+            continue
         g = int(s[0]) if len(s) == 1 and not as_written else int(choose(s, node))
         guesses.append(g)
         if parent >= 0:

@@ -24,7 +24,7 @@ from evo.core.engine import Engine, compiled, threads
 from evo.core.game import Game, helpful_counts
 from evo.core.kinds import HEURISTICS, Pool
 from evo.core.tree import Tree
-from evo.search.build import Node, Player, build_tree
+from evo.search.build import Node, Player, Subtree, build_tree
 from evo.search.partition import candidates, partition_counts, perfect_consistent
 
 
@@ -107,6 +107,17 @@ def _nlogn(size: int) -> np.ndarray:
 THREADED_WORK = 1 << 16
 
 
+def _threaded_work() -> int:
+    """:data:`THREADED_WORK` when more than one thread is given (numba told how many),
+    else more work than any node has."""
+    if threads() <= 1:
+        return np.iinfo(np.int64).max
+    import numba
+
+    numba.set_num_threads(min(threads(), numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+    return THREADED_WORK
+
+
 def _compiled_choice(
     game: Game, codes: np.ndarray, heuristic: str, pool: Pool, node: Node | None
 ) -> int:
@@ -124,12 +135,8 @@ def _compiled_choice(
     if node is not None and not node.stabilizer.trivial:
         cand = np.sort(node.stabilizer.representatives(None if pool == "all" else cand))
     kernel = best_guess
-    if threads() > 1 and len(codes) * len(cand) >= THREADED_WORK:
-        import numba
-
+    if len(codes) * len(cand) >= _threaded_work():
         from evo.search.lookahead_kernel import best_guess_threads as kernel
-
-        numba.set_num_threads(min(threads(), numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
     found = kernel(
         src,
         codes,
@@ -190,17 +197,42 @@ def lookahead_tree(
     :func:`~evo.search.build.build_tree` (node by node only; the one call is short)."""
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
-    if not compiled(game, engine, needs_table=False) or game.num_codes > WHOLE_TREE_CODES:
+    if not compiled(game, engine, needs_table=False):
+        return build_tree(game, lookahead_player(game, heuristic, pool=pool, engine=engine))
+    if game.num_codes > WHOLE_TREE_CODES:
         player = lookahead_player(game, heuristic, pool=pool, engine=engine)
-        return build_tree(game, player, progress=progress)
+        below = _compiled_subtree(game, heuristic, pool)
+        return build_tree(game, player, progress=progress, subtree=below)
+    arrays = _compiled_tree(game, game.all_codes().astype(np.int64), Node(game), heuristic, pool)
+    return Tree(game, *arrays)
+
+
+#: In a game built node by node, code sets of at most this many codes get their whole
+#: subtree from one compiled call (the same subtree).
+SUBTREE_CODES = 64
+
+
+def _compiled_subtree(game: Game, heuristic: str, pool: Pool) -> Subtree:
+    """The compiled whole subtree of a small code set, for :func:`build_tree`."""
+
+    def subtree(codes: np.ndarray, node: Node):
+        if len(codes) > SUBTREE_CODES:
+            return None
+        guess, label, parent, *_ = _compiled_tree(game, codes, node, heuristic, pool)
+        return guess, label, parent
+
+    return subtree
+
+
+def _compiled_tree(game: Game, codes: np.ndarray, node: Node, heuristic: str, pool: Pool):
+    """The compiled kernel's preorder arrays of the one-step tree on ``codes`` (ascending)
+    below ``node``, whose candidates are reduced by its symmetries."""
     from evo.search.lookahead_kernel import lookahead_tree as compiled_tree
 
-    codes = game.all_codes().astype(np.int64)
     cand = candidates(game, codes, pool=pool)
-    root = Node(game).stabilizer
-    if not root.trivial:
-        cand = np.sort(root.representatives(None if pool == "all" else cand))
-    arrays = compiled_tree(
+    if not node.stabilizer.trivial:
+        cand = np.sort(node.stabilizer.representatives(None if pool == "all" else cand))
+    return compiled_tree(
         game.feedback_source,
         game.num_codes,
         codes,
@@ -210,5 +242,5 @@ def lookahead_tree(
         game.win,
         game.num_feedbacks,
         _nlogn(game.num_codes),
+        _threaded_work(),
     )
-    return Tree(game, *arrays)

@@ -2,23 +2,44 @@
 
 It counts each candidate's parts over the code set and keeps the best by the heuristic's
 score (:func:`evo.search.lookahead.score`, the same numbers bit for bit), a consistent
-guess first on ties, then the lowest code. Feedbacks come from a source
-(:mod:`evo.core.feedback_kernel`): the game's table, or computed where no table fits.
-``cache=True`` keeps the machine code on disk: compiling happens once per machine.
+guess first on ties, then the lowest code. Consistent candidates are scored first, then
+the others, each in ascending order, a candidate replacing the best only when strictly
+lower: that is the same choice, and it lets a candidate be dropped as soon as its partial
+score reaches the best, and the scan stop once the best has the lowest score any later
+candidate could have. Feedbacks come from a source (:mod:`evo.core.feedback_kernel`): the
+game's table, or computed where no table fits. ``cache=True`` keeps the machine code on
+disk: compiling happens once per machine.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit, prange, types
+from numba.extending import overload
 
 from evo.core.feedback_kernel import feedback
 
 #: Heuristic numbers of :func:`best_guess`, in the order of evo.core.kinds.HEURISTICS.
 KNUTH, IRVING, KOOI, ENTROPY = 0, 1, 2, 3
 
-#: From this many codes a candidate's parts are counted from its own table row.
-_ROW_READS = 128
+#: Below this many codes a block's feedbacks are read by code rows of the table (in order,
+#: all of them); from it on, each candidate's from its own row, as far as its bound lets.
+_ROW_READS = 4096
+
+#: The same limit where feedbacks are computed: reading order costs nothing there, and a
+#: candidate dropped early saves computing the rest.
+_ROW_READS_COMPUTED = 0
+
+
+def _row_reads(src):
+    """:data:`_ROW_READS` or :data:`_ROW_READS_COMPUTED` for the kind of source."""
+    raise TypeError("compiled kernels only")
+
+
+@overload(_row_reads)
+def _row_reads_of(src):  # pragma: no cover - compiled
+    limit = _ROW_READS if isinstance(src, types.Array) else _ROW_READS_COMPUTED
+    return lambda src: limit
 
 
 @njit(cache=True)
@@ -73,168 +94,269 @@ def perfect_guess(src, codes, win):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _score(counts, heuristic, nfb, nlogn, row, sizes):  # pragma: no cover - compiled
-    """The heuristic's score of one candidate's part sizes ``counts`` (lower is better),
-    as evo.search.lookahead.score computes it; ``row`` and ``sizes`` are scratch."""
-    parts = 0
-    for f in range(nfb):
-        if counts[f] > 0:
-            parts += 1
+def _score(sizes, parts, heuristic, nfb, nlogn, row):  # pragma: no cover - compiled
+    """The heuristic's score of a candidate whose ``parts`` nonzero part sizes are
+    ``sizes[:parts]`` (any order; lower is better), as evo.search.lookahead.score computes
+    it from the full row of counts; ``row`` is scratch."""
     if heuristic == KNUTH:
         s = 0.0
-        for f in range(nfb):
-            s = max(s, float(counts[f]))
+        for p in range(parts):
+            s = max(s, float(sizes[p]))
     elif heuristic == IRVING:
         s = 0.0
-        for f in range(nfb):
-            s += float(counts[f] * counts[f])
+        for p in range(parts):
+            s += float(sizes[p] * sizes[p])
     elif heuristic == KOOI:
         s = -float(parts)
     else:
         # The row as np.sort(counts) gives it: zeros first, then parts ascending.
+        for p in range(1, parts):  # insertion sort of the (few) part sizes
+            c = sizes[p]
+            q = p
+            while q > 0 and sizes[q - 1] > c:
+                sizes[q] = sizes[q - 1]
+                q -= 1
+            sizes[q] = c
         z = nfb - parts
         for f in range(z):
             row[f] = 0.0
-        p = 0
-        for f in range(nfb):
-            c = counts[f]
-            if c > 0:
-                q = p  # insertion sort of the (few) part sizes
-                while q > 0 and sizes[q - 1] > c:
-                    sizes[q] = sizes[q - 1]
-                    q -= 1
-                sizes[q] = c
-                p += 1
-        for f in range(parts):
-            row[z + f] = nlogn[sizes[f]]
+        for p in range(parts):
+            row[z + p] = nlogn[sizes[p]]
         s = np.rint(_pairwise_sum(row) * 1e9) / 1e9
     return s
 
 
 @njit(cache=True)
-def _helps(counts, win, nfb):  # pragma: no cover - compiled
-    """Whether a candidate with these part sizes helps: it may win, or it splits the set."""
-    if counts[win] > 0:
-        return True
-    parts = 0
-    for f in range(nfb):
-        if counts[f] > 0:
-            parts += 1
-    return parts >= 2
+def _floor(heuristic, n, most):  # pragma: no cover - compiled
+    """The lowest score a candidate can have on ``n`` codes split into at most ``most``
+    parts: once the best so far has it, no later candidate can do strictly better."""
+    if heuristic == KNUTH:
+        return float((n + most - 1) // most)
+    if heuristic == IRVING:
+        q, r = n // most, n % most
+        return float(r * (q + 1) * (q + 1) + (most - r) * q * q)
+    if heuristic == KOOI:
+        return -float(min(n, most))
+    return 0.0 if n <= most else -np.inf
+
+
+#: Candidates scored together by :func:`_scan`.
+_BLOCK = 64
 
 
 @njit(cache=True)
-def _count_block(src, codes, cands, lo, nb, counts, bound):  # pragma: no cover - compiled
-    """Part sizes of candidates ``cands[lo:lo+nb]`` over ``codes`` into ``counts[:nb]``.
+def _scratch(src, nfb, n):  # pragma: no cover - compiled
+    """The work arrays of :func:`_scan`: a block of candidates, their feedbacks, counts
+    (zero), touched parts, part sizes, a score row."""
+    return (
+        np.empty(_BLOCK, dtype=np.int64),
+        np.empty((min(n, _row_reads(src)), _BLOCK), dtype=np.uint8),
+        np.zeros(nfb, dtype=np.int64),
+        np.empty(nfb, dtype=np.int64),
+        np.empty(nfb, dtype=np.int64),
+        np.empty(nfb, dtype=np.float64),
+    )
 
-    Small sets are counted for the block at once, reading the table by code rows (it is
-    symmetric): each row is read in order instead of a scattered read per pair. From
-    ``_ROW_READS`` codes on, each candidate's own row is read (it stays cached), and with
-    a ``bound`` (Knuth's score: the largest part) a candidate is dropped as soon as one
-    part exceeds it (``counts[b, 0] = -1``): it cannot be the best. Returns that bound,
-    lowered by each whole candidate counted."""
+
+@njit(cache=True)
+def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, best_score):
+    """Scores the block's candidates ``blk[:nb]`` (consistent or not) in order and returns
+    the best as ``(code, score, stop)``: a candidate replaces the best only when strictly
+    lower, and ``stop`` once the best reaches ``floor``. Sets under ``_row_reads`` codes
+    are read by code rows for the block (the table is symmetric: each row is read in
+    order); larger ones by each candidate's own row, which stays cached."""
+    blk, fbs, counts, touched, sizes, row = scratch
     n = len(codes)
-    nfb = counts.shape[1]
-    counts[:nb, :] = 0
-    if n >= _ROW_READS:
-        for b in range(nb):
-            g = cands[lo + b]
-            for j in range(n):
-                f = feedback(src, g, codes[j])
-                counts[b, f] += 1
-                if counts[b, f] > bound:
-                    counts[b, 0] = -1
-                    break
-            if counts[b, 0] >= 0 and bound <= n:
-                top = 0
-                for f in range(nfb):
-                    top = max(top, counts[b, f])
-                bound = min(bound, top)
-    else:
+    nfb = len(counts)
+    small = n < _row_reads(src)
+    if small:
         for j in range(n):
             r = codes[j]
             for b in range(nb):
-                counts[b, feedback(src, r, cands[lo + b])] += 1
-    return bound
+                fbs[j, b] = feedback(src, r, blk[b])
+    for b in range(nb):
+        # Count the candidate's parts, dropping it as soon as its score cannot be below
+        # the best (every score only grows as codes are counted).
+        g = blk[b]
+        cap = best_score
+        parts, partial, pruned = 0, 0.0, False
+        for j in range(n):
+            f = fbs[j, b] if small else feedback(src, g, codes[j])
+            c = counts[f]
+            if c == 0:
+                touched[parts] = f
+                parts += 1
+            counts[f] = c + 1
+            if heuristic == KNUTH:
+                pruned = c + 1 >= cap
+            elif heuristic == IRVING:
+                partial += 2 * c + 1
+                pruned = partial >= cap
+            elif heuristic == KOOI:
+                pruned = -float(parts + n - 1 - j) >= cap
+            else:
+                # The rounded score differs from this sum by far less than the margin.
+                partial += nlogn[c + 1] - nlogn[c]
+                pruned = partial > cap + 1e-6
+            if pruned:
+                break
+        for p in range(parts):
+            f = touched[p]
+            sizes[p] = counts[f]
+            counts[f] = 0
+        if pruned or (parts < 2 and not consistent):  # or it does not help
+            continue
+        s = _score(sizes, parts, heuristic, nfb, nlogn, row)
+        if s < best_score:
+            best, best_score = g, s
+            if s <= floor:
+                return best, best_score, True
+    return best, best_score, False
 
 
-#: Candidates counted together by :func:`_count_block`.
-_BLOCK = 64
+@njit(cache=True)
+def _scan_range(src, codes, cands, lo, hi, others, heuristic, floor, nlogn, scratch, best, score):
+    """:func:`_scan` over ``cands[lo:hi]`` (ascending) block by block: the consistent
+    candidates, or with ``others`` those not among ``codes`` (ascending)."""
+    n = len(codes)
+    blk = scratch[0]
+    j = np.searchsorted(codes, cands[lo]) if lo < hi else n
+    nb = 0
+    for i in range(lo, hi):
+        c = cands[i]
+        if others:
+            while j < n and codes[j] < c:
+                j += 1
+            if j < n and codes[j] == c:
+                continue
+        blk[nb] = c
+        nb += 1
+        if nb == _BLOCK or i == hi - 1:
+            best, score, stop = _scan(
+                src, codes, nb, not others, heuristic, floor, nlogn, scratch, best, score
+            )
+            nb = 0
+            if stop:
+                return best, score, True
+    if nb > 0:
+        return _scan(src, codes, nb, not others, heuristic, floor, nlogn, scratch, best, score)
+    return best, score, False
+
+
+@njit(cache=True)
+def _consistent(codes, cands):  # pragma: no cover - compiled
+    """The candidates of ``cands`` (ascending) among ``codes`` (ascending)."""
+    out = np.empty(len(codes), dtype=np.int64)
+    k = 0
+    for j in range(len(codes)):
+        i = np.searchsorted(cands, codes[j])
+        if i < len(cands) and cands[i] == codes[j]:
+            out[k] = codes[j]
+            k += 1
+    return out[:k]
 
 
 @njit(cache=True)
 def best_guess(src, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
     """The best helpful candidate of ``cands`` (ascending) on ``codes``, or -1 when none
-    helps. ``nlogn[c]``: ``c log c`` as NumPy computes it (the entropy score)."""
-    k = len(cands)
-    counts = np.zeros((_BLOCK, nfb), dtype=np.int64)
-    row = np.empty(nfb, dtype=np.float64)
-    sizes = np.empty(nfb, dtype=np.int64)
-    best = -1
-    best_score = np.inf
-    best_cons = False
-    bound = len(codes) if heuristic == KNUTH else len(codes) + 1
-    for lo in range(0, k, _BLOCK):
-        nb = min(_BLOCK, k - lo)
-        bound = _count_block(src, codes, cands, lo, nb, counts, bound)
-        for b in range(nb):
-            if counts[b, 0] < 0 or not _helps(counts[b], win, nfb):
-                continue
-            s = _score(counts[b], heuristic, nfb, nlogn, row, sizes)
-            cons = counts[b, win] > 0
-            if s < best_score or (s == best_score and cons and not best_cons):
-                best, best_score, best_cons = cands[lo + b], s, cons
+    helps. ``nlogn[c]``: ``c log c`` as NumPy computes it (the entropy score).
+
+    Consistent candidates are scored first, then the others, each in ascending order, a
+    candidate replacing the best only when strictly lower: the choice of "best score, then
+    consistent, then lowest code". So each candidate is dropped as soon as its partial
+    score reaches the best, and the scan stops once the best reaches the lowest score
+    any later candidate could have (:func:`_floor`)."""
+    n = len(codes)
+    scratch = _scratch(src, nfb, n)
+    # A consistent candidate has at most nfb parts, another at most nfb - 1 (no win).
+    cons = _consistent(codes, cands)
+    best, score, stop = _scan_range(
+        src,
+        codes,
+        cons,
+        0,
+        len(cons),
+        False,
+        heuristic,
+        _floor(heuristic, n, nfb),
+        nlogn,
+        scratch,
+        -1,
+        np.inf,
+    )
+    floor = _floor(heuristic, n, nfb - 1)
+    if stop or score <= floor:
+        return best
+    best, score, stop = _scan_range(
+        src, codes, cands, 0, len(cands), True, heuristic, floor, nlogn, scratch, best, score
+    )
     return best
 
 
+#: Runs of candidates :func:`best_guess_threads` shares out among the threads (a few per
+#: thread balance them; each run lowers its own bound).
+_RUNS = 64
+
+
 @njit(cache=True, parallel=True)
-def best_guess_threads(src, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
-    """:func:`best_guess` with blocks of candidates scored on numba's threads (each
-    candidate's score computed as there, the best kept in the same order: the same guess).
-    For Knuth the first block is counted first: its best largest part bounds every other
-    block from the start (a candidate dropped by it cannot be the best)."""
-    n = len(codes)
+def _runs(src, codes, cands, others, heuristic, floor, nfb, nlogn, best, score):  # pragma: no cover
+    """:func:`_scan_range` over ``cands`` cut into runs scored side by side, each from the
+    best so far; then the runs' bests in order, each replacing the best only when strictly
+    lower: the serial scan's choice (a candidate its run's bound drops cannot win)."""
     k = len(cands)
-    score = np.empty(k, dtype=np.float64)
-    cons = np.empty(k, dtype=np.bool_)
-    helps = np.empty(k, dtype=np.bool_)
-    nblocks = (k + _BLOCK - 1) // _BLOCK
-    first = np.empty((_BLOCK, nfb), dtype=np.int64)
-    bound = _count_block(
-        src, codes, cands, 0, min(_BLOCK, k), first, n if heuristic == KNUTH else n + 1
+    runs = max(1, min(_RUNS, k // _BLOCK))
+    found = np.empty(runs, dtype=np.int64)
+    scores = np.empty(runs, dtype=np.float64)
+    for r in prange(runs):
+        found[r], scores[r], _ = _scan_range(
+            src,
+            codes,
+            cands,
+            r * k // runs,
+            (r + 1) * k // runs,
+            others,
+            heuristic,
+            floor,
+            nlogn,
+            _scratch(src, nfb, len(codes)),
+            best,
+            score,
+        )
+    for r in range(runs):
+        if scores[r] < score:
+            best, score = found[r], scores[r]
+    return best, score
+
+
+@njit(cache=True)
+def best_guess_threads(src, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
+    """:func:`best_guess` with each pass's candidates cut into runs scored on numba's
+    threads (:func:`_runs`): the same guess."""
+    n = len(codes)
+    cons = _consistent(codes, cands)
+    best, score = _runs(
+        src, codes, cons, False, heuristic, _floor(heuristic, n, nfb), nfb, nlogn, -1, np.inf
     )
-    for i in prange(nblocks):
-        row = np.empty(nfb, dtype=np.float64)
-        sizes = np.empty(nfb, dtype=np.int64)
-        lo = i * _BLOCK
-        nb = min(_BLOCK, k - lo)
-        if i == 0:
-            counts = first
-        else:
-            counts = np.empty((_BLOCK, nfb), dtype=np.int64)
-            _count_block(src, codes, cands, lo, nb, counts, bound)
-        for b in range(nb):
-            helps[lo + b] = counts[b, 0] >= 0 and _helps(counts[b], win, nfb)
-            cons[lo + b] = counts[b, win] > 0
-            if helps[lo + b]:
-                score[lo + b] = _score(counts[b], heuristic, nfb, nlogn, row, sizes)
-            else:
-                score[lo + b] = np.inf
-    best = -1
-    best_score = np.inf
-    best_cons = False
-    for i in range(k):
-        if not helps[i]:
-            continue
-        s = score[i]
-        if s < best_score or (s == best_score and cons[i] and not best_cons):
-            best, best_score, best_cons = cands[i], s, cons[i]
+    if score <= _floor(heuristic, n, nfb - 1):
+        return best
+    best, score = _runs(
+        src,
+        codes,
+        cands,
+        True,
+        heuristic,
+        _floor(heuristic, n, nfb - 1),
+        nfb,
+        nlogn,
+        best,
+        score,
+    )
     return best
 
 
 @njit(cache=True)
 def lookahead_tree(
-    src, m, codes, root_cands, heuristic, consistent, win, nfb, nlogn
+    src, m, codes, root_cands, heuristic, consistent, win, nfb, nlogn, threaded_work
 ):  # pragma: no cover - compiled
     """The whole tree of the one-step player on ``codes`` (ascending), as the preorder
     arrays ``guess, label, parent, depth, terminal, start, count`` and the codes in
@@ -278,7 +400,10 @@ def lookahead_tree(
                     cands = seg.copy()
                 else:
                     cands = every
-                g = best_guess(src, seg, cands, heuristic, win, nfb, nlogn)
+                if c * len(cands) >= threaded_work:
+                    g = best_guess_threads(src, seg, cands, heuristic, win, nfb, nlogn)
+                else:
+                    g = best_guess(src, seg, cands, heuristic, win, nfb, nlogn)
         me = nodes
         nodes += 1
         guess[me] = g

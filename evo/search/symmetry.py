@@ -24,10 +24,15 @@ from functools import cached_property
 
 import numpy as np
 
+from evo.core.engine import compiled
 from evo.core.game import Game
 
 #: Rows (element, code) canonicalised at once.
 _ROWS = 1 << 18
+
+#: From this many rows (element, code) the compiled kernel canonicalises, where the
+#: compiled engine serves the game (the same codes).
+_COMPILED_ROWS = 1 << 16
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,10 @@ class Stabilizer:
             [[s if s >= 0 else c for c, s in enumerate(sigma)] for _, sigma in self.perms],
             dtype=np.int64,
         )
+        if compiled(game, needs_table=False) and len(codes) * len(pis) >= _COMPILED_ROWS:
+            from evo.search.symmetry_kernel import lowest_images
+
+            return encode(game, lowest_images(digits, pis, luts, fresh))
         best = np.full(len(codes), np.iinfo(np.int64).max)
         step = max(1, _ROWS // len(codes))
         for lo in range(0, len(pis), step):

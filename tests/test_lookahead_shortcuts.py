@@ -1,0 +1,137 @@
+"""The compiled one-step search (issue 23): consistent candidates first, each candidate
+dropped once its partial score reaches the best, a stop at the lowest score possible,
+whole subtrees of small sets in one call, symmetry reduced by a compiled kernel, and no
+table built for a one-step tree. Every shortcut must leave every choice as it was: each
+is checked against the NumPy ranking (the scores written plainly) or the NumPy path."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from evo.core import engine
+from evo.core.game import make_game
+from evo.core.kinds import HEURISTICS
+from evo.search import lookahead, symmetry
+from evo.search.build import Node
+from evo.search.lookahead import _nlogn, ranked_guesses
+from evo.search.lookahead_kernel import best_guess, best_guess_threads
+
+GAMES = [(4, 6, "mastermind"), (3, 6, "bulls-cows"), (3, 5, "mastermind")]
+
+
+def _code_sets(game, rng):
+    """Code sets as a search meets them (parts after two or three guesses, of every size)
+    and random ones: sizes from 3 to every code, with and without perfect splits."""
+    sets = [np.arange(game.num_codes, dtype=np.int64)]
+    for _ in range(6):
+        a, b, c = rng.integers(game.num_codes, size=3)
+        key = game.feedback_row(int(a)).astype(np.int64) * 1000 + game.feedback_row(int(b)) * 31
+        for extra in (None, c):
+            k = key if extra is None else key * 31 + game.feedback_row(int(extra))
+            _, inv, cnt = np.unique(k, return_inverse=True, return_counts=True)
+            for part in np.flatnonzero(cnt >= 3)[:4]:
+                sets.append(np.flatnonzero(inv == part).astype(np.int64))
+    for size in (3, 9, 40, min(300, game.num_codes - 1)):
+        sets.append(np.sort(rng.choice(game.num_codes, size, replace=False)).astype(np.int64))
+    return sets
+
+
+@pytest.mark.parametrize("args", GAMES)
+@pytest.mark.parametrize("source", ["table", "computed"])
+def test_kernel_choice_is_the_first_of_the_numpy_ranking(args, source):
+    """Serial and threaded kernels, table or computed feedbacks, every heuristic, both
+    pools: the guess NumPy ranks first (best score, then consistent, then lowest code)."""
+    game = make_game(*args)
+    src = game.table if source == "table" else game.packed_source
+    every = np.arange(game.num_codes, dtype=np.int64)
+    rng = np.random.default_rng(11)
+    args_ = (game.win, game.num_feedbacks, _nlogn(game.num_codes))
+    for codes in _code_sets(game, rng):
+        for h, name in enumerate(HEURISTICS):
+            for pool, cands in (("all", every), ("consistent", codes)):
+                ranked, _ = ranked_guesses(game, codes, heuristic=name, pool=pool)
+                want = int(ranked[0]) if len(ranked) else -1
+                got = best_guess(src, codes, cands, h, *args_)
+                assert got == want, (name, pool, len(codes))
+                assert best_guess_threads(src, codes, cands, h, *args_) == want
+
+
+def test_the_stop_at_the_lowest_score_changes_no_choice():
+    """A set that some non-consistent guess splits into singletons, and none of its own
+    codes does: the scan stops at the first such guess, which is NumPy's first."""
+    game = make_game(4, 6)
+    rng = np.random.default_rng(3)
+    every = np.arange(game.num_codes, dtype=np.int64)
+    args_ = (game.win, game.num_feedbacks, _nlogn(game.num_codes))
+    seen = 0
+    for _ in range(300):
+        codes = np.sort(rng.choice(game.num_codes, 6, replace=False)).astype(np.int64)
+        fb = game.table[np.ix_(codes, codes)]
+        if any(len(set(row)) == len(codes) for row in fb):
+            continue  # a consistent guess splits them: not the case under test
+        ranked, scores = ranked_guesses(game, codes, heuristic="knuth")
+        if scores[0] != 1:
+            continue
+        seen += 1
+        for h in range(4):
+            assert (
+                best_guess(game.table, codes, every, h, *args_)
+                == ranked_guesses(game, codes, heuristic=HEURISTICS[h])[0][0]
+            )
+    assert seen >= 5
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("subtree", [0, 40, 10**9])
+def test_small_subtrees_in_one_call_give_the_same_tree(monkeypatch, subtree, threads):
+    """Built node by node (a big game's path) with subtrees of at most ``SUBTREE_CODES``
+    codes from one compiled call: the tree of the whole-tree kernel, progress to the end."""
+    game = make_game(4, 6)
+    engine.set_threads(threads)
+    try:
+        whole = {h: lookahead.lookahead_tree(game, h, engine="compiled") for h in HEURISTICS}
+        monkeypatch.setattr(lookahead, "WHOLE_TREE_CODES", 0)
+        monkeypatch.setattr(lookahead, "SUBTREE_CODES", subtree)
+        for h in HEURISTICS:
+            seen: list[int] = []
+            tree = lookahead.lookahead_tree(
+                game, h, engine="compiled", progress=lambda f, t, seen=seen: seen.append(f)
+            )
+            assert np.array_equal(tree.guess, whole[h].guess), h
+            assert np.array_equal(tree.label, whole[h].label)
+            assert tree.total == whole[h].total and seen[-1] == game.num_codes
+    finally:
+        engine.set_threads(None)
+
+
+@pytest.mark.parametrize("args", [(4, 6, "mastermind"), (5, 5, "mastermind"), (4, 8, "bulls-cows")])
+def test_compiled_canonical_forms_are_numpys(monkeypatch, args):
+    game = make_game(*args)
+    rng = np.random.default_rng(2)
+    codes = np.arange(game.num_codes, dtype=np.int64)
+    for history in [(), (0,), tuple(int(x) for x in rng.integers(game.num_codes, size=2))]:
+        group = Node.after(game, history).stabilizer
+        monkeypatch.setattr(symmetry, "_COMPILED_ROWS", 1 << 62)
+        plain = group.canonical(codes)
+        monkeypatch.setattr(symmetry, "_COMPILED_ROWS", 0)
+        assert np.array_equal(group.canonical(codes), plain), history
+
+
+def test_a_one_step_baseline_builds_no_table(tmp_path, monkeypatch):
+    """A game whose table would be a cache file not yet built: the one-step tree computes
+    its feedbacks (no file written, no table in memory) and is the tree built with it."""
+    from evo import baselines
+    from evo.core import game as game_module
+
+    monkeypatch.setattr(game_module, "TABLE_FILE_BYTES", 1 << 20)  # (4,6): 1.7 MB
+    game = make_game(4, 6, cache=str(tmp_path))
+    assert not game.table_at_hand
+    found = baselines.run(game, "knuth")
+    assert found.tree.total == 5801 and found.tree.game is game
+    assert not (tmp_path / game.name / "feedback-table.bin").exists()
+    assert "table" not in game.__dict__
+    with_table = make_game(4, 6).prepare()
+    assert np.array_equal(found.tree.guess, baselines.build(with_table, "knuth").guess)
+    game.prepare()  # once the file is there, it is at hand
+    assert game.table_at_hand and (tmp_path / game.name / "feedback-table.bin").exists()
