@@ -64,13 +64,13 @@ def test_the_engine_keyword_is_obeyed_and_gives_the_same_tree(monkeypatch, heuri
 def test_threaded_scoring_chooses_the_guess_of_the_serial_kernel(heuristic):
     """The threaded kernel scores each candidate as the serial one and keeps the best in
     the same order: the same guess on random code sets, ties included."""
-    from evo.search.lookahead import _nlogn
+    from evo.search.lookahead import _nlogn, palette
     from evo.search.lookahead_kernel import best_guess, best_guess_threads
 
     game = make_game(4, 6)
     rng = np.random.default_rng(5)
     cands = np.arange(game.num_codes, dtype=np.int64)
-    args = (game.win, game.num_feedbacks, _nlogn(game.num_codes))
+    args = (game.win, game.num_feedbacks, _nlogn(game.num_codes), palette(game))
     for size in (3, 20, 150, 600, 1296):
         codes = np.sort(rng.choice(game.num_codes, size, replace=False)).astype(np.int64)
         for pool in (cands, codes):

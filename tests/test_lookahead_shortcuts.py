@@ -14,7 +14,7 @@ from evo.core.game import make_game
 from evo.core.kinds import HEURISTICS
 from evo.search import lookahead, symmetry
 from evo.search.build import Node
-from evo.search.lookahead import _nlogn, ranked_guesses
+from evo.search.lookahead import _nlogn, palette, ranked_guesses
 from evo.search.lookahead_kernel import best_guess, best_guess_threads
 
 GAMES = [(4, 6, "mastermind"), (3, 6, "bulls-cows"), (3, 5, "mastermind")]
@@ -46,7 +46,7 @@ def test_kernel_choice_is_the_first_of_the_numpy_ranking(args, source):
     src = game.table if source == "table" else game.packed_source
     every = np.arange(game.num_codes, dtype=np.int64)
     rng = np.random.default_rng(11)
-    args_ = (game.win, game.num_feedbacks, _nlogn(game.num_codes))
+    args_ = (game.win, game.num_feedbacks, _nlogn(game.num_codes), palette(game))
     for codes in _code_sets(game, rng):
         for h, name in enumerate(HEURISTICS):
             for pool, cands in (("all", every), ("consistent", codes)):
@@ -63,7 +63,7 @@ def test_the_stop_at_the_lowest_score_changes_no_choice():
     game = make_game(4, 6)
     rng = np.random.default_rng(3)
     every = np.arange(game.num_codes, dtype=np.int64)
-    args_ = (game.win, game.num_feedbacks, _nlogn(game.num_codes))
+    args_ = (game.win, game.num_feedbacks, _nlogn(game.num_codes), palette(game))
     seen = 0
     for _ in range(300):
         codes = np.sort(rng.choice(game.num_codes, 6, replace=False)).astype(np.int64)
@@ -135,3 +135,39 @@ def test_a_one_step_baseline_builds_no_table(tmp_path, monkeypatch):
     assert np.array_equal(found.tree.guess, baselines.build(with_table, "knuth").guess)
     game.prepare()  # once the file is there, it is at hand
     assert game.table_at_hand and (tmp_path / game.name / "feedback-table.bin").exists()
+
+
+@pytest.mark.parametrize("args", [(4, 6, "mastermind"), (4, 7, "bulls-cows")])
+def test_codes_differing_only_in_absent_colors_split_a_set_alike(args):
+    """The rule behind skipping candidates: colors no code of the set has answer alike
+    wherever they stand, so a guess and the lowest code of its class (those colors
+    replaced by the lowest absent ones) give the same part sizes, and the kernel, which
+    scores only the lowest, keeps NumPy's choice on such sets."""
+    from evo.search.partition import partition_counts
+
+    game = make_game(*args)
+    rng = np.random.default_rng(4)
+    digits = game.digits
+    every = np.arange(game.num_codes, dtype=np.int64)
+    args_ = (game.win, game.num_feedbacks, _nlogn(game.num_codes), palette(game))
+    checked = 0
+    for codes in _code_sets(game, rng):
+        absent = sorted(set(range(game.colors)) - set(np.unique(digits[codes]).tolist()))
+        if len(absent) < 2 or len(codes) < 3:
+            continue
+        checked += 1
+        for g in rng.choice(game.num_codes, 40, replace=False):
+            d = [int(x) for x in digits[g]]
+            spots = [i for i, c in enumerate(d) if c in absent]
+            if not spots:
+                continue
+            low = list(d)
+            for k, i in enumerate(spots):
+                low[i] = absent[0] if game.variant == "mastermind" else absent[k]
+            lowest = game.code_of_digits(low)
+            a, b = partition_counts(game, codes, np.array([g, lowest]))
+            assert np.array_equal(a, b)
+        for h, name in enumerate(HEURISTICS):
+            want = ranked_guesses(game, codes, heuristic=name)[0][0]
+            assert best_guess(game.table, codes, every, h, *args_) == want
+    assert checked >= 5

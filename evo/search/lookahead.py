@@ -96,6 +96,17 @@ def lookahead_player(
 
 
 @lru_cache(maxsize=8)
+def palette(game: Game) -> tuple[np.ndarray, bool, np.uint32]:
+    """What the compiled look-ahead needs to find the colors a code set lacks: each
+    code's colors as a bit mask, whether pegs are distinct (Bulls and Cows), every color's
+    bit."""
+    masks = np.zeros(game.num_codes, dtype=np.uint32)
+    for p in range(game.pegs):
+        masks |= np.left_shift(np.uint32(1), game.digits[:, p].astype(np.uint32))
+    return masks, game.variant != "mastermind", np.uint32((1 << game.colors) - 1)
+
+
+@lru_cache(maxsize=8)
 def _nlogn(size: int) -> np.ndarray:
     """``c log c`` for ``c = 0 .. size``, computed as :func:`score` computes it."""
     c = np.arange(size + 1, dtype=np.float64)
@@ -145,6 +156,7 @@ def _compiled_choice(
         game.win,
         game.num_feedbacks,
         _nlogn(game.num_codes),
+        palette(game),
     )
     if found < 0:
         raise ValueError(f"no guess helps on a set of {len(codes)} codes")
@@ -242,5 +254,6 @@ def _compiled_tree(game: Game, codes: np.ndarray, node: Node, heuristic: str, po
         game.win,
         game.num_feedbacks,
         _nlogn(game.num_codes),
+        palette(game),
         _threaded_work(),
     )

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 
-from evo.core.feedback_kernel import feedback
+from evo.core.feedback_kernel import feedback, popcount
 
 #: Heuristic numbers of :func:`best_guess`, in the order of evo.core.kinds.HEURISTICS.
 KNUTH, IRVING, KOOI, ENTROPY = 0, 1, 2, 3
@@ -215,12 +215,49 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
 
 
 @njit(cache=True)
-def _scan_range(src, codes, cands, lo, hi, others, heuristic, floor, nlogn, scratch, best, score):
+def _zero_colors(codes, palette):  # pragma: no cover - compiled
+    """The colors no code of ``codes`` has (a bit mask), and for each ``k`` the mask of
+    the ``k`` lowest of them."""
+    masks, _, every = palette
+    present = np.uint32(0)
+    for j in range(len(codes)):
+        present |= masks[codes[j]]
+    zero = every & ~present
+    lowest = np.zeros(33, dtype=np.uint32)
+    rest = zero
+    for k in range(1, 33):
+        low = rest & (~rest + np.uint32(1))  # the lowest bit left
+        lowest[k] = lowest[k - 1] | low
+        rest ^= low
+    return zero, lowest
+
+
+@njit(cache=True)
+def _lowest_of_its_class(g, zero, lowest, palette):  # pragma: no cover - compiled
+    """Whether ``g`` is the lowest code of its class: colors that no code of the set has
+    (``zero``) answer alike wherever they stand, so codes that differ only in which of
+    them they use split the set alike, and only the lowest need be scored. It uses the
+    lowest zero color everywhere (Mastermind), or the lowest ones (distinct pegs)."""
+    masks, distinct, _ = palette
+    used = masks[g] & zero
+    if used == 0:
+        return True
+    if not distinct:
+        return used == lowest[1]
+    return used == lowest[popcount(np.uint64(used))]
+
+
+@njit(cache=True)
+def _scan_range(
+    src, codes, cands, lo, hi, others, heuristic, floor, nlogn, palette, scratch, best, score
+):  # pragma: no cover - compiled
     """:func:`_scan` over ``cands[lo:hi]`` (ascending) block by block: the consistent
-    candidates, or with ``others`` those not among ``codes`` (ascending)."""
+    candidates, or with ``others`` those not among ``codes`` (ascending) and lowest of
+    their class (:func:`_lowest_of_its_class`: the same choice)."""
     n = len(codes)
     blk = scratch[0]
     j = np.searchsorted(codes, cands[lo]) if lo < hi else n
+    zero, lowest = _zero_colors(codes, palette)
     nb = 0
     for i in range(lo, hi):
         c = cands[i]
@@ -229,9 +266,11 @@ def _scan_range(src, codes, cands, lo, hi, others, heuristic, floor, nlogn, scra
                 j += 1
             if j < n and codes[j] == c:
                 continue
+            if zero != 0 and not _lowest_of_its_class(c, zero, lowest, palette):
+                continue
         blk[nb] = c
         nb += 1
-        if nb == _BLOCK or i == hi - 1:
+        if nb == _BLOCK:
             best, score, stop = _scan(
                 src, codes, nb, not others, heuristic, floor, nlogn, scratch, best, score
             )
@@ -257,9 +296,11 @@ def _consistent(codes, cands):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def best_guess(src, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
+def best_guess(src, codes, cands, heuristic, win, nfb, nlogn, palette):  # pragma: no cover
     """The best helpful candidate of ``cands`` (ascending) on ``codes``, or -1 when none
-    helps. ``nlogn[c]``: ``c log c`` as NumPy computes it (the entropy score).
+    helps. ``nlogn[c]``: ``c log c`` as NumPy computes it (the entropy score);
+    ``palette``: each code's colors as a bit mask, whether pegs are distinct, and every
+    color's bit (evo.search.lookahead.palette).
 
     Consistent candidates are scored first, then the others, each in ascending order, a
     candidate replacing the best only when strictly lower: the choice of "best score, then
@@ -280,6 +321,7 @@ def best_guess(src, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cov
         heuristic,
         _floor(heuristic, n, nfb),
         nlogn,
+        palette,
         scratch,
         -1,
         np.inf,
@@ -288,7 +330,19 @@ def best_guess(src, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cov
     if stop or score <= floor:
         return best
     best, score, stop = _scan_range(
-        src, codes, cands, 0, len(cands), True, heuristic, floor, nlogn, scratch, best, score
+        src,
+        codes,
+        cands,
+        0,
+        len(cands),
+        True,
+        heuristic,
+        floor,
+        nlogn,
+        palette,
+        scratch,
+        best,
+        score,
     )
     return best
 
@@ -299,7 +353,9 @@ _RUNS = 64
 
 
 @njit(cache=True, parallel=True)
-def _runs(src, codes, cands, others, heuristic, floor, nfb, nlogn, best, score):  # pragma: no cover
+def _runs(
+    src, codes, cands, others, heuristic, floor, nfb, nlogn, palette, best, score
+):  # pragma: no cover
     """:func:`_scan_range` over ``cands`` cut into runs scored side by side, each from the
     best so far; then the runs' bests in order, each replacing the best only when strictly
     lower: the serial scan's choice (a candidate its run's bound drops cannot win)."""
@@ -318,6 +374,7 @@ def _runs(src, codes, cands, others, heuristic, floor, nfb, nlogn, best, score):
             heuristic,
             floor,
             nlogn,
+            palette,
             _scratch(src, nfb, len(codes)),
             best,
             score,
@@ -329,13 +386,23 @@ def _runs(src, codes, cands, others, heuristic, floor, nfb, nlogn, best, score):
 
 
 @njit(cache=True)
-def best_guess_threads(src, codes, cands, heuristic, win, nfb, nlogn):  # pragma: no cover
+def best_guess_threads(src, codes, cands, heuristic, win, nfb, nlogn, palette):  # pragma: no cover
     """:func:`best_guess` with each pass's candidates cut into runs scored on numba's
     threads (:func:`_runs`): the same guess."""
     n = len(codes)
     cons = _consistent(codes, cands)
     best, score = _runs(
-        src, codes, cons, False, heuristic, _floor(heuristic, n, nfb), nfb, nlogn, -1, np.inf
+        src,
+        codes,
+        cons,
+        False,
+        heuristic,
+        _floor(heuristic, n, nfb),
+        nfb,
+        nlogn,
+        palette,
+        -1,
+        np.inf,
     )
     if score <= _floor(heuristic, n, nfb - 1):
         return best
@@ -348,6 +415,7 @@ def best_guess_threads(src, codes, cands, heuristic, win, nfb, nlogn):  # pragma
         _floor(heuristic, n, nfb - 1),
         nfb,
         nlogn,
+        palette,
         best,
         score,
     )
@@ -356,7 +424,7 @@ def best_guess_threads(src, codes, cands, heuristic, win, nfb, nlogn):  # pragma
 
 @njit(cache=True)
 def lookahead_tree(
-    src, m, codes, root_cands, heuristic, consistent, win, nfb, nlogn, threaded_work
+    src, m, codes, root_cands, heuristic, consistent, win, nfb, nlogn, palette, threaded_work
 ):  # pragma: no cover - compiled
     """The whole tree of the one-step player on ``codes`` (ascending), as the preorder
     arrays ``guess, label, parent, depth, terminal, start, count`` and the codes in
@@ -401,9 +469,9 @@ def lookahead_tree(
                 else:
                     cands = every
                 if c * len(cands) >= threaded_work:
-                    g = best_guess_threads(src, seg, cands, heuristic, win, nfb, nlogn)
+                    g = best_guess_threads(src, seg, cands, heuristic, win, nfb, nlogn, palette)
                 else:
-                    g = best_guess(src, seg, cands, heuristic, win, nfb, nlogn)
+                    g = best_guess(src, seg, cands, heuristic, win, nfb, nlogn, palette)
         me = nodes
         nodes += 1
         guess[me] = g
