@@ -101,6 +101,10 @@ def test_small_subtrees_in_one_call_give_the_same_tree(monkeypatch, subtree, thr
             assert np.array_equal(tree.guess, whole[h].guess), h
             assert np.array_equal(tree.label, whole[h].label)
             assert tree.total == whole[h].total and seen[-1] == game.num_codes
+            if subtree:  # the batches of subtrees ran on the threads given, no more
+                import numba
+
+                assert numba.get_num_threads() == threads
     finally:
         engine.set_threads(None)
 

@@ -12,6 +12,7 @@ code. One code left is always guessed at once.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
@@ -52,9 +53,20 @@ class Node:
 
 Player = Callable[[np.ndarray, Node], int]
 
-#: A player's whole subtree on a code set: its preorder ``guess``, ``label`` (feedback from
-#: the parent) and ``parent`` (-1 at its root) arrays; or None.
-Subtree = Callable[[np.ndarray, Node], "tuple[np.ndarray, np.ndarray, np.ndarray] | None"]
+#: Preorder ``guess``, ``label`` (feedback from the parent) and ``parent`` (-1 at the
+#: root) arrays of a subtree.
+SubtreeArrays = tuple[np.ndarray, np.ndarray, np.ndarray]
+
+
+@dataclass(frozen=True)
+class Subtrees:
+    """A player's whole subtrees on code sets of at most ``most`` codes, built together
+    once the rest of the tree is: ``build(sets)`` gives one :data:`SubtreeArrays` per
+    set (a compiled builder for the many small nodes of a big game, where a call per node
+    costs more than its work, and sets side by side use every thread)."""
+
+    most: int
+    build: Callable[[list[np.ndarray]], list[SubtreeArrays]]
 
 
 class UnhelpfulGuessError(RuntimeError):
@@ -69,20 +81,19 @@ def build_tree(
     history: tuple[int, ...] = (),
     as_written: bool = False,
     progress: Callable[[int, int], None] | None = None,
-    subtree: Subtree | None = None,
+    subtrees: Subtrees | None = None,
 ) -> Tree:
     """The tree of a player over ``codes`` (every code by default), checked on every code;
     ``history``: the guesses that led to ``codes`` (the player's nodes start below them).
-    ``progress(found, total)`` is called after each node (or whole subtree) with the
-    codes found so far (the guess was the secret): depth first, they grow steadily to
+    ``progress(found, total)`` is called after each node (and each batch of subtrees)
+    with the codes found so far (the guess was the secret): they grow steadily to
     ``total``.
 
     A player must help at every node, and a node of one code plays it. ``as_written``: the
     player is asked at every node and may play a guess that tells nothing (it costs a move
     and the node has one child), as a written opening or a published rule may; it must
-    not repeat a guess of the node's history. ``subtree(S, node)``: the player's whole
-    subtree on ``S`` at once, or None to go on node by node (a compiled builder for the
-    many small nodes of a big game, where a call per node costs more than its work)."""
+    not repeat a guess of the node's history. ``subtrees``: the player's whole subtrees
+    on small code sets, built together at the end (:class:`Subtrees`)."""
     if codes is None:
         codes = game.all_codes()
     codes = np.sort(np.asarray(codes, dtype=np.int64))
@@ -90,23 +101,12 @@ def build_tree(
     links: list[tuple[int, int, int]] = []
     stack: list[tuple[np.ndarray, Node, int, int]] = [(codes, Node.after(game, history), -1, -1)]
     found = 0
+    later: list[tuple[np.ndarray, int, int]] = []  # (S, parent, feedback) for subtrees
     while stack:
         s, node, parent, fb = stack.pop()
         me = len(guesses)
-        sub = subtree(s, node) if subtree is not None and len(s) > 1 else None
-        if sub is not None:
-            sub_guess, sub_label, sub_parent = sub
-            guesses.extend(int(g) for g in sub_guess)
-            if parent >= 0:
-                links.append((parent, fb, me))
-            links.extend(
-                (me + int(p), int(f), me + i)
-                for i, (p, f) in enumerate(zip(sub_parent, sub_label))
-                if p >= 0
-            )
-            if progress is not None:
-                found += len(s)
-                progress(found, len(codes))
+        if subtrees is not None and 1 < len(s) <= subtrees.most:
+            later.append((s, parent, fb))
             continue
         g = int(s[0]) if len(s) == 1 and not as_written else int(choose(s, node))
         guesses.append(g)
@@ -129,6 +129,26 @@ def build_tree(
         below = node.then(g)
         for f, part in reversed(parts):
             stack.append((part, below, me, f))
+    if subtrees is not None:
+        # A template's nodes may come in any order: each subtree goes at the end.
+        step = max(1, len(later) // 4)  # progress about every quarter
+        for lo in range(0, len(later), step):
+            chunk = later[lo : lo + step]
+            for (s, parent, fb), (sub_guess, sub_label, sub_parent) in zip(
+                chunk, subtrees.build([s for s, _, _ in chunk])
+            ):
+                me = len(guesses)
+                guesses.extend(sub_guess.tolist())
+                if parent >= 0:
+                    links.append((parent, fb, me))
+                links.extend(
+                    (me + p, f, me + i)
+                    for i, (p, f) in enumerate(zip(sub_parent.tolist(), sub_label.tolist()))
+                    if p >= 0
+                )
+                found += len(s)
+            if progress is not None:
+                progress(found, len(codes))
     child = np.full((len(guesses), game.num_feedbacks), -1, dtype=np.int32)
     for parent, fb, me in links:
         child[parent, fb] = me

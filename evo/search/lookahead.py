@@ -24,7 +24,7 @@ from evo.core.engine import Engine, compiled, threads
 from evo.core.game import Game, helpful_counts
 from evo.core.kinds import HEURISTICS, Pool
 from evo.core.tree import Tree
-from evo.search.build import Node, Player, Subtree, build_tree
+from evo.search.build import Node, Player, SubtreeArrays, Subtrees, build_tree
 from evo.search.partition import candidates, partition_counts, perfect_consistent
 
 
@@ -118,15 +118,19 @@ def _nlogn(size: int) -> np.ndarray:
 THREADED_WORK = 1 << 16
 
 
+def _numba_threads() -> int:
+    """Tells numba's parallel kernels how many threads to use (:func:`threads`)."""
+    import numba
+
+    count = min(threads(), numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    numba.set_num_threads(count)
+    return count
+
+
 def _threaded_work() -> int:
     """:data:`THREADED_WORK` when more than one thread is given (numba told how many),
     else more work than any node has."""
-    if threads() <= 1:
-        return np.iinfo(np.int64).max
-    import numba
-
-    numba.set_num_threads(min(threads(), numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
-    return THREADED_WORK
+    return THREADED_WORK if _numba_threads() > 1 else np.iinfo(np.int64).max
 
 
 def _compiled_choice(
@@ -213,27 +217,47 @@ def lookahead_tree(
         return build_tree(game, lookahead_player(game, heuristic, pool=pool, engine=engine))
     if game.num_codes > WHOLE_TREE_CODES:
         player = lookahead_player(game, heuristic, pool=pool, engine=engine)
-        below = _compiled_subtree(game, heuristic, pool)
-        return build_tree(game, player, progress=progress, subtree=below)
+        below = Subtrees(SUBTREE_CODES, _compiled_subtrees(game, heuristic, pool))
+        return build_tree(game, player, progress=progress, subtrees=below)
     arrays = _compiled_tree(game, game.all_codes().astype(np.int64), Node(game), heuristic, pool)
     return Tree(game, *arrays)
 
 
 #: In a game built node by node, code sets of at most this many codes get their whole
-#: subtree from one compiled call (the same subtree).
+#: subtrees from compiled calls, many sets side by side (the same subtrees).
 SUBTREE_CODES = 64
 
 
-def _compiled_subtree(game: Game, heuristic: str, pool: Pool) -> Subtree:
-    """The compiled whole subtree of a small code set, for :func:`build_tree`."""
+def _compiled_subtrees(
+    game: Game, heuristic: str, pool: Pool
+) -> Callable[[list[np.ndarray]], list[SubtreeArrays]]:
+    """The compiled whole subtrees of small code sets, for :func:`build_tree`: their
+    candidates are not reduced by symmetry (the same choices)."""
+    from evo.search.lookahead_kernel import lookahead_forest
 
-    def subtree(codes: np.ndarray, node: Node):
-        if len(codes) > SUBTREE_CODES:
-            return None
-        guess, label, parent, *_ = _compiled_tree(game, codes, node, heuristic, pool)
-        return guess, label, parent
+    def build(sets: list[np.ndarray]) -> list[SubtreeArrays]:
+        sizes = np.array([len(s) for s in sets], dtype=np.int64)
+        starts = np.concatenate(([0], np.cumsum(sizes)))
+        _numba_threads()
+        guess, label, parent, nodes = lookahead_forest(
+            game.feedback_source,
+            game.num_codes,
+            np.concatenate(sets).astype(np.int64),
+            starts,
+            HEURISTICS.index(heuristic),
+            pool == "consistent",
+            game.win,
+            game.num_feedbacks,
+            _nlogn(game.num_codes),
+            palette(game),
+        )
+        at = 2 * starts[:-1] + 2 * np.arange(len(sets))  # each set's room: 2 n + 2 nodes
+        return [
+            (guess[a : a + k], label[a : a + k], parent[a : a + k])
+            for a, k in zip(at.tolist(), nodes.tolist())
+        ]
 
-    return subtree
+    return build
 
 
 def _compiled_tree(game: Game, codes: np.ndarray, node: Node, heuristic: str, pool: Pool):
@@ -246,7 +270,7 @@ def _compiled_tree(game: Game, codes: np.ndarray, node: Node, heuristic: str, po
         cand = np.sort(node.stabilizer.representatives(None if pool == "all" else cand))
     return compiled_tree(
         game.feedback_source,
-        game.num_codes,
+        np.arange(game.num_codes, dtype=np.int64),
         codes,
         cand,
         HEURISTICS.index(heuristic),

@@ -424,15 +424,15 @@ def best_guess_threads(src, codes, cands, heuristic, win, nfb, nlogn, palette): 
 
 @njit(cache=True)
 def lookahead_tree(
-    src, m, codes, root_cands, heuristic, consistent, win, nfb, nlogn, palette, threaded_work
+    src, every, codes, root_cands, heuristic, consistent, win, nfb, nlogn, palette, threaded_work
 ):  # pragma: no cover - compiled
     """The whole tree of the one-step player on ``codes`` (ascending), as the preorder
     arrays ``guess, label, parent, depth, terminal, start, count`` and the codes in
     evo.core.tree.Tree's order. Node by node it chooses what evo.search.lookahead's player
     chooses: one code: it; two: the lower; a perfect consistent guess; else the best
-    candidate (``root_cands`` at the root: one per symmetry orbit, the same choice)."""
+    candidate (``root_cands`` at the root: one per symmetry orbit, the same choice; below,
+    ``every`` code, or the node's codes for the consistent form)."""
     n = len(codes)
-    every = np.arange(m, dtype=np.int64)
     order = codes.copy()
     tmp = np.empty(n, dtype=np.int64)
     cap = 2 * n + 2
@@ -514,3 +514,35 @@ def lookahead_tree(
         count[:nodes].copy(),
         order,
     )
+
+
+@njit(cache=True, parallel=True)
+def lookahead_forest(
+    src, m, flat, starts, heuristic, consistent, win, nfb, nlogn, palette
+):  # pragma: no cover - compiled
+    """:func:`lookahead_tree` of each code set ``flat[starts[i]:starts[i+1]]`` (ascending),
+    sets side by side on the threads (each set's candidates: every code, or the set):
+    the ``guess, label, parent`` arrays of set ``i`` from ``2 starts[i] + 2 i`` on, and
+    each set's node count."""
+    count = len(starts) - 1
+    room = 2 * len(flat) + 2 * count
+    guess = np.empty(room, dtype=np.int32)
+    label = np.empty(room, dtype=np.int32)
+    parent = np.empty(room, dtype=np.int32)
+    nodes = np.empty(count, dtype=np.int64)
+    every = np.arange(m, dtype=np.int64)
+    never = np.iinfo(np.int64).max
+    for i in prange(count):
+        codes = flat[starts[i] : starts[i + 1]]
+        root = codes.copy() if consistent else every
+        tree = lookahead_tree(
+            src, every, codes, root, heuristic, consistent, win, nfb, nlogn, palette, never
+        )
+        g, lab, par = tree[0], tree[1], tree[2]
+        at = 2 * starts[i] + 2 * i
+        k = len(g)
+        guess[at : at + k] = g
+        label[at : at + k] = lab
+        parent[at : at + k] = par
+        nodes[i] = k
+    return guess, label, parent, nodes
