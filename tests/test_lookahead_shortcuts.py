@@ -175,3 +175,29 @@ def test_codes_differing_only_in_absent_colors_split_a_set_alike(args):
             want = ranked_guesses(game, codes, heuristic=name)[0][0]
             assert best_guess(game.table, codes, every, h, *args_) == want
     assert checked >= 5
+
+
+def test_unplayed_colors_reduce_candidates_only_below_their_history():
+    """Colors no guess above has played can be renamed among themselves, so only the
+    first code of each such orbit is scored: with the node's true history the kernel
+    keeps NumPy's choice; told that nothing was played, it would miss guesses (the
+    history matters, and the test would see it ignored)."""
+    game = make_game(4, 6)
+    every = np.arange(game.num_codes, dtype=np.int64)
+    base = (game.win, game.num_feedbacks, _nlogn(game.num_codes))
+    first = game.parse_code("1122")
+    wrong = 0
+    for second in ("1134", "3345", "1223"):
+        history = (first, game.parse_code(second))
+        key = game.feedback_row(history[0]).astype(np.int64) * 64 + game.feedback_row(history[1])
+        for part in np.unique(key):
+            codes = np.flatnonzero(key == part).astype(np.int64)
+            if len(codes) < 3:
+                continue
+            for h, name in enumerate(HEURISTICS):
+                want = ranked_guesses(game, codes, heuristic=name)[0][0]
+                assert (
+                    best_guess(game.table, codes, every, h, *base, palette(game, history)) == want
+                )
+                wrong += best_guess(game.table, codes, every, h, *base, palette(game, ())) != want
+    assert wrong > 0

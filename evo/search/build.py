@@ -61,12 +61,12 @@ SubtreeArrays = tuple[np.ndarray, np.ndarray, np.ndarray]
 @dataclass(frozen=True)
 class Subtrees:
     """A player's whole subtrees on code sets of at most ``most`` codes, built together
-    once the rest of the tree is: ``build(sets)`` gives one :data:`SubtreeArrays` per
-    set (a compiled builder for the many small nodes of a big game, where a call per node
-    costs more than its work, and sets side by side use every thread)."""
+    once the rest of the tree is: ``build(sets, nodes)`` gives one :data:`SubtreeArrays`
+    per set (a compiled builder for the many small nodes of a big game, where a call per
+    node costs more than its work, and sets side by side use every thread)."""
 
     most: int
-    build: Callable[[list[np.ndarray]], list[SubtreeArrays]]
+    build: Callable[[list[np.ndarray], list[Node]], list[SubtreeArrays]]
 
 
 class UnhelpfulGuessError(RuntimeError):
@@ -101,12 +101,12 @@ def build_tree(
     links: list[tuple[int, int, int]] = []
     stack: list[tuple[np.ndarray, Node, int, int]] = [(codes, Node.after(game, history), -1, -1)]
     found = 0
-    later: list[tuple[np.ndarray, int, int]] = []  # (S, parent, feedback) for subtrees
+    later: list[tuple[np.ndarray, Node, int, int]] = []  # (S, node, parent, fb): subtrees
     while stack:
         s, node, parent, fb = stack.pop()
         me = len(guesses)
         if subtrees is not None and 1 < len(s) <= subtrees.most:
-            later.append((s, parent, fb))
+            later.append((s, node, parent, fb))
             continue
         g = int(s[0]) if len(s) == 1 and not as_written else int(choose(s, node))
         guesses.append(g)
@@ -134,9 +134,8 @@ def build_tree(
         step = max(1, len(later) // 4)  # progress about every quarter
         for lo in range(0, len(later), step):
             chunk = later[lo : lo + step]
-            for (s, parent, fb), (sub_guess, sub_label, sub_parent) in zip(
-                chunk, subtrees.build([s for s, _, _ in chunk])
-            ):
+            built = subtrees.build([c[0] for c in chunk], [c[1] for c in chunk])
+            for (s, _, parent, fb), (sub_guess, sub_label, sub_parent) in zip(chunk, built):
                 me = len(guesses)
                 guesses.extend(sub_guess.tolist())
                 if parent >= 0:

@@ -96,14 +96,22 @@ def lookahead_player(
 
 
 @lru_cache(maxsize=8)
-def palette(game: Game) -> tuple[np.ndarray, bool, np.uint32]:
-    """What the compiled look-ahead needs to find the colors a code set lacks: each
-    code's colors as a bit mask, whether pegs are distinct (Bulls and Cows), every color's
-    bit."""
+def _colors(game: Game) -> tuple[np.ndarray, bool, np.uint32, np.ndarray]:
     masks = np.zeros(game.num_codes, dtype=np.uint32)
     for p in range(game.pegs):
         masks |= np.left_shift(np.uint32(1), game.digits[:, p].astype(np.uint32))
-    return masks, game.variant != "mastermind", np.uint32((1 << game.colors) - 1)
+    every = np.uint32((1 << game.colors) - 1)
+    return masks, game.variant != "mastermind", every, np.ascontiguousarray(game.digits)
+
+
+def palette(game: Game, history: tuple[int, ...] | None = None) -> tuple:
+    """What the compiled look-ahead needs to tell codes that split a set alike: each
+    code's colors as a bit mask, whether pegs are distinct (Bulls and Cows), every color's
+    bit, the codes' pegs, and the colors the guesses of ``history`` played (without a
+    history: every color, so that none counts as unplayed)."""
+    masks, distinct, every, digits = _colors(game)
+    played = every if history is None else np.bitwise_or.reduce(masks[list(history)], initial=0)
+    return masks, distinct, every, digits, np.uint32(played)
 
 
 @lru_cache(maxsize=8)
@@ -160,7 +168,7 @@ def _compiled_choice(
         game.win,
         game.num_feedbacks,
         _nlogn(game.num_codes),
-        palette(game),
+        palette(game, None if node is None else node.history),
     )
     if found < 0:
         raise ValueError(f"no guess helps on a set of {len(codes)} codes")
@@ -230,20 +238,22 @@ SUBTREE_CODES = 64
 
 def _compiled_subtrees(
     game: Game, heuristic: str, pool: Pool
-) -> Callable[[list[np.ndarray]], list[SubtreeArrays]]:
+) -> Callable[[list[np.ndarray], list[Node]], list[SubtreeArrays]]:
     """The compiled whole subtrees of small code sets, for :func:`build_tree`: their
-    candidates are not reduced by symmetry (the same choices)."""
+    candidates are reduced by the colors not played above them (the same choices)."""
     from evo.search.lookahead_kernel import lookahead_forest
 
-    def build(sets: list[np.ndarray]) -> list[SubtreeArrays]:
+    def build(sets: list[np.ndarray], nodes: list[Node]) -> list[SubtreeArrays]:
         sizes = np.array([len(s) for s in sets], dtype=np.int64)
         starts = np.concatenate(([0], np.cumsum(sizes)))
+        played = np.array([palette(game, n.history)[-1] for n in nodes], dtype=np.uint32)
         _numba_threads()
-        guess, label, parent, nodes = lookahead_forest(
+        guess, label, parent, count = lookahead_forest(
             game.feedback_source,
             game.num_codes,
             np.concatenate(sets).astype(np.int64),
             starts,
+            played,
             HEURISTICS.index(heuristic),
             pool == "consistent",
             game.win,
@@ -254,7 +264,7 @@ def _compiled_subtrees(
         at = 2 * starts[:-1] + 2 * np.arange(len(sets))  # each set's room: 2 n + 2 nodes
         return [
             (guess[a : a + k], label[a : a + k], parent[a : a + k])
-            for a, k in zip(at.tolist(), nodes.tolist())
+            for a, k in zip(at.tolist(), count.tolist())
         ]
 
     return build
@@ -278,6 +288,6 @@ def _compiled_tree(game: Game, codes: np.ndarray, node: Node, heuristic: str, po
         game.win,
         game.num_feedbacks,
         _nlogn(game.num_codes),
-        palette(game),
+        palette(game, node.history),
         _threaded_work(),
     )

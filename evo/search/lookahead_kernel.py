@@ -174,12 +174,15 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
             r = codes[j]
             for b in range(nb):
                 fbs[j, b] = feedback(src, r, blk[b])
+    # Integer bounds from the best score (an integer but for entropy): a candidate is
+    # dropped once its partial score reaches it (every score only grows as codes are
+    # counted: Knuth's largest part, Irving's sum of squares, entropy's n log n; Kooi's
+    # parts still possible, ``parts + codes left``, only falls).
+    big = np.int64(1) << 62
+    icap = big if best_score == np.inf else np.int64(best_score)
     for b in range(nb):
-        # Count the candidate's parts, dropping it as soon as its score cannot be below
-        # the best (every score only grows as codes are counted).
         g = blk[b]
-        cap = best_score
-        parts, partial, pruned = 0, 0.0, False
+        parts, partial, fpartial, pruned = 0, np.int64(0), 0.0, False
         for j in range(n):
             f = fbs[j, b] if small else feedback(src, g, codes[j])
             c = counts[f]
@@ -188,16 +191,16 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
                 parts += 1
             counts[f] = c + 1
             if heuristic == KNUTH:
-                pruned = c + 1 >= cap
+                pruned = c + 1 >= icap
             elif heuristic == IRVING:
                 partial += 2 * c + 1
-                pruned = partial >= cap
+                pruned = partial >= icap
             elif heuristic == KOOI:
-                pruned = -float(parts + n - 1 - j) >= cap
+                pruned = parts + n - 1 - j <= -icap
             else:
                 # The rounded score differs from this sum by far less than the margin.
-                partial += nlogn[c + 1] - nlogn[c]
-                pruned = partial > cap + 1e-6
+                fpartial += nlogn[c + 1] - nlogn[c]
+                pruned = fpartial > best_score + 1e-6
             if pruned:
                 break
         for p in range(parts):
@@ -209,6 +212,7 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
         s = _score(sizes, parts, heuristic, nfb, nlogn, row)
         if s < best_score:
             best, best_score = g, s
+            icap = np.int64(s) if heuristic != ENTROPY else big
             if s <= floor:
                 return best, best_score, True
     return best, best_score, False
@@ -218,7 +222,7 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
 def _zero_colors(codes, palette):  # pragma: no cover - compiled
     """The colors no code of ``codes`` has (a bit mask), and for each ``k`` the mask of
     the ``k`` lowest of them."""
-    masks, _, every = palette
+    masks, _, every, _, _ = palette
     present = np.uint32(0)
     for j in range(len(codes)):
         present |= masks[codes[j]]
@@ -238,7 +242,7 @@ def _lowest_of_its_class(g, zero, lowest, palette):  # pragma: no cover - compil
     (``zero``) answer alike wherever they stand, so codes that differ only in which of
     them they use split the set alike, and only the lowest need be scored. It uses the
     lowest zero color everywhere (Mastermind), or the lowest ones (distinct pegs)."""
-    masks, distinct, _ = palette
+    masks, distinct, _, _, _ = palette
     used = masks[g] & zero
     if used == 0:
         return True
@@ -248,12 +252,36 @@ def _lowest_of_its_class(g, zero, lowest, palette):  # pragma: no cover - compil
 
 
 @njit(cache=True)
+def _first_of_its_orbit(g, palette):  # pragma: no cover - compiled
+    """Whether ``g`` is the lowest code of its orbit under the permutations of the colors
+    no guess above has played (they can be renamed among themselves: the set and every
+    answer stay the same): its unplayed colors are the lowest ones, in order of first
+    appearance."""
+    masks, _, every, digits, played = palette
+    free = every & ~played
+    if masks[g] & free == 0:
+        return True
+    left = free
+    seen = np.uint32(0)
+    for p in range(digits.shape[1]):
+        bit = np.uint32(1) << np.uint32(digits[g, p])
+        if free & bit and not seen & bit:
+            if bit != left & (~left + np.uint32(1)):
+                return False
+            seen |= bit
+            left ^= bit
+    return True
+
+
+@njit(cache=True)
 def _scan_range(
     src, codes, cands, lo, hi, others, heuristic, floor, nlogn, palette, scratch, best, score
 ):  # pragma: no cover - compiled
     """:func:`_scan` over ``cands[lo:hi]`` (ascending) block by block: the consistent
     candidates, or with ``others`` those not among ``codes`` (ascending) and lowest of
-    their class (:func:`_lowest_of_its_class`: the same choice)."""
+    their class (:func:`_lowest_of_its_class`); either way only the first of their orbit
+    (:func:`_first_of_its_orbit`). The lowest best candidate passes both: the same
+    choice."""
     n = len(codes)
     blk = scratch[0]
     j = np.searchsorted(codes, cands[lo]) if lo < hi else n
@@ -268,6 +296,8 @@ def _scan_range(
                 continue
             if zero != 0 and not _lowest_of_its_class(c, zero, lowest, palette):
                 continue
+        if not _first_of_its_orbit(c, palette):
+            continue
         blk[nb] = c
         nb += 1
         if nb == _BLOCK:
@@ -299,8 +329,9 @@ def _consistent(codes, cands):  # pragma: no cover - compiled
 def best_guess(src, codes, cands, heuristic, win, nfb, nlogn, palette):  # pragma: no cover
     """The best helpful candidate of ``cands`` (ascending) on ``codes``, or -1 when none
     helps. ``nlogn[c]``: ``c log c`` as NumPy computes it (the entropy score);
-    ``palette``: each code's colors as a bit mask, whether pegs are distinct, and every
-    color's bit (evo.search.lookahead.palette).
+    ``palette``: each code's colors as a bit mask, whether pegs are distinct, every
+    color's bit, the codes' pegs and the colors the guesses above played
+    (evo.search.lookahead.palette).
 
     Consistent candidates are scored first, then the others, each in ascending order, a
     candidate replacing the best only when strictly lower: the choice of "best score, then
@@ -446,14 +477,18 @@ def lookahead_tree(
     hist = np.zeros(nfb, dtype=np.int64)
     offs = np.zeros(nfb, dtype=np.int64)
     # Stack of (start, count, parent, label, depth).
-    st = np.empty((cap, 5), dtype=np.int64)
+    st = np.empty((cap, 6), dtype=np.int64)  # and the colors played above each node
+    masks, distinct, colors, digits, played_above = palette
     top = 0
     st[0, 0], st[0, 1], st[0, 2], st[0, 3], st[0, 4] = 0, n, -1, -1, 1
+    st[0, 5] = played_above
     top = 1
     nodes = 0
     while top > 0:
         top -= 1
         s, c, par, lab, d = st[top, 0], st[top, 1], st[top, 2], st[top, 3], st[top, 4]
+        played = np.uint32(st[top, 5])
+        here = (masks, distinct, colors, digits, played)
         seg = order[s : s + c]
         if c <= 2:
             g = seg[0]
@@ -469,9 +504,9 @@ def lookahead_tree(
                 else:
                     cands = every
                 if c * len(cands) >= threaded_work:
-                    g = best_guess_threads(src, seg, cands, heuristic, win, nfb, nlogn, palette)
+                    g = best_guess_threads(src, seg, cands, heuristic, win, nfb, nlogn, here)
                 else:
-                    g = best_guess(src, seg, cands, heuristic, win, nfb, nlogn, palette)
+                    g = best_guess(src, seg, cands, heuristic, win, nfb, nlogn, here)
         me = nodes
         nodes += 1
         guess[me] = g
@@ -503,6 +538,7 @@ def lookahead_tree(
                 st[top, 2] = me
                 st[top, 3] = f
                 st[top, 4] = d + 1
+                st[top, 5] = played | masks[g]
                 top += 1
     return (
         guess[:nodes].copy(),
@@ -518,9 +554,10 @@ def lookahead_tree(
 
 @njit(cache=True, parallel=True)
 def lookahead_forest(
-    src, m, flat, starts, heuristic, consistent, win, nfb, nlogn, palette
+    src, m, flat, starts, played, heuristic, consistent, win, nfb, nlogn, palette
 ):  # pragma: no cover - compiled
-    """:func:`lookahead_tree` of each code set ``flat[starts[i]:starts[i+1]]`` (ascending),
+    """:func:`lookahead_tree` of each code set ``flat[starts[i]:starts[i+1]]`` (ascending)
+    below guesses that played the colors ``played[i]``,
     sets side by side on the threads (each set's candidates: every code, or the set):
     the ``guess, label, parent`` arrays of set ``i`` from ``2 starts[i] + 2 i`` on, and
     each set's node count."""
@@ -535,8 +572,10 @@ def lookahead_forest(
     for i in prange(count):
         codes = flat[starts[i] : starts[i + 1]]
         root = codes.copy() if consistent else every
+        masks, distinct, colors, digits, _ = palette
+        here = (masks, distinct, colors, digits, played[i])
         tree = lookahead_tree(
-            src, every, codes, root, heuristic, consistent, win, nfb, nlogn, palette, never
+            src, every, codes, root, heuristic, consistent, win, nfb, nlogn, here, never
         )
         g, lab, par = tree[0], tree[1], tree[2]
         at = 2 * starts[i] + 2 * i
