@@ -97,6 +97,7 @@ def lookahead_player(
 
 @lru_cache(maxsize=8)
 def _colors(game: Game) -> tuple[np.ndarray, bool, np.uint32, np.ndarray]:
+    """The parts of :func:`palette` that depend on the game only (computed once)."""
     masks = np.zeros(game.num_codes, dtype=np.uint32)
     for p in range(game.pegs):
         masks |= np.left_shift(np.uint32(1), game.digits[:, p].astype(np.uint32))
