@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from evo.core import engine
-from evo.core.game import make_game
+from evo.core.game import feedback_index, make_game
 from evo.core.kinds import HEURISTICS
 from evo.search import lookahead, symmetry
 from evo.search.build import Node
@@ -201,3 +201,16 @@ def test_unplayed_colors_reduce_candidates_only_below_their_history():
                 )
                 wrong += best_guess(game.table, codes, every, h, *base, palette(game, ())) != want
     assert wrong > 0
+
+
+@pytest.mark.parametrize(
+    "args", [(1, 3, "mastermind"), (3, 4, "mastermind"), (4, 6, "mastermind"), (3, 6, "bulls-cows")]
+)
+def test_one_feedback_of_the_triangle_never_happens(args):
+    """The kernel's stop counts at most F - 1 parts (F - 2 without the win): of the
+    (black, white) pairs, N - 1 black and 1 white never happens."""
+    game = make_game(*args)
+    seen = np.unique(game.table)
+    assert len(seen) == game.num_feedbacks - 1
+    missing = (set(range(game.num_feedbacks)) - set(seen.tolist())).pop()
+    assert feedback_index(game.pegs - 1, 1, game.pegs) == missing

@@ -340,7 +340,8 @@ def best_guess(src, codes, cands, heuristic, win, nfb, nlogn, palette):  # pragm
     any later candidate could have (:func:`_floor`)."""
     n = len(codes)
     scratch = _scratch(src, nfb, n)
-    # A consistent candidate has at most nfb parts, another at most nfb - 1 (no win).
+    # Of the nfb (black, white) pairs one never happens (N - 1 black and 1 white): a
+    # consistent candidate has at most nfb - 1 parts, another nfb - 2 (no win).
     cons = _consistent(codes, cands)
     best, score, stop = _scan_range(
         src,
@@ -350,14 +351,14 @@ def best_guess(src, codes, cands, heuristic, win, nfb, nlogn, palette):  # pragm
         len(cons),
         False,
         heuristic,
-        _floor(heuristic, n, nfb),
+        _floor(heuristic, n, nfb - 1),
         nlogn,
         palette,
         scratch,
         -1,
         np.inf,
     )
-    floor = _floor(heuristic, n, nfb - 1)
+    floor = _floor(heuristic, n, nfb - 2)
     if stop or score <= floor:
         return best
     best, score, stop = _scan_range(
@@ -428,14 +429,14 @@ def best_guess_threads(src, codes, cands, heuristic, win, nfb, nlogn, palette): 
         cons,
         False,
         heuristic,
-        _floor(heuristic, n, nfb),
+        _floor(heuristic, n, nfb - 1),
         nfb,
         nlogn,
         palette,
         -1,
         np.inf,
     )
-    if score <= _floor(heuristic, n, nfb - 1):
+    if score <= _floor(heuristic, n, nfb - 2):
         return best
     best, score = _runs(
         src,
@@ -443,7 +444,7 @@ def best_guess_threads(src, codes, cands, heuristic, win, nfb, nlogn, palette): 
         cands,
         True,
         heuristic,
-        _floor(heuristic, n, nfb - 1),
+        _floor(heuristic, n, nfb - 2),
         nfb,
         nlogn,
         palette,
