@@ -65,3 +65,13 @@ def set_threads(count: int | None) -> None:
     if count is not None and count < 1:
         raise ValueError(f"threads must be 1 or more, not {count}")
     THREADS = count
+
+
+def numba_threads() -> int:
+    """Tells numba's parallel kernels to use :func:`threads` threads (at most numba's own
+    limit), before a call to one; returns how many."""
+    import numba
+
+    count = min(threads(), numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    numba.set_num_threads(count)
+    return count

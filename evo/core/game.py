@@ -337,12 +337,10 @@ class Game:
 
     def _compiled_blocks(self, block: int) -> Iterator[np.ndarray]:
         """:meth:`_table_blocks` by the compiled kernel (the same rows)."""
-        import numba
-
-        from evo.core.engine import threads
+        from evo.core.engine import numba_threads
         from evo.core.table_kernel import table_rows
 
-        numba.set_num_threads(min(threads(), numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+        numba_threads()
         src = self.packed_source
         for lo in range(0, self.num_codes, block):
             yield table_rows(src, self.num_codes, lo, min(self.num_codes, lo + block))

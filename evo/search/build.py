@@ -140,10 +140,13 @@ def build_tree(
                 guesses.extend(sub_guess.tolist())
                 if parent >= 0:
                     links.append((parent, fb, me))
+                inner = np.flatnonzero(sub_parent >= 0)
                 links.extend(
-                    (me + p, f, me + i)
-                    for i, (p, f) in enumerate(zip(sub_parent.tolist(), sub_label.tolist()))
-                    if p >= 0
+                    zip(
+                        (me + sub_parent[inner]).tolist(),
+                        sub_label[inner].tolist(),
+                        (me + inner).tolist(),
+                    )
                 )
                 found += len(s)
             if progress is not None:

@@ -20,7 +20,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from evo.core.engine import Engine, compiled, threads
+from evo.core.engine import Engine, compiled, numba_threads, threads
 from evo.core.game import Game, helpful_counts
 from evo.core.kinds import HEURISTICS, Pool
 from evo.core.tree import Tree
@@ -127,19 +127,10 @@ def _nlogn(size: int) -> np.ndarray:
 THREADED_WORK = 1 << 16
 
 
-def _numba_threads() -> int:
-    """Tells numba's parallel kernels how many threads to use (:func:`threads`)."""
-    import numba
-
-    count = min(threads(), numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
-    numba.set_num_threads(count)
-    return count
-
-
 def _threaded_work() -> int:
     """:data:`THREADED_WORK` when more than one thread is given (numba told how many),
     else more work than any node has."""
-    return THREADED_WORK if _numba_threads() > 1 else np.iinfo(np.int64).max
+    return THREADED_WORK if numba_threads() > 1 else np.iinfo(np.int64).max
 
 
 def _compiled_choice(
@@ -248,7 +239,7 @@ def _compiled_subtrees(
         sizes = np.array([len(s) for s in sets], dtype=np.int64)
         starts = np.concatenate(([0], np.cumsum(sizes)))
         played = np.array([palette(game, n.history)[-1] for n in nodes], dtype=np.uint32)
-        _numba_threads()
+        numba_threads()
         guess, label, parent, count = lookahead_forest(
             game.feedback_source,
             game.num_codes,

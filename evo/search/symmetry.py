@@ -24,7 +24,7 @@ from functools import cached_property
 
 import numpy as np
 
-from evo.core.engine import compiled
+from evo.core.engine import compiled, numba_threads
 from evo.core.game import Game
 
 #: Rows (element, code) canonicalised at once.
@@ -114,6 +114,7 @@ class Stabilizer:
         if compiled(game, needs_table=False) and len(codes) * len(pis) >= _COMPILED_ROWS:
             from evo.search.symmetry_kernel import lowest_images
 
+            numba_threads()
             return encode(game, lowest_images(digits, pis, luts, fresh))
         best = np.full(len(codes), np.iinfo(np.int64).max)
         step = max(1, _ROWS // len(codes))

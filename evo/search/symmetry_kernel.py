@@ -5,23 +5,24 @@ compare the two). Used where codes times group elements are many (a big game's r
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def lowest_images(digits, pis, luts, fresh):  # pragma: no cover - compiled
     """For each row of ``digits`` (codes as pegs), the lexicographically smallest image
     ``lut[c[pi[i]]]`` over the group's ``(pi, lut)`` pairs, its fresh colors then relabelled
-    in order of first appearance to ``fresh`` (ascending): the lowest code of its orbit."""
+    in order of first appearance to ``fresh`` (ascending): the lowest code of its orbit.
+    Codes side by side on numba's threads."""
     m, n = digits.shape
     colors = luts.shape[1]
     is_fresh = np.zeros(colors, dtype=np.bool_)
     for c in fresh:
         is_fresh[c] = True
     out = np.empty_like(digits)
-    image = np.empty(n, dtype=digits.dtype)
-    mapping = np.empty(colors, dtype=np.int64)
-    for i in range(m):
+    for i in prange(m):
+        image = np.empty(n, dtype=digits.dtype)
+        mapping = np.empty(colors, dtype=np.int64)
         for e in range(len(pis)):
             mapping[:] = -1
             nxt = 0
