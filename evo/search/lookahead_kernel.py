@@ -194,7 +194,7 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
                 pruned = c + 1 >= icap
             elif heuristic == IRVING:
                 partial += 2 * c + 1
-                pruned = partial >= icap
+                pruned = partial + n - 1 - j >= icap  # each code left adds 1 at least
             elif heuristic == KOOI:
                 pruned = parts + n - 1 - j <= -icap
             else:
