@@ -70,7 +70,7 @@ def test_threaded_scoring_chooses_the_guess_of_the_serial_kernel(heuristic):
     game = make_game(4, 6)
     rng = np.random.default_rng(5)
     cands = np.arange(game.num_codes, dtype=np.int64)
-    args = (game.win, game.num_feedbacks, _nlogn(game.num_codes), palette(game))
+    args = (game.num_feedbacks, _nlogn(game.num_codes), palette(game))
     for size in (3, 20, 150, 600, 1296):
         codes = np.sort(rng.choice(game.num_codes, size, replace=False)).astype(np.int64)
         for pool in (cands, codes):

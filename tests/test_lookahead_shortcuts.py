@@ -46,7 +46,7 @@ def test_kernel_choice_is_the_first_of_the_numpy_ranking(args, source):
     src = game.table if source == "table" else game.packed_source
     every = np.arange(game.num_codes, dtype=np.int64)
     rng = np.random.default_rng(11)
-    args_ = (game.win, game.num_feedbacks, _nlogn(game.num_codes), palette(game))
+    args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game))
     for codes in _code_sets(game, rng):
         for h, name in enumerate(HEURISTICS):
             for pool, cands in (("all", every), ("consistent", codes)):
@@ -63,7 +63,7 @@ def test_the_stop_at_the_lowest_score_changes_no_choice():
     game = make_game(4, 6)
     rng = np.random.default_rng(3)
     every = np.arange(game.num_codes, dtype=np.int64)
-    args_ = (game.win, game.num_feedbacks, _nlogn(game.num_codes), palette(game))
+    args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game))
     seen = 0
     for _ in range(300):
         codes = np.sort(rng.choice(game.num_codes, 6, replace=False)).astype(np.int64)
@@ -153,7 +153,7 @@ def test_codes_differing_only_in_absent_colors_split_a_set_alike(args):
     rng = np.random.default_rng(4)
     digits = game.digits
     every = np.arange(game.num_codes, dtype=np.int64)
-    args_ = (game.win, game.num_feedbacks, _nlogn(game.num_codes), palette(game))
+    args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game))
     checked = 0
     for codes in _code_sets(game, rng):
         absent = sorted(set(range(game.colors)) - set(np.unique(digits[codes]).tolist()))
@@ -184,7 +184,7 @@ def test_unplayed_colors_reduce_candidates_only_below_their_history():
     history matters, and the test would see it ignored)."""
     game = make_game(4, 6)
     every = np.arange(game.num_codes, dtype=np.int64)
-    base = (game.win, game.num_feedbacks, _nlogn(game.num_codes))
+    base = (game.num_feedbacks, _nlogn(game.num_codes))
     first = game.parse_code("1122")
     wrong = 0
     for second in ("1134", "3345", "1223"):
@@ -214,3 +214,14 @@ def test_one_feedback_of_the_triangle_never_happens(args):
     assert len(seen) == game.num_feedbacks - 1
     missing = (set(range(game.num_feedbacks)) - set(seen.tolist())).pop()
     assert feedback_index(game.pegs - 1, 1, game.pegs) == missing
+
+
+def test_progress_is_reported_on_the_numpy_engine_too():
+    """Node by node in NumPy (no compiled subtrees) the build reports codes found, one
+    call per node, to the end."""
+    game = make_game(3, 4)
+    seen: list[int] = []
+    tree = lookahead.lookahead_tree(
+        game, "knuth", engine="numpy", progress=lambda f, t: seen.append(f)
+    )
+    assert len(seen) == len(tree.guess) and seen[-1] == game.num_codes

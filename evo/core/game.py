@@ -293,10 +293,10 @@ class Game:
         if not self.use_table:
             return None
         m = self.num_codes
-        if m * m >= TABLE_FILE_BYTES and self.cache is not None:
+        path = self._table_file
+        if path is not None:
             from evo.core.table_file import mapped_table
 
-            path = Path(self.cache) / self.name / "feedback-table.bin"
             try:
                 return mapped_table(
                     path,
@@ -368,10 +368,18 @@ class Game:
         small, or kept in the cache as a file (mapped, not built)."""
         if not self.use_table or "table" in self.__dict__:
             return self.use_table
-        m = self.num_codes
-        if m * m < TABLE_FILE_BYTES or self.cache is None:
-            return m * m < TABLE_FILE_BYTES
-        return (Path(self.cache) / self.name / "feedback-table.bin").exists()
+        if self.num_codes**2 < TABLE_FILE_BYTES:
+            return True
+        path = self._table_file
+        return path is not None and path.exists()
+
+    @property
+    def _table_file(self) -> Path | None:
+        """Where the table is kept as a file: from :data:`TABLE_FILE_BYTES` on, with a
+        :attr:`cache`; else None."""
+        if self.num_codes**2 < TABLE_FILE_BYTES or self.cache is None:
+            return None
+        return Path(self.cache) / self.name / "feedback-table.bin"
 
     def computing(self) -> Game:
         """The same game without a table: the kernels compute each feedback they need."""

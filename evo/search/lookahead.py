@@ -111,8 +111,15 @@ def palette(game: Game, history: tuple[int, ...] | None = None) -> tuple:
     bit, the codes' pegs, and the colors the guesses of ``history`` played (without a
     history: every color, so that none counts as unplayed)."""
     masks, distinct, every, digits = _colors(game)
-    played = every if history is None else np.bitwise_or.reduce(masks[list(history)], initial=0)
-    return masks, distinct, every, digits, np.uint32(played)
+    return masks, distinct, every, digits, _played(game, history)
+
+
+def _played(game: Game, history: tuple[int, ...] | None) -> np.uint32:
+    """The colors the guesses of ``history`` played, as a bit mask (every color without one)."""
+    masks, _, every, _ = _colors(game)
+    if history is None:
+        return every
+    return np.uint32(np.bitwise_or.reduce(masks[list(history)], initial=0))
 
 
 @lru_cache(maxsize=8)
@@ -157,7 +164,6 @@ def _compiled_choice(
         codes,
         cand,
         HEURISTICS.index(heuristic),
-        game.win,
         game.num_feedbacks,
         _nlogn(game.num_codes),
         palette(game, None if node is None else node.history),
@@ -213,14 +219,15 @@ def lookahead_tree(
     :func:`~evo.search.build.build_tree` (node by node only; the one call is short)."""
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
-    if not compiled(game, engine, needs_table=False):
-        return build_tree(game, lookahead_player(game, heuristic, pool=pool, engine=engine))
-    if game.num_codes > WHOLE_TREE_CODES:
-        player = lookahead_player(game, heuristic, pool=pool, engine=engine)
-        below = Subtrees(SUBTREE_CODES, _compiled_subtrees(game, heuristic, pool))
-        return build_tree(game, player, progress=progress, subtrees=below)
-    arrays = _compiled_tree(game, game.all_codes().astype(np.int64), Node(game), heuristic, pool)
-    return Tree(game, *arrays)
+    use_kernel = compiled(game, engine, needs_table=False)
+    if use_kernel and game.num_codes <= WHOLE_TREE_CODES:
+        codes = game.all_codes().astype(np.int64)
+        return Tree(game, *_compiled_tree(game, codes, Node(game), heuristic, pool))
+    player = lookahead_player(game, heuristic, pool=pool, engine=engine)
+    below = (
+        Subtrees(SUBTREE_CODES, _compiled_subtrees(game, heuristic, pool)) if use_kernel else None
+    )
+    return build_tree(game, player, progress=progress, subtrees=below)
 
 
 #: In a game built node by node, code sets of at most this many codes get their whole
@@ -238,7 +245,7 @@ def _compiled_subtrees(
     def build(sets: list[np.ndarray], nodes: list[Node]) -> list[SubtreeArrays]:
         sizes = np.array([len(s) for s in sets], dtype=np.int64)
         starts = np.concatenate(([0], np.cumsum(sizes)))
-        played = np.array([palette(game, n.history)[-1] for n in nodes], dtype=np.uint32)
+        played = np.array([_played(game, n.history) for n in nodes], dtype=np.uint32)
         numba_threads()
         guess, label, parent, count = lookahead_forest(
             game.feedback_source,

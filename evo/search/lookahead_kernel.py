@@ -326,7 +326,7 @@ def _consistent(codes, cands):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def best_guess(src, codes, cands, heuristic, win, nfb, nlogn, palette):  # pragma: no cover
+def best_guess(src, codes, cands, heuristic, nfb, nlogn, palette):  # pragma: no cover
     """The best helpful candidate of ``cands`` (ascending) on ``codes``, or -1 when none
     helps. ``nlogn[c]``: ``c log c`` as NumPy computes it (the entropy score);
     ``palette``: each code's colors as a bit mask, whether pegs are distinct, every
@@ -338,45 +338,70 @@ def best_guess(src, codes, cands, heuristic, win, nfb, nlogn, palette):  # pragm
     consistent, then lowest code". So each candidate is dropped as soon as its partial
     score reaches the best, and the scan stops once the best reaches the lowest score
     any later candidate could have (:func:`_floor`)."""
+    return _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, False)
+
+
+@njit(cache=True)
+def best_guess_threads(src, codes, cands, heuristic, nfb, nlogn, palette):  # pragma: no cover
+    """:func:`best_guess` with each pass's candidates cut into runs scored on numba's
+    threads (:func:`_runs`): the same guess."""
+    return _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, True)
+
+
+@njit(cache=True)
+def _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, threaded):  # pragma: no cover
+    """:func:`best_guess`'s two passes, each scanned in order or in runs on the threads."""
     n = len(codes)
-    scratch = _scratch(src, nfb, n)
     # Of the nfb (black, white) pairs one never happens (N - 1 black and 1 white): a
     # consistent candidate has at most nfb - 1 parts, another nfb - 2 (no win).
-    cons = _consistent(codes, cands)
-    best, score, stop = _scan_range(
+    floor = _floor(heuristic, n, nfb - 1)
+    best, score = _pass(
         src,
         codes,
-        cons,
-        0,
-        len(cons),
+        _consistent(codes, cands),
         False,
         heuristic,
-        _floor(heuristic, n, nfb - 1),
+        floor,
+        nfb,
         nlogn,
         palette,
-        scratch,
         -1,
         np.inf,
+        threaded,
     )
-    floor = _floor(heuristic, n, nfb - 2)
-    if stop or score <= floor:
+    others = _floor(heuristic, n, nfb - 2)
+    if score <= floor or score <= others:  # no later candidate can be lower
         return best
-    best, score, stop = _scan_range(
+    best, score = _pass(
+        src, codes, cands, True, heuristic, others, nfb, nlogn, palette, best, score, threaded
+    )
+    return best
+
+
+@njit(cache=True)
+def _pass(
+    src, codes, cands, others, heuristic, floor, nfb, nlogn, palette, best, score, threaded
+):  # pragma: no cover - compiled
+    """One pass of :func:`_two_passes`: :func:`_scan_range` over every candidate, or
+    :func:`_runs` of them on the threads."""
+    if threaded:
+        return _runs(src, codes, cands, others, heuristic, floor, nfb, nlogn, palette, best, score)
+    best, score, _ = _scan_range(
         src,
         codes,
         cands,
         0,
         len(cands),
-        True,
+        others,
         heuristic,
         floor,
         nlogn,
         palette,
-        scratch,
+        _scratch(src, nfb, len(codes)),
         best,
         score,
     )
-    return best
+    return best, score
 
 
 #: Runs of candidates :func:`best_guess_threads` shares out among the threads (a few per
@@ -415,43 +440,6 @@ def _runs(
         if scores[r] < score:
             best, score = found[r], scores[r]
     return best, score
-
-
-@njit(cache=True)
-def best_guess_threads(src, codes, cands, heuristic, win, nfb, nlogn, palette):  # pragma: no cover
-    """:func:`best_guess` with each pass's candidates cut into runs scored on numba's
-    threads (:func:`_runs`): the same guess."""
-    n = len(codes)
-    cons = _consistent(codes, cands)
-    best, score = _runs(
-        src,
-        codes,
-        cons,
-        False,
-        heuristic,
-        _floor(heuristic, n, nfb - 1),
-        nfb,
-        nlogn,
-        palette,
-        -1,
-        np.inf,
-    )
-    if score <= _floor(heuristic, n, nfb - 2):
-        return best
-    best, score = _runs(
-        src,
-        codes,
-        cands,
-        True,
-        heuristic,
-        _floor(heuristic, n, nfb - 2),
-        nfb,
-        nlogn,
-        palette,
-        best,
-        score,
-    )
-    return best
 
 
 @njit(cache=True)
@@ -505,9 +493,9 @@ def lookahead_tree(
                 else:
                     cands = every
                 if c * len(cands) >= threaded_work:
-                    g = best_guess_threads(src, seg, cands, heuristic, win, nfb, nlogn, here)
+                    g = best_guess_threads(src, seg, cands, heuristic, nfb, nlogn, here)
                 else:
-                    g = best_guess(src, seg, cands, heuristic, win, nfb, nlogn, here)
+                    g = best_guess(src, seg, cands, heuristic, nfb, nlogn, here)
         me = nodes
         nodes += 1
         guess[me] = g
@@ -558,10 +546,9 @@ def lookahead_forest(
     src, m, flat, starts, played, heuristic, consistent, win, nfb, nlogn, palette
 ):  # pragma: no cover - compiled
     """:func:`lookahead_tree` of each code set ``flat[starts[i]:starts[i+1]]`` (ascending)
-    below guesses that played the colors ``played[i]``,
-    sets side by side on the threads (each set's candidates: every code, or the set):
-    the ``guess, label, parent`` arrays of set ``i`` from ``2 starts[i] + 2 i`` on, and
-    each set's node count."""
+    below guesses that played the colors ``played[i]``, sets side by side on the threads
+    (each set's candidates: every code, or the set): the ``guess, label, parent`` arrays
+    of set ``i`` from ``2 starts[i] + 2 i`` on, and each set's node count."""
     count = len(starts) - 1
     room = 2 * len(flat) + 2 * count
     guess = np.empty(room, dtype=np.int32)
