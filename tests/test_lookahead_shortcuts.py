@@ -225,3 +225,62 @@ def test_progress_is_reported_on_the_numpy_engine_too():
         game, "knuth", engine="numpy", progress=lambda f, t: seen.append(f)
     )
     assert len(seen) == len(tree.guess) and seen[-1] == game.num_codes
+
+
+def _admitted(game, pal):
+    """The codes the kernel's orbit filter scores under palette ``pal``."""
+    from evo.search.lookahead_kernel import _lowest_of_its_orbit
+
+    labels = np.empty(32, dtype=np.int64)
+    return [c for c in range(game.num_codes) if _lowest_of_its_orbit(c, pal, labels)]
+
+
+@pytest.mark.parametrize(
+    "args, history",
+    [
+        ((4, 6, "mastermind"), ()),
+        ((4, 6, "mastermind"), ("1122",)),
+        ((4, 6, "mastermind"), ("1122", "1344")),
+        ((4, 6, "mastermind"), ("1234", "2143", "5566")),
+        ((3, 6, "bulls-cows"), ("123",)),
+        ((3, 6, "bulls-cows"), ("123", "321")),
+    ],
+)
+def test_the_kernel_scores_one_code_per_orbit_of_the_history(args, history):
+    """The whole-tree kernel carries the symmetries of each node's history (position
+    permutations and color maps, extended guess by guess) and scores one code per orbit:
+    exactly the representatives of evo.search.symmetry, and the group it extends is the
+    one evo.search.symmetry computes. Without them (the identity alone) it would score
+    more."""
+    from evo.search.lookahead_kernel import _fixing
+
+    game = make_game(*args)
+    hist = tuple(game.parse_code(h) for h in history)
+    pal = palette(game, hist, symmetries=True)
+    want = Node.after(game, hist).stabilizer.representatives()
+    assert _admitted(game, pal) == sorted(want.tolist())
+    assert len(pal[5]) == len(Node.after(game, hist).stabilizer.perms)
+    if hist:
+        above = palette(game, hist[:-1], symmetries=True)
+        pis, luts = _fixing(above[5], above[6], above[4], hist[-1], game.digits)
+        assert sorted(map(tuple, np.c_[pis, luts].tolist())) == sorted(
+            map(tuple, np.c_[pal[5], pal[6]].tolist())
+        )
+    alone = palette(game, hist)  # the identity and the unplayed colors only
+    assert len(alone[5]) == 1 and len(_admitted(game, alone)) >= len(want)
+    if len(Node.after(game, hist).stabilizer.perms) > 1:
+        assert len(_admitted(game, alone)) > len(want)
+
+
+def test_most_parts_with_more_feedbacks_than_bits_in_a_word():
+    """Kooi counts the parts met as bits of a word up to 64 feedbacks; beyond (ten pegs:
+    66), by counts: both keep NumPy's choice."""
+    game = make_game(10, 2)
+    assert game.num_feedbacks > 64
+    every = np.arange(game.num_codes, dtype=np.int64)
+    args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game))
+    kooi = HEURISTICS.index("kooi")
+    for codes in _code_sets(game, np.random.default_rng(5)):
+        want = ranked_guesses(game, codes, heuristic="kooi")[0]
+        got = best_guess(game.table, codes, every, kooi, *args_)
+        assert got == (int(want[0]) if len(want) else -1), len(codes)

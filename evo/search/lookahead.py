@@ -105,13 +105,31 @@ def _colors(game: Game) -> tuple[np.ndarray, bool, np.uint32, np.ndarray]:
     return masks, game.variant != "mastermind", every, np.ascontiguousarray(game.digits)
 
 
-def palette(game: Game, history: tuple[int, ...] | None = None) -> tuple:
+def palette(
+    game: Game, history: tuple[int, ...] | None = None, *, symmetries: bool = False
+) -> tuple:
     """What the compiled look-ahead needs to tell codes that split a set alike: each
-    code's colors as a bit mask, whether pegs are distinct (Bulls and Cows), every color's
-    bit, the codes' pegs, and the colors the guesses of ``history`` played (without a
-    history: every color, so that none counts as unplayed)."""
+    code's colors as a bit mask, whether pegs are distinct (Bulls and Cows), every
+    color's bit, the codes' pegs, the colors the guesses of ``history`` played (without
+    a history: every color, so that none counts as unplayed), and the symmetries that fix
+    them as position permutations and color maps (the identity alone without
+    ``symmetries``: for candidates reduced already)."""
     masks, distinct, every, digits = _colors(game)
-    return masks, distinct, every, digits, _played(game, history)
+    group: tuple = ((tuple(range(game.pegs)), tuple(range(game.colors))),)
+    if symmetries and history is not None:
+        group = Node.after(game, history).stabilizer.perms
+    return masks, distinct, every, digits, _played(game, history), *_group_arrays(group)
+
+
+@lru_cache(maxsize=64)
+def _group_arrays(group: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """A group's ``(pi, sigma)`` elements as arrays of position permutations and color
+    maps (identity on the colors ``sigma`` leaves out)."""
+    pis = np.array([pi for pi, _ in group], dtype=np.int64)
+    luts = np.array(
+        [[s if s >= 0 else c for c, s in enumerate(sigma)] for _, sigma in group], dtype=np.int64
+    )
+    return pis, luts
 
 
 def _played(game: Game, history: tuple[int, ...] | None) -> np.uint32:
@@ -287,6 +305,6 @@ def _compiled_tree(game: Game, codes: np.ndarray, node: Node, heuristic: str, po
         game.win,
         game.num_feedbacks,
         _nlogn(game.num_codes),
-        palette(game, node.history),
+        palette(game, node.history, symmetries=True),
         _threaded_work(),
     )

@@ -143,18 +143,22 @@ def _floor(heuristic, n, most):  # pragma: no cover - compiled
 #: Candidates scored together by :func:`_scan`.
 _BLOCK = 64
 
+#: Codes a candidate counts between two looks at its bound: a loop without a test in it
+#: runs faster (Kooi's even on vector instructions) than the few codes it counts too many.
+_CHUNK = 32
+
 
 @njit(cache=True)
 def _scratch(src, nfb, n):  # pragma: no cover - compiled
-    """The work arrays of :func:`_scan`: a block of candidates, their feedbacks, counts
-    (zero), touched parts, part sizes, a score row."""
+    """The work arrays of :func:`_scan` and its filters: a block of candidates, their
+    feedbacks, counts (zero), part sizes, a score row, a color map."""
     return (
         np.empty(_BLOCK, dtype=np.int64),
-        np.empty((min(n, _row_reads(src)), _BLOCK), dtype=np.uint8),
+        np.empty((_BLOCK, min(n, _row_reads(src))), dtype=np.uint8),
         np.zeros(nfb, dtype=np.int64),
         np.empty(nfb, dtype=np.int64),
-        np.empty(nfb, dtype=np.int64),
         np.empty(nfb, dtype=np.float64),
+        np.empty(32, dtype=np.int64),
     )
 
 
@@ -165,7 +169,7 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
     lower, and ``stop`` once the best reaches ``floor``. Sets under ``_row_reads`` codes
     are read by code rows for the block (the table is symmetric: each row is read in
     order); larger ones by each candidate's own row, which stays cached."""
-    blk, fbs, counts, touched, sizes, row = scratch
+    blk, fbs, counts, sizes, row, _ = scratch
     n = len(codes)
     nfb = len(counts)
     small = n < _row_reads(src)
@@ -173,40 +177,85 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
         for j in range(n):
             r = codes[j]
             for b in range(nb):
-                fbs[j, b] = feedback(src, r, blk[b])
+                fbs[b, j] = feedback(src, r, blk[b])
     # Integer bounds from the best score (an integer but for entropy): a candidate is
     # dropped once its partial score reaches it (every score only grows as codes are
     # counted: Knuth's largest part, Irving's sum of squares, entropy's n log n; Kooi's
-    # parts still possible, ``parts + codes left``, only falls).
+    # parts still possible, ``parts + codes left``, only falls). Knuth's bound, which
+    # stops many candidates after a few codes, is looked at every code; the others every
+    # _CHUNK codes.
     big = np.int64(1) << 62
     icap = big if best_score == np.inf else np.int64(best_score)
     for b in range(nb):
         g = blk[b]
-        parts, partial, fpartial, pruned = 0, np.int64(0), 0.0, False
-        for j in range(n):
-            f = fbs[j, b] if small else feedback(src, g, codes[j])
-            c = counts[f]
-            if c == 0:
-                touched[parts] = f
-                parts += 1
-            counts[f] = c + 1
-            if heuristic == KNUTH:
-                pruned = c + 1 >= icap
-            elif heuristic == IRVING:
-                partial += 2 * c + 1
-                pruned = partial + n - 1 - j >= icap  # each code left adds 1 at least
-            elif heuristic == KOOI:
-                pruned = parts + n - 1 - j <= -icap
-            else:
-                # The rounded score differs from this sum by far less than the margin.
-                fpartial += nlogn[c + 1] - nlogn[c]
-                pruned = fpartial > best_score + 1e-6
-            if pruned:
-                break
-        for p in range(parts):
-            f = touched[p]
-            sizes[p] = counts[f]
-            counts[f] = 0
+        pruned, met = False, np.uint64(0)
+        if heuristic == KNUTH:
+            for j in range(n):  # a bound that stops candidates early: looked at always
+                f = fbs[b, j] if small else feedback(src, g, codes[j])
+                c = counts[f] + 1
+                counts[f] = c
+                if c >= icap:
+                    pruned = True
+                    break
+        elif heuristic == IRVING:
+            # Sum of squares = codes counted + extra; with one more for each code left
+            # it reaches the cap once extra >= cap - n.
+            room = icap - n
+            extra = np.int64(0)
+            j = 0
+            while j < n and not pruned:
+                end = min(j + _CHUNK, n)
+                for i in range(j, end):
+                    f = fbs[b, i] if small else feedback(src, g, codes[i])
+                    c = counts[f]
+                    counts[f] = c + 1
+                    extra += 2 * c
+                j = end
+                pruned = extra >= room
+        elif heuristic == KOOI and nfb <= 64:
+            # Only which parts are met counts: a bit each. Parts still possible: those
+            # met and one for each code left.
+            j = 0
+            while j < n and not pruned:
+                end = min(j + _CHUNK, n)
+                for i in range(j, end):  # a loop without exits: vector instructions
+                    f = fbs[b, i] if small else feedback(src, g, codes[i])
+                    met |= np.uint64(1) << np.uint64(f)
+                j = end
+                pruned = popcount(met) + n - j <= -icap
+        elif heuristic == KOOI:  # more feedbacks than bits: as above, by counts
+            lost = 0  # codes that joined a part met already
+            for j in range(n):
+                f = fbs[b, j] if small else feedback(src, g, codes[j])
+                c = counts[f]
+                counts[f] = c + 1
+                lost += c != 0
+                if n - lost <= -icap:
+                    pruned = True
+                    break
+        else:
+            fpartial = 0.0
+            cap = best_score + 1e-6
+            j = 0
+            while j < n and not pruned:
+                end = min(j + _CHUNK, n)
+                for i in range(j, end):
+                    f = fbs[b, i] if small else feedback(src, g, codes[i])
+                    c = counts[f]
+                    counts[f] = c + 1
+                    fpartial += nlogn[c + 1] - nlogn[c]
+                j = end
+                pruned = fpartial > cap
+        parts = 0
+        if heuristic == KOOI and nfb <= 64:
+            parts = popcount(met)
+        else:
+            for f in range(nfb):
+                c = counts[f]
+                if c:
+                    sizes[parts] = c
+                    parts += 1
+                    counts[f] = 0
         if pruned or (parts < 2 and not consistent):  # or it does not help
             continue
         s = _score(sizes, parts, heuristic, nfb, nlogn, row)
@@ -222,7 +271,7 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
 def _zero_colors(codes, palette):  # pragma: no cover - compiled
     """The colors no code of ``codes`` has (a bit mask), and for each ``k`` the mask of
     the ``k`` lowest of them."""
-    masks, _, every, _, _ = palette
+    masks, _, every, _, _, _, _ = palette
     present = np.uint32(0)
     for j in range(len(codes)):
         present |= masks[codes[j]]
@@ -242,7 +291,7 @@ def _lowest_of_its_class(g, zero, lowest, palette):  # pragma: no cover - compil
     (``zero``) answer alike wherever they stand, so codes that differ only in which of
     them they use split the set alike, and only the lowest need be scored. It uses the
     lowest zero color everywhere (Mastermind), or the lowest ones (distinct pegs)."""
-    masks, distinct, _, _, _ = palette
+    masks, distinct, _, _, _, _, _ = palette
     used = masks[g] & zero
     if used == 0:
         return True
@@ -252,25 +301,72 @@ def _lowest_of_its_class(g, zero, lowest, palette):  # pragma: no cover - compil
 
 
 @njit(cache=True)
-def _first_of_its_orbit(g, palette):  # pragma: no cover - compiled
-    """Whether ``g`` is the lowest code of its orbit under the permutations of the colors
-    no guess above has played (they can be renamed among themselves: the set and every
-    answer stay the same): its unplayed colors are the lowest ones, in order of first
-    appearance."""
-    masks, _, every, digits, played = palette
+def _lowest_of_its_orbit(g, palette, labels):  # pragma: no cover - compiled
+    """Whether ``g`` is the lowest code of its orbit under the symmetries that fix the
+    guesses above (they map the set onto itself and keep every answer: the images of a
+    code split it alike). An element maps the pegs by a position permutation ``pi`` and
+    the played colors by ``lut``; the colors no guess above has played can be renamed
+    among themselves besides, so each image gets them in order of first appearance, the
+    lowest first. ``labels`` is scratch."""
+    _, _, every, digits, played, pis, luts = palette
     free = every & ~played
-    if masks[g] & free == 0:
-        return True
-    left = free
-    seen = np.uint32(0)
-    for p in range(digits.shape[1]):
-        bit = np.uint32(1) << np.uint32(digits[g, p])
-        if free & bit and not seen & bit:
-            if bit != left & (~left + np.uint32(1)):
+    pegs = digits.shape[1]
+    for e in range(len(pis)):
+        seen = np.uint32(0)
+        left = free
+        for i in range(pegs):
+            c = luts[e, digits[g, pis[e, i]]]
+            bit = np.uint32(1) << np.uint32(c)
+            if free & bit:
+                if seen & bit:
+                    c = labels[c]
+                else:
+                    low = left & (~left + np.uint32(1))  # the lowest free color left
+                    left ^= low
+                    seen |= bit
+                    labels[c] = popcount(np.uint64(low - np.uint32(1)))
+                    c = labels[c]
+            d = digits[g, i]
+            if c < d:
                 return False
-            seen |= bit
-            left ^= bit
+            if c > d:
+                break
     return True
+
+
+@njit(cache=True)
+def _fixing(pis, luts, played, g, digits):  # pragma: no cover - compiled
+    """The elements of the group ``(pis, luts)`` (their color maps defined on the colors
+    ``played``) that also fix the guess ``g``, their maps extended to its colors: the
+    symmetries of the nodes below ``g``."""
+    keep_p = np.empty_like(pis)
+    keep_l = np.empty_like(luts)
+    k = 0
+    for e in range(len(pis)):
+        lut = luts[e].copy()
+        known = played
+        ok = True
+        for i in range(digits.shape[1]):
+            a, b = digits[g, pis[e, i]], digits[g, i]
+            bit = np.uint32(1) << np.uint32(a)
+            if known & bit:
+                ok = lut[a] == b
+            else:
+                lut[a] = b
+                known |= bit
+            if not ok:
+                break
+        images = np.uint32(0)  # the map must stay one to one on the colors it knows
+        for c in range(len(lut)):
+            if ok and known & (np.uint32(1) << np.uint32(c)):
+                bit = np.uint32(1) << np.uint32(lut[c])
+                ok = not images & bit
+                images |= bit
+        if ok:
+            keep_p[k] = pis[e]
+            keep_l[k] = lut
+            k += 1
+    return keep_p[:k].copy(), keep_l[:k].copy()
 
 
 @njit(cache=True)
@@ -279,9 +375,9 @@ def _scan_range(
 ):  # pragma: no cover - compiled
     """:func:`_scan` over ``cands[lo:hi]`` (ascending) block by block: the consistent
     candidates, or with ``others`` those not among ``codes`` (ascending) and lowest of
-    their class (:func:`_lowest_of_its_class`); either way only the first of their orbit
-    (:func:`_first_of_its_orbit`). The lowest best candidate passes both: the same
-    choice."""
+    their class (:func:`_lowest_of_its_class`); either way only the lowest of their orbit
+    (:func:`_lowest_of_its_orbit`). Each code skipped has a lower one that splits the set
+    alike and is as consistent: the lowest best candidate passes both, the same choice."""
     n = len(codes)
     blk = scratch[0]
     j = np.searchsorted(codes, cands[lo]) if lo < hi else n
@@ -296,7 +392,7 @@ def _scan_range(
                 continue
             if zero != 0 and not _lowest_of_its_class(c, zero, lowest, palette):
                 continue
-        if not _first_of_its_orbit(c, palette):
+        if not _lowest_of_its_orbit(c, palette, scratch[5]):
             continue
         blk[nb] = c
         nb += 1
@@ -467,7 +563,14 @@ def lookahead_tree(
     offs = np.zeros(nfb, dtype=np.int64)
     # Stack of (start, count, parent, label, depth).
     st = np.empty((cap, 6), dtype=np.int64)  # and the colors played above each node
-    masks, distinct, colors, digits, played_above = palette
+    masks, distinct, colors, digits, played_above, pis, luts = palette
+    # The symmetries of the nodes at each depth (those of the guesses above them): a
+    # node's children share them, and its siblings are built after its subtree.
+    sym_p = np.empty((8,) + pis.shape, dtype=pis.dtype)
+    sym_l = np.empty((8,) + luts.shape, dtype=luts.dtype)
+    sym_k = np.zeros(8, dtype=np.int64)
+    sym_p[1, : len(pis)], sym_l[1, : len(pis)], sym_k[1] = pis, luts, len(pis)
+    gp, gl = pis, luts
     top = 0
     st[0, 0], st[0, 1], st[0, 2], st[0, 3], st[0, 4] = 0, n, -1, -1, 1
     st[0, 5] = played_above
@@ -477,11 +580,13 @@ def lookahead_tree(
         top -= 1
         s, c, par, lab, d = st[top, 0], st[top, 1], st[top, 2], st[top, 3], st[top, 4]
         played = np.uint32(st[top, 5])
-        here = (masks, distinct, colors, digits, played)
         seg = order[s : s + c]
         if c <= 2:
             g = seg[0]
         else:
+            k = sym_k[d]  # set by the parent (more than two codes too) or at the root
+            gp, gl = np.ascontiguousarray(sym_p[d, :k]), np.ascontiguousarray(sym_l[d, :k])
+            here = (masks, distinct, colors, digits, played, gp, gl)
             g = -1
             if c <= nfb:
                 g = perfect_guess(src, seg, win)
@@ -519,6 +624,13 @@ def lookahead_tree(
             offs[f] += 1
         for j in range(c):
             seg[j] = tmp[j]
+        if c > 2:
+            if d + 1 == len(sym_k):  # deeper than ever: room for as many levels again
+                sym_p = np.concatenate((sym_p, np.empty_like(sym_p)))
+                sym_l = np.concatenate((sym_l, np.empty_like(sym_l)))
+                sym_k = np.concatenate((sym_k, np.zeros_like(sym_k)))
+            kp, kl = _fixing(gp, gl, played, g, digits)
+            sym_p[d + 1, : len(kp)], sym_l[d + 1, : len(kp)], sym_k[d + 1] = kp, kl, len(kp)
         # Children in feedback order: push the last first.
         for f in range(nfb - 1, -1, -1):
             if f != win and hist[f] > 0:
@@ -560,8 +672,8 @@ def lookahead_forest(
     for i in prange(count):
         codes = flat[starts[i] : starts[i + 1]]
         root = codes.copy() if consistent else every
-        masks, distinct, colors, digits, _ = palette
-        here = (masks, distinct, colors, digits, played[i])
+        masks, distinct, colors, digits, _, pis, luts = palette
+        here = (masks, distinct, colors, digits, played[i], pis, luts)
         tree = lookahead_tree(
             src, every, codes, root, heuristic, consistent, win, nfb, nlogn, here, never
         )
