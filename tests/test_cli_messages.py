@@ -103,3 +103,22 @@ def test_printable_text_is_valid_xml_and_keeps_what_prints(text):
     if text.isprintable():
         assert shown == text
     assert printable("\x1b" + "a" * 500, limit=10) == "\\x1baaaaaa… (501 characters)"
+
+
+def test_baselines_progress_says_when_no_table_is_built(tmp_path, monkeypatch):
+    """A game whose table would be a file not yet built: one-step strategies compute their
+    feedbacks, and the header says so (not a table that is never built); with the
+    optimum, which reads the table, it names the table."""
+    from evo.core import game as game_module
+
+    monkeypatch.setattr(game_module, "TABLE_FILE_BYTES", 1 << 20)  # (4,6): 1.7 MB
+    monkeypatch.setenv("EVO_CACHE", str(tmp_path))
+    args = ["baselines", "--pegs", "4", "--colors", "6", "--progress", "--only"]
+    res = CliRunner().invoke(main, [*args, "knuth"])
+    assert res.exit_code == 0, res.output
+    head = res.stderr.splitlines()[0]
+    assert "feedbacks computed where needed, no need to build a 1.6 MiB table" in head, head
+    assert not list(tmp_path.rglob("feedback-table.bin"))
+    res = CliRunner().invoke(main, [*args, "knuth,optimal", "--no-cache"])
+    assert res.exit_code == 0, res.output
+    assert res.stderr.splitlines()[0].startswith("mastermind-4-6: 1,296 codes, feedback table of")

@@ -25,13 +25,16 @@ def test_auto_keeps_a_small_game_on_numpy_until_numba_is_loaded(monkeypatch):
     assert compiled(small, "compiled") and not compiled(small, "numpy")
 
 
-def test_auto_compiles_a_big_game_and_nothing_without_a_table(monkeypatch):
+def test_auto_compiles_a_big_game_and_the_kernels_serve_a_game_without_a_table(monkeypatch):
+    """Every kernel reads the table or computes the feedbacks: no table, no reason to
+    leave the compiled engine."""
     monkeypatch.delitem(sys.modules, "numba", raising=False)
     big = make_game(4, 8)
     assert big.num_codes > engine.COMPILED_ABOVE >= make_game(4, 7).num_codes
     assert compiled(big, "auto")
+    assert not compiled(make_game(4, 7), "auto")
     no_table = Game(4, 6, use_table=False)
-    assert not compiled(no_table, "compiled")
+    assert compiled(no_table, "compiled") and not compiled(no_table, "numpy")
 
 
 def test_the_default_engine_serves_calls_that_name_none(monkeypatch):

@@ -72,6 +72,7 @@ __all__ = [
     "default_names",
     "estimate_rc",
     "estimate_seconds",
+    "reads_table",
     "known_optimum",
     "lookahead",
     "lowest_consistent",
@@ -199,6 +200,15 @@ def _one_step(name: str) -> tuple[list[str], str, bool] | None:
         return None
     heuristic, _, rest = rule.partition("-")
     return codes, heuristic, rest == "consistent"
+
+
+def reads_table(game: Game, names: Sequence[str]) -> bool:
+    """Whether building the baselines ``names`` reads the game's feedback table: every one
+    but a one-step rule does, and a one-step rule only when the table is at hand (see
+    :func:`lookahead`)."""
+    if not game.use_table:
+        return False
+    return game.table_at_hand or any(_one_step(parse_name(game, n)) is None for n in names)
 
 
 def estimate_seconds(game: Game, name: str) -> float | None:
@@ -400,7 +410,7 @@ def run(
                 seed=_cache_seed(name, seed),
             )
         return found
-    if _one_step(name) is None:  # a one-step rule builds no table (see lookahead)
+    if reads_table(game, [name]):  # a one-step rule may compute its feedbacks instead
         game.prepare()  # the one-time table is not part of a strategy's time
     t0 = time.perf_counter()
     tree = build(game, name, seed=seed, time_limit=time_limit, progress=progress)

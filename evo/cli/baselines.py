@@ -75,6 +75,7 @@ def baselines(
         estimate_seconds,
         known_optimum,
         parse_names,
+        reads_table,
         run_all,
     )
     from evo.baselines.cache import cache_path
@@ -96,7 +97,8 @@ def baselines(
         progress = sys.stderr.isatty()
     results = []
     if progress:
-        click.echo(f"{game.name}: {game.num_codes:,} codes, {table_note(game)}", err=True)
+        note = table_note(game, read=reads_table(game, names))
+        click.echo(f"{game.name}: {game.num_codes:,} codes, {note}", err=True)
     for k, name in enumerate(names, 1):
         meter = None
         if progress:

@@ -28,18 +28,15 @@ COMPILED_ABOVE = 3000
 DEFAULT: Engine = "auto"
 
 
-def compiled(
-    game: Game, engine: Engine | None = None, *, small: bool = True, needs_table: bool = True
-) -> bool:
-    """Whether to compute on ``game`` with the compiled kernels: never without its feedback
-    table for kernels that read one (``needs_table=False``: kernels that compute feedbacks
-    where no table fits); ``auto`` on a game of at most :data:`COMPILED_ABOVE` codes only
-    when numba is already loaded (``small=False``: always, for work that repays the load,
-    as growing a population)."""
+def compiled(game: Game, engine: Engine | None = None, *, small: bool = True) -> bool:
+    """Whether to compute on ``game`` with the compiled kernels (they read its feedback
+    table, or compute feedbacks where no table fits): ``auto`` on a game of at most
+    :data:`COMPILED_ABOVE` codes only when numba is already loaded (``small=False``:
+    always, for work that repays the load, as growing a population)."""
     engine = DEFAULT if engine is None else engine
     if engine not in ENGINES:
         raise ValueError(f"engine must be one of {', '.join(ENGINES)}, not {engine!r}")
-    if engine == "numpy" or (needs_table and game.table is None):
+    if engine == "numpy":
         return False
     if engine == "compiled" or not small:
         return True

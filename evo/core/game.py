@@ -529,18 +529,20 @@ def make_game(
     return _interned_game(pegs, colors, variant, use_table, root)
 
 
-def table_note(game: Game) -> str:
+def table_note(game: Game, *, read: bool = True) -> str:
     """How a game gets its feedbacks, in a few words: from its table (and its size), or
-    computed where they are needed because the table is not kept; and the memory it is
-    expected to take (its table, codes and one tree)."""
+    computed where they are needed because the table is not kept, or (``read=False``)
+    not built for work that computes them; and the memory it is expected to take (its
+    table, codes and one tree)."""
     table = game.num_codes**2
     need, counted = memory_estimate(game.pegs, game.colors, game.variant)
     working = need - (table if counted else 0)
-    if game.use_table:
+    if game.use_table and read:
         total = _gib(working + table)
         return f"feedback table of {_gib(table)}, about {total} with its codes and a tree"
+    why = "not kept in" if not game.use_table else "no need to build"
     return (
-        f"feedbacks computed where needed, not kept in a {_gib(table)} table; "
+        f"feedbacks computed where needed, {why} a {_gib(table)} table; "
         f"about {_gib(working)} for its codes and a tree"
     )
 

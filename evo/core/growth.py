@@ -218,7 +218,7 @@ def _build(
         raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
     if len(codes) == 0:
         raise InvalidTreeError("cannot build a tree for an empty code set")
-    if not strict and rng is not None and compiled(game, small=False, needs_table=False):
+    if not strict and rng is not None and compiled(game, small=False):
         return _build_compiled(game, codes, rng, pool, template)
     nfb = game.num_feedbacks
     order = codes.copy()

@@ -77,7 +77,7 @@ def lookahead_player(
     see :mod:`evo.core.engine` (the same choices either way)."""
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
-    use_kernel = compiled(game, engine, needs_table=False)
+    use_kernel = compiled(game, engine)
 
     def choose(codes: np.ndarray, node: Node) -> int:
         if len(codes) <= 2:
@@ -237,7 +237,7 @@ def lookahead_tree(
     :func:`~evo.search.build.build_tree` (node by node only; the one call is short)."""
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
-    use_kernel = compiled(game, engine, needs_table=False)
+    use_kernel = compiled(game, engine)
     if use_kernel and game.num_codes <= WHOLE_TREE_CODES:
         codes = game.all_codes().astype(np.int64)
         return Tree(game, *_compiled_tree(game, codes, Node(game), heuristic, pool))

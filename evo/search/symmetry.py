@@ -111,7 +111,7 @@ class Stabilizer:
             [[s if s >= 0 else c for c, s in enumerate(sigma)] for _, sigma in self.perms],
             dtype=np.int64,
         )
-        if compiled(game, needs_table=False) and len(codes) * len(pis) >= _COMPILED_ROWS:
+        if compiled(game) and len(codes) * len(pis) >= _COMPILED_ROWS:
             from evo.search.symmetry_kernel import lowest_images
 
             numba_threads()
