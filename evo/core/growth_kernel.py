@@ -299,12 +299,20 @@ def grow_tree(
                 k += 1
         depth += 1
 
-    # Preorder: by the start of the code range, ancestors (shallower) first.
+    # Preorder: by the start of the code range, ancestors (shallower) first. Nodes that
+    # share a start were made in order of depth (level by level; a two-code node's leaf
+    # starts one code later), so a stable count by start gives it in linear time.
     nn = next_id
-    key = np.empty(nn, dtype=np.int64)
+    at = np.zeros(n + 1, dtype=np.int64)
     for i in range(nn):
-        key[i] = np.int64(r_start[i]) * 1024 + r_depth[i]
-    pre = np.argsort(key)
+        at[r_start[i] + 1] += 1
+    for s in range(n):
+        at[s + 1] += at[s]
+    pre = np.empty(nn, dtype=np.int64)
+    for i in range(nn):
+        s = r_start[i]
+        pre[at[s]] = i
+        at[s] += 1
     rank = np.empty(nn, dtype=np.int64)
     for i in range(nn):
         rank[pre[i]] = i
