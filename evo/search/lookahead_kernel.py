@@ -143,19 +143,20 @@ def _floor(heuristic, n, most):  # pragma: no cover - compiled
 #: Candidates scored together by :func:`_scan`.
 _BLOCK = 64
 
-#: Codes a candidate counts between two looks at its bound: a loop without a test in it
-#: runs faster (Kooi's even on vector instructions) than the few codes it counts too many.
+#: Codes a candidate counts between two looks at its bound where a loop without a test in
+#: it runs faster (Kooi's even on vector instructions) than the few codes it counts too many.
 _CHUNK = 32
 
 
 @njit(cache=True)
 def _scratch(src, nfb, n):  # pragma: no cover - compiled
     """The work arrays of :func:`_scan` and its filters: a block of candidates, their
-    feedbacks, counts (zero), part sizes, a score row, a color map."""
+    feedbacks, counts (zero), parts met, part sizes, a score row, a color map."""
     return (
         np.empty(_BLOCK, dtype=np.int64),
         np.empty((_BLOCK, min(n, _row_reads(src))), dtype=np.uint8),
         np.zeros(nfb, dtype=np.int64),
+        np.empty(nfb, dtype=np.int64),
         np.empty(nfb, dtype=np.int64),
         np.empty(nfb, dtype=np.float64),
         np.empty(32, dtype=np.int64),
@@ -169,7 +170,7 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
     lower, and ``stop`` once the best reaches ``floor``. Sets under ``_row_reads`` codes
     are read by code rows for the block (the table is symmetric: each row is read in
     order); larger ones by each candidate's own row, which stays cached."""
-    blk, fbs, counts, sizes, row, _ = scratch
+    blk, fbs, counts, touched, sizes, row, _ = scratch
     n = len(codes)
     nfb = len(counts)
     small = n < _row_reads(src)
@@ -181,81 +182,79 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
     # Integer bounds from the best score (an integer but for entropy): a candidate is
     # dropped once its partial score reaches it (every score only grows as codes are
     # counted: Knuth's largest part, Irving's sum of squares, entropy's n log n; Kooi's
-    # parts still possible, ``parts + codes left``, only falls). Knuth's bound, which
-    # stops many candidates after a few codes, is looked at every code; the others every
-    # _CHUNK codes.
+    # parts still possible, ``parts + codes left``, only falls).
     big = np.int64(1) << 62
     icap = big if best_score == np.inf else np.int64(best_score)
     for b in range(nb):
         g = blk[b]
-        pruned, met = False, np.uint64(0)
-        if heuristic == KNUTH:
-            for j in range(n):  # a bound that stops candidates early: looked at always
-                f = fbs[b, j] if small else feedback(src, g, codes[j])
-                c = counts[f] + 1
-                counts[f] = c
-                if c >= icap:
-                    pruned = True
-                    break
-        elif heuristic == IRVING:
-            # Sum of squares = codes counted + extra; with one more for each code left
-            # it reaches the cap once extra >= cap - n.
-            room = icap - n
-            extra = np.int64(0)
+        pruned, parts = False, 0
+        if heuristic == KOOI and nfb <= 64:
+            # Only which parts are met counts, a bit each, in a loop without exits
+            # (vector instructions); the bound looked at every _CHUNK codes.
+            met = np.uint64(0)
             j = 0
             while j < n and not pruned:
                 end = min(j + _CHUNK, n)
                 for i in range(j, end):
-                    f = fbs[b, i] if small else feedback(src, g, codes[i])
-                    c = counts[f]
-                    counts[f] = c + 1
-                    extra += 2 * c
-                j = end
-                pruned = extra >= room
-        elif heuristic == KOOI and nfb <= 64:
-            # Only which parts are met counts: a bit each. Parts still possible: those
-            # met and one for each code left.
-            j = 0
-            while j < n and not pruned:
-                end = min(j + _CHUNK, n)
-                for i in range(j, end):  # a loop without exits: vector instructions
                     f = fbs[b, i] if small else feedback(src, g, codes[i])
                     met |= np.uint64(1) << np.uint64(f)
                 j = end
                 pruned = popcount(met) + n - j <= -icap
-        elif heuristic == KOOI:  # more feedbacks than bits: as above, by counts
-            lost = 0  # codes that joined a part met already
-            for j in range(n):
-                f = fbs[b, j] if small else feedback(src, g, codes[j])
-                c = counts[f]
-                counts[f] = c + 1
-                lost += c != 0
-                if n - lost <= -icap:
-                    pruned = True
-                    break
-        else:
-            fpartial = 0.0
-            cap = best_score + 1e-6
+            parts = popcount(met)
+        elif small and (heuristic == IRVING or heuristic == ENTROPY):
+            # Feedbacks read from the block: loops without a test in them, the bound
+            # looked at every _CHUNK codes (a few codes counted too many cost less).
+            extra, fpartial = np.int64(0), 0.0
             j = 0
             while j < n and not pruned:
                 end = min(j + _CHUNK, n)
-                for i in range(j, end):
-                    f = fbs[b, i] if small else feedback(src, g, codes[i])
-                    c = counts[f]
-                    counts[f] = c + 1
-                    fpartial += nlogn[c + 1] - nlogn[c]
+                if heuristic == IRVING:
+                    for i in range(j, end):
+                        c = counts[fbs[b, i]]
+                        counts[fbs[b, i]] = c + 1
+                        extra += 2 * c  # the sum of squares less the codes counted
+                    pruned = extra + n >= icap  # with one for each code left
+                else:
+                    for i in range(j, end):
+                        c = counts[fbs[b, i]]
+                        counts[fbs[b, i]] = c + 1
+                        fpartial += nlogn[c + 1] - nlogn[c]
+                    pruned = fpartial > best_score + 1e-6
                 j = end
-                pruned = fpartial > cap
-        parts = 0
-        if heuristic == KOOI and nfb <= 64:
-            parts = popcount(met)
-        else:
             for f in range(nfb):
                 c = counts[f]
                 if c:
                     sizes[parts] = c
                     parts += 1
                     counts[f] = 0
+        else:
+            # The bound looked at every code (Knuth's stops many candidates after a few
+            # codes; computed feedbacks cost more than the test), the parts listed as met.
+            partial, fpartial = np.int64(0), 0.0
+            for j in range(n):
+                f = fbs[b, j] if small else feedback(src, g, codes[j])
+                c = counts[f]
+                if c == 0:
+                    touched[parts] = f
+                    parts += 1
+                counts[f] = c + 1
+                if heuristic == KNUTH:
+                    pruned = c + 1 >= icap
+                elif heuristic == IRVING:
+                    partial += 2 * c + 1
+                    pruned = partial + n - 1 - j >= icap  # each code left adds 1 at least
+                elif heuristic == KOOI:
+                    pruned = parts + n - 1 - j <= -icap
+                else:
+                    # The rounded score differs from this sum by far less than the margin.
+                    fpartial += nlogn[c + 1] - nlogn[c]
+                    pruned = fpartial > best_score + 1e-6
+                if pruned:
+                    break
+            for p in range(parts):
+                f = touched[p]
+                sizes[p] = counts[f]
+                counts[f] = 0
         if pruned or (parts < 2 and not consistent):  # or it does not help
             continue
         s = _score(sizes, parts, heuristic, nfb, nlogn, row)
@@ -308,8 +307,10 @@ def _lowest_of_its_orbit(g, palette, labels):  # pragma: no cover - compiled
     the played colors by ``lut``; the colors no guess above has played can be renamed
     among themselves besides, so each image gets them in order of first appearance, the
     lowest first. ``labels`` is scratch."""
-    _, _, every, digits, played, pis, luts = palette
+    masks, _, every, digits, played, pis, luts = palette
     free = every & ~played
+    if len(pis) == 1 and masks[g] & free == 0:  # the identity alone, nothing to rename
+        return True
     pegs = digits.shape[1]
     for e in range(len(pis)):
         seen = np.uint32(0)
@@ -392,7 +393,7 @@ def _scan_range(
                 continue
             if zero != 0 and not _lowest_of_its_class(c, zero, lowest, palette):
                 continue
-        if not _lowest_of_its_orbit(c, palette, scratch[5]):
+        if not _lowest_of_its_orbit(c, palette, scratch[6]):
             continue
         blk[nb] = c
         nb += 1
