@@ -193,13 +193,13 @@ def _compiled_choice(
 
 #: Thread-seconds per ``M^2`` of a one-step tree built by the compiled kernels without the
 #: table, by heuristic and pool, measured on this project's machine (a 2-core Xeon, 2026)
-#: on (5,8) on one thread, times 1.4 to match Kooi's 110 s on (6,8) on two: every level
+#: on (5,8) on one thread, times 1.4 to match Kooi's 86 s on (6,8) on two: every level
 #: of the tree scores about every code against every candidate, and the levels are few,
 #: so the cost grows about as ``M^2`` (a little faster: bigger games have deeper trees).
 THREAD_SECONDS_PER_M2: dict[tuple[str, str], float] = {
     ("knuth", "all"): 4.0e-9,
-    ("irving", "all"): 6.6e-9,
-    ("kooi", "all"): 3.0e-9,
+    ("irving", "all"): 6.2e-9,
+    ("kooi", "all"): 2.4e-9,
     ("entropy", "all"): 9.0e-9,
     ("knuth", "consistent"): 2.8e-10,
     ("irving", "consistent"): 2.9e-10,
