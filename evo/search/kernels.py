@@ -125,9 +125,13 @@ def score(rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, l
     if low >= limit:
         return kept[:0], bounds[:0], biggest[:0], low
 
-    # Sweep 1: the other candidates, from a block of the set's rows gathered once (few
-    # codes) or from part sizes counted code by code (many codes).
-    if n > _BIG:
+    # Sweep 1: the other candidates: a tiny set's feedbacks read as they are needed (its
+    # scan often stops at the first guess that leaves single codes), a block of the set's
+    # rows gathered once (few codes), or part sizes counted code by code (many codes).
+    if tiny:
+        table = np.empty((0, nf), dtype=np.int32)
+        sub = np.empty((0, k), dtype=np.uint8)
+    elif n > _BIG:
         table = np.zeros((k, nf), dtype=np.int32)
         sub = np.empty((0, k), dtype=np.uint8)
         for j in range(n):
@@ -149,7 +153,7 @@ def score(rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, l
         if na > 1 and not _lowest_of_orbit(digits, cands[i], present, absent, scratch):
             continue
         if tiny:
-            b, big = _tiny_bound(sub, i, codeidx, n, 0)
+            b, big = _tiny_bound(cols, guessidx[i], codeidx, n, 0)
         else:
             if n > _BIG:
                 for f in range(nf):
@@ -201,13 +205,14 @@ def _tiny_bound(block, g, codeidx, n, by_row):  # pragma: no cover - compiled
     """``(bound, biggest)`` when every part of s codes is bounded by 2s - 1: the bound is
     ``3n - 2 (win) - parts``, and "at most two codes per part" only needs which parts
     repeat (bit sets of feedbacks). Reads ``block[g, codeidx[j]]`` (``by_row``) or
-    ``block[j, g]``; biggest is 1, 2 or 3 (3 or more), -1 when the guess does not help."""
+    ``block[codeidx[j], g]``; biggest is 1, 2 or 3 (3 or more), -1 when the guess does
+    not help."""
     one = np.uint64(1)
     seen = np.uint64(0)
     dup = np.uint64(0)
     tri = np.uint64(0)
     for j in range(n):
-        f = feedback(block, g, codeidx[j]) if by_row else feedback(block, j, g)
+        f = feedback(block, g, codeidx[j]) if by_row else feedback(block, codeidx[j], g)
         bit = one << np.uint64(f)
         tri |= dup & bit
         dup |= seen & bit
