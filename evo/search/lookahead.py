@@ -96,13 +96,18 @@ def lookahead_player(
 
 
 @lru_cache(maxsize=8)
-def _colors(game: Game) -> tuple[np.ndarray, bool, np.uint32, np.ndarray]:
-    """The parts of :func:`palette` that depend on the game only (computed once)."""
+def _colors(game: Game) -> tuple[np.ndarray, bool, np.uint32, np.ndarray, tuple]:
+    """The parts of :func:`palette` that depend on the game only (computed once), the
+    identity as a group of one element among them."""
     masks = np.zeros(game.num_codes, dtype=np.uint32)
     for p in range(game.pegs):
         masks |= np.left_shift(np.uint32(1), game.digits[:, p].astype(np.uint32))
     every = np.uint32((1 << game.colors) - 1)
-    return masks, game.variant != "mastermind", every, np.ascontiguousarray(game.digits)
+    identity = (
+        np.arange(game.pegs, dtype=np.int64)[None, :],
+        np.arange(game.colors, dtype=np.int64)[None, :],
+    )
+    return masks, game.variant != "mastermind", every, np.ascontiguousarray(game.digits), identity
 
 
 def palette(
@@ -114,27 +119,15 @@ def palette(
     a history: every color, so that none counts as unplayed), and the symmetries that fix
     them as position permutations and color maps (the identity alone without
     ``symmetries``: for candidates reduced already)."""
-    masks, distinct, every, digits = _colors(game)
-    group: tuple = ((tuple(range(game.pegs)), tuple(range(game.colors))),)
+    masks, distinct, every, digits, (pis, luts) = _colors(game)
     if symmetries and history is not None:
-        group = Node.after(game, history).stabilizer.perms
-    return masks, distinct, every, digits, _played(game, history), *_group_arrays(group)
-
-
-@lru_cache(maxsize=64)
-def _group_arrays(group: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """A group's ``(pi, sigma)`` elements as arrays of position permutations and color
-    maps (identity on the colors ``sigma`` leaves out)."""
-    pis = np.array([pi for pi, _ in group], dtype=np.int64)
-    luts = np.array(
-        [[s if s >= 0 else c for c, s in enumerate(sigma)] for _, sigma in group], dtype=np.int64
-    )
-    return pis, luts
+        pis, luts = Node.after(game, history).stabilizer.arrays
+    return masks, distinct, every, digits, _played(game, history), pis, luts
 
 
 def _played(game: Game, history: tuple[int, ...] | None) -> np.uint32:
     """The colors the guesses of ``history`` played, as a bit mask (every color without one)."""
-    masks, _, every, _ = _colors(game)
+    masks, _, every, _, _ = _colors(game)
     if history is None:
         return every
     return np.uint32(np.bitwise_or.reduce(masks[list(history)], initial=0))

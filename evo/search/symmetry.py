@@ -106,11 +106,7 @@ class Stabilizer:
         fresh = np.array(self.fresh, dtype=np.int64)
         fresh_mask = np.zeros(game.colors, dtype=bool)
         fresh_mask[fresh] = True
-        pis = np.array([pi for pi, _ in self.perms], dtype=np.int64)
-        luts = np.array(
-            [[s if s >= 0 else c for c, s in enumerate(sigma)] for _, sigma in self.perms],
-            dtype=np.int64,
-        )
+        pis, luts = self.arrays
         if compiled(game) and len(codes) * len(pis) >= _COMPILED_ROWS:
             from evo.search.symmetry_kernel import lowest_images
 
@@ -127,6 +123,17 @@ class Stabilizer:
                 d = _relabel_fresh(d, fresh_mask, fresh, game.colors)
             best = np.minimum(best, encode(game, d).reshape(len(pi), -1).min(axis=0))
         return best
+
+    @cached_property
+    def arrays(self) -> tuple[np.ndarray, np.ndarray]:
+        """The elements as the kernels take them: position permutations ``pis`` and color
+        maps ``luts``, a row each (identity on the colors no guess has used)."""
+        pis = np.array([pi for pi, _ in self.perms], dtype=np.int64)
+        luts = np.array(
+            [[s if s >= 0 else c for c, s in enumerate(sigma)] for _, sigma in self.perms],
+            dtype=np.int64,
+        )
+        return pis, luts
 
     @cached_property
     def _all_representatives(self) -> np.ndarray:
