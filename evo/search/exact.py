@@ -34,7 +34,10 @@ parts of ``S`` other than the win. The search is depth first:
   searches prove (the memo is emptied past ``max_memo`` entries).
 
 The per-node work (scoring every candidate, splitting by one) is compiled
-(:mod:`evo.search.kernels`); the recursion and the memo stay here.
+(:mod:`evo.search.kernels`), and so is the whole recursion where the candidates do not
+depend on the node: everywhere with ``path-independent``, below the nodes that keep
+symmetries with ``symmetry``. Its memo is compiled too (:mod:`evo.search.memo_kernel`);
+the recursion here keeps the sets it solves in dictionaries.
 """
 
 from __future__ import annotations
@@ -56,6 +59,13 @@ POLICIES: tuple[str, ...] = get_args(Policy)
 
 #: The bound that means "no limit".
 UNBOUNDED = 1 << 60
+
+# Cells of the compiled memo's counters (evo.search.memo_kernel; not imported here, so
+# that importing this module does not load numba).
+_ENTRIES, _NODES = 0, 3
+
+#: With a deadline, the compiled search stops to look at the clock every this many nodes.
+BUDGET_NODES = 4096
 
 
 class SearchTimeout(Exception):
@@ -121,10 +131,10 @@ class Solver:
         self.lb = perfect_split_bounds(game.num_codes, self._parts)
         self.exact: dict[bytes, tuple[int, int]] = {}
         self.lower: dict[bytes, int] = {}
-        self.nodes = 0
+        self._py_nodes = 0
         # Compiled on first use (numba): imported here so that importing this module,
         # as the evolution's operators do, stays cheap.
-        from evo.search import kernels
+        from evo.search import kernels, memo_kernel
 
         self._score = kernels.score
         self._split = kernels.split
@@ -138,6 +148,19 @@ class Solver:
         self._digits = np.ascontiguousarray(game.digits, dtype=np.uint8)
         self._colors = game.colors
         self._key_type = np.uint16 if game.num_codes <= 1 << 16 else np.uint32
+        self._memo = memo_kernel.new_memo(limit=max_memo)
+        self._search = kernels.search
+        self._lookup = memo_kernel.lookup
+
+    @property
+    def nodes(self) -> int:
+        """Code sets searched so far (scored, not found in the memo)."""
+        return self._py_nodes + int(self._memo[4][_NODES])
+
+    @property
+    def memo_entries(self) -> int:
+        """Code sets the memo holds (their costs or lower bounds)."""
+        return len(self.exact) + len(self.lower) + int(self._memo[4][_ENTRIES])
 
     # ------------------------------------------------------------------ answers
     def total(
@@ -155,12 +178,13 @@ class Solver:
         s = _sorted(codes)
         if len(s) <= 2:
             return int(s[0])
-        key = self._key(s, depth)
-        if key not in self.exact:
+        guess = self._memo_guess(s, depth)
+        if guess < 0:
             self.solve(s, node or Node(self.game), UNBOUNDED, depth=depth)
-        if key not in self.exact:
+            guess = self._memo_guess(s, depth)
+        if guess < 0:
             raise ValueError(f"no subtree solves these {len(s)} codes within {depth} guesses")
-        return self.exact[key][1]
+        return guess
 
     def subtree(
         self, codes: np.ndarray, *, history: tuple[int, ...] = (), depth: int | None = None
@@ -207,7 +231,47 @@ class Solver:
             return 2 * n - 1
         if depth is not None and depth <= 2:
             return self._two_guesses(codes, node, bound)
+        if depth is None and self.policy == "path-independent":
+            return self._compiled(codes, bound)
         return self._solve(codes, self._key(codes, depth), node, bound, depth)
+
+    def _compiled(self, codes: np.ndarray, bound: int) -> int:
+        """``solve`` by the compiled recursion: the memo grown when full, the clock read
+        every :data:`BUDGET_NODES` nodes when there is a deadline."""
+        from evo.search import memo_kernel as mk
+
+        while True:
+            meta = self._memo[4]
+            meta[mk.STATUS] = 0
+            meta[mk.BUDGET] = 0 if self.deadline is None else meta[mk.NODES] + BUDGET_NODES
+            cost = self._search(
+                codes,
+                bound,
+                self._memo,
+                self._source,
+                self._source,
+                self._all,
+                self._digits,
+                self._colors,
+                self.lb,
+                self._nf,
+                self.pool == "consistent",
+                self.impossible,
+            )
+            if meta[mk.STATUS] == 0:
+                return int(cost)
+            if meta[mk.STATUS] == mk.FULL:
+                self._memo = mk.grown(self._memo)
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise SearchTimeout
+
+    def _memo_guess(self, codes: np.ndarray, depth: int | None) -> int:
+        """The guess the memos (the Python recursion's, then the compiled one's) know for
+        a sorted code set, or -1."""
+        hit = self.exact.get(self._key(codes, depth))
+        if hit is not None:
+            return hit[1]
+        return -1 if depth is not None else int(self._lookup(self._memo, codes)[1])
 
     def _two_guesses(self, codes: np.ndarray, node: Node, bound: int) -> int:
         """``solve`` within two guesses: a guess that leaves single codes, consistent first
@@ -241,11 +305,15 @@ class Solver:
         low = max(lb[n], self.lower.get(key, 0))
         if low >= bound:
             return low
+        if depth is None and node.stabilizer.trivial:
+            # No symmetry left (a node's symmetries only shrink below it): the compiled
+            # recursion, whose candidates do not depend on the node, chooses the same.
+            return self._compiled(codes, bound)
         if self.max_memo is not None and len(self.exact) + len(self.lower) > self.max_memo:
             self.exact.clear()
             self.lower.clear()
-        self.nodes += 1
-        if self.deadline is not None and (self.nodes & 63) == 0:
+        self._py_nodes += 1
+        if self.deadline is not None and (self._py_nodes & 63) == 0:
             if time.monotonic() > self.deadline:
                 raise SearchTimeout
         cands = self._pool(codes, node)

@@ -19,6 +19,19 @@ import numpy as np
 from numba import njit
 
 from evo.core.feedback_kernel import feedback, popcount
+from evo.search.memo_kernel import (
+    BUDGET,
+    COST,
+    GUESS,
+    LOWER,
+    NODES,
+    OUT_OF_BUDGET,
+    STATUS,
+    find,
+    lookup,
+    set_hash,
+    store,
+)
 
 #: Above this many codes, the parts are counted into a (candidates, feedbacks) table.
 _BIG = 48
@@ -115,7 +128,7 @@ def score(rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, l
             return kept[:1], bounds[:1], biggest[:1], b
         bounds[m] = b
         biggest[m] = big
-        keys[m] = (b * 2) * k + i
+        keys[m] = b * 2
         kept[m] = i
         m += 1
     if first >= 0 and biggest[first] <= 2 and bounds[first] <= 2 * n:
@@ -177,11 +190,34 @@ def score(rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, l
             return kept[:1], bounds[:1], biggest[:1], b
         bounds[m] = b
         biggest[m] = big
-        keys[m] = (b * 2 + 1) * k + i
+        keys[m] = b * 2 + 1
         kept[m] = i
         m += 1
-    order = np.argsort(keys[:m], kind="mergesort")
+    order = _stable_order(keys[:m])
     return kept[:m][order], bounds[:m][order], biggest[:m][order], least
+
+
+@njit(cache=True)
+def _stable_order(keys):  # pragma: no cover - compiled
+    """The order that sorts ``keys`` keeping equal ones as they come: a counting sort
+    when their range is small (bounds are), else a merge sort."""
+    m = len(keys)
+    if m == 0:
+        return np.empty(0, dtype=np.int64)
+    lo, hi = keys.min(), keys.max()
+    if hi - lo > 4 * m + 64:
+        return np.argsort(keys, kind="mergesort")
+    start = np.zeros(hi - lo + 2, dtype=np.int64)
+    for q in range(m):
+        start[keys[q] - lo + 1] += 1
+    for v in range(1, len(start)):
+        start[v] += start[v - 1]
+    order = np.empty(m, dtype=np.int64)
+    for q in range(m):
+        v = keys[q] - lo
+        order[start[v]] = q
+        start[v] += 1
+    return order
 
 
 @njit(cache=True)
@@ -294,3 +330,144 @@ def split(rows, guess, codeidx, codes, nf):  # pragma: no cover - compiled
             grouped[start[f]] = codes[j]
             start[f] += 1
     return grouped, sizes, label
+
+
+@njit(cache=True)
+def search(codes, bound, memo, rows, cols, every, digits, colors, lb, nf, consistent, impossible):
+    """The exact search of :class:`evo.search.exact.Solver` (the path-independent policy,
+    no depth limit) compiled whole: ``cost(codes)`` (sorted) when it is below ``bound``,
+    else a lower bound ``>= bound``; the memo (:mod:`evo.search.memo_kernel`) kept on the
+    way. Candidates: ``every`` code, or with ``consistent`` the set's own codes (and, with
+    ``impossible``, the other codes of the ``impossible`` smallest bounds).
+
+    It stops early, returning 0 and saying why in the memo's ``meta[STATUS]``, when the
+    memo is full or the budget of nodes ``meta[BUDGET]`` (0: none) is spent; what it
+    stored is right, so the same call again goes on from there."""
+    n = len(codes)
+    if n <= 2:
+        return np.int64(2 * n - 1)
+    entries, meta = memo[2], memo[4]
+    e = find(memo, codes, set_hash(codes))
+    low = lb[n]
+    if e >= 0:
+        if entries[e, GUESS] >= 0:
+            return entries[e, COST]
+        low = max(low, entries[e, LOWER])
+    if low >= bound:
+        return low
+    meta[NODES] += 1
+    if meta[BUDGET] > 0 and meta[NODES] >= meta[BUDGET]:
+        meta[STATUS] = OUT_OF_BUDGET
+        return np.int64(0)
+    cands = codes if consistent and impossible == 0 else every
+    kept, bounds, biggest, least = score(
+        rows, cols, cands, codes, cands, codes, digits, colors, lb, nf, bound, low
+    )
+    if impossible > 0:
+        kept, bounds, biggest = _mixed(kept, bounds, biggest, cands, codes, impossible)
+    best = bound
+    best_g = np.int64(-1)
+    tried = np.empty((min(len(kept), 8), n), dtype=np.int32)  # the partitions tried, as labels
+    tried_h = np.empty(len(kept), dtype=np.uint64)
+    ntried = 0
+    starts = np.empty(nf, dtype=np.int64)
+    lens = np.empty(nf, dtype=np.int64)
+    lows = np.empty(nf, dtype=np.int64)
+    for q in range(len(kept)):
+        b = bounds[q]
+        if b >= best:
+            break
+        g = cands[kept[q]]
+        if biggest[q] <= 2:
+            # Parts of one or two codes cost exactly their bound, the least left.
+            best, best_g = b, g
+            break
+        grouped, sizes, label = split(rows, g, codes, codes, nf)
+        # A guess that splits the codes as one already tried costs the same.
+        h = set_hash(label)
+        again = False
+        for t in range(ntried):
+            if tried_h[t] == h and np.array_equal(tried[t], label):
+                again = True
+                break
+        if again:
+            continue
+        if ntried == len(tried):
+            tried = np.concatenate((tried, np.empty_like(tried)))
+        tried[ntried] = label
+        tried_h[ntried] = h
+        ntried += 1
+        # The parts of three codes or more, with the best bound the memo knows.
+        total = np.int64(n)
+        rest = np.int64(0)
+        m = 0
+        pos = 0
+        for s in sizes:
+            if s <= 2:
+                total += 2 * s - 1
+            else:
+                part = grouped[pos : pos + s]
+                cost, guess, lower = lookup(memo, part)
+                lows[m] = cost if guess >= 0 else max(lb[s], lower)
+                starts[m] = pos
+                lens[m] = s
+                rest += lows[m]
+                m += 1
+            pos += s
+        if total + rest >= best:
+            continue
+        done = True
+        for p in range(m):
+            rest -= lows[p]
+            part = grouped[starts[p] : starts[p] + lens[p]]
+            total += search(
+                part,
+                best - total - rest,
+                memo,
+                rows,
+                cols,
+                every,
+                digits,
+                colors,
+                lb,
+                nf,
+                consistent,
+                impossible,
+            )
+            if meta[STATUS] != 0:
+                return np.int64(0)
+            if total + rest >= best:
+                done = False
+                break
+        if done:
+            best, best_g = total, g
+    if best_g >= 0:
+        store(memo, codes, best, best_g, 0)
+        return best
+    low = max(low, bound, least)
+    store(memo, codes, 0, -1, low)
+    return low
+
+
+@njit(cache=True)
+def _mixed(kept, bounds, biggest, cands, codes, impossible):  # pragma: no cover - compiled
+    """The scored candidates of the mixed pool: the consistent ones, and the others whose
+    bound is among the ``impossible`` smallest bounds of the others (every candidate of
+    such a bound: the same class whatever the candidates' symmetries)."""
+    m = len(kept)
+    inside = np.zeros(m, dtype=np.bool_)
+    out = np.empty(m, dtype=np.int64)
+    k = 0
+    for q in range(m):
+        c = cands[kept[q]]
+        i = np.searchsorted(codes, c)
+        inside[q] = i < len(codes) and codes[i] == c
+        if not inside[q]:
+            out[k] = bounds[q]
+            k += 1
+    limit = -1
+    if k > 0:
+        distinct = np.unique(out[:k])
+        limit = distinct[min(impossible, len(distinct)) - 1]
+    keep = inside | (bounds <= limit)
+    return kept[keep], bounds[keep], biggest[keep]

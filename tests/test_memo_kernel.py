@@ -1,0 +1,95 @@
+"""The compiled exact search and its memo: the same answers as the Python recursion, a
+memo that grows, empties at its cap and never confuses two sets, and a deadline that
+stops the compiled search without spoiling what it kept."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+
+from evo.core.game import make_game
+from evo.search import memo_kernel as mk
+from evo.search.exact import SearchTimeout, Solver
+
+
+def _sets(rng, n_codes, count, lo, hi):
+    return [
+        np.sort(rng.choice(n_codes, size=int(rng.integers(lo, hi)), replace=False)).astype(np.int64)
+        for _ in range(count)
+    ]
+
+
+def test_memo_keeps_many_sets_apart_and_grows_when_full():
+    rng = np.random.default_rng(5)
+    sets = _sets(rng, 5000, 300, 1, 40)
+    memo = mk.new_memo(1)
+    costs = {}
+    for i, s in enumerate(sets):
+        while not mk.store(memo, s, i + 10, i, 0):
+            assert memo[4][mk.STATUS] == mk.FULL
+            memo[4][mk.STATUS] = 0
+            memo = mk.grown(memo)
+        costs[s.tobytes()] = (i + 10, i)
+    assert len(memo[2]) >= len(costs)  # it grew from room for one set
+    for s in sets:
+        cost, guess, _ = mk.lookup(memo, s)
+        assert (cost, guess) == costs[s.tobytes()]
+    # A set it never stored, of a stored set's size, is not found.
+    other = sets[0].copy()
+    other[-1] = 5000 + 7
+    assert mk.lookup(memo, other)[1] == -1
+
+
+def test_memo_keeps_a_lower_bound_until_the_cost_is_known():
+    memo = mk.new_memo(4)
+    s = np.array([3, 8, 9], dtype=np.int64)
+    mk.store(memo, s, 0, -1, 7)
+    assert mk.lookup(memo, s) == (0, -1, 7)
+    mk.store(memo, s, 9, 8, 0)
+    assert mk.lookup(memo, s)[:2] == (9, 8)
+
+
+def test_memo_cap_empties_the_memo():
+    memo = mk.new_memo(64, limit=10)
+    rng = np.random.default_rng(6)
+    sets = _sets(rng, 1000, 25, 3, 9)
+    for s in sets:
+        assert mk.store(memo, s, 1, 0, 0)
+    assert memo[4][mk.ENTRIES] <= 10
+    assert mk.lookup(memo, sets[-1])[1] == 0  # the last one is kept
+    assert mk.lookup(memo, sets[0])[1] == -1  # an early one was forgotten
+
+
+@pytest.mark.parametrize(
+    "pegs, colors, variant, pool, impossible",
+    [
+        (3, 4, "mastermind", "all", 0),
+        (4, 4, "mastermind", "consistent", 0),
+        (4, 4, "mastermind", "consistent", 2),
+        (3, 6, "bulls-cows", "all", 0),
+    ],
+)
+def test_compiled_search_builds_the_python_recursions_tree(pegs, colors, variant, pool, impossible):
+    """The path-independent policy runs in the compiled recursion throughout; the symmetry
+    policy in Python wherever a node keeps symmetries: both choose the first optimal guess
+    in the search's order, so the whole trees are the same."""
+    g = make_game(pegs, colors, variant)
+    compiled = Solver(g, policy="path-independent", pool=pool, impossible=impossible)
+    python = Solver(g, policy="symmetry", pool=pool, impossible=impossible)
+    a = compiled.subtree(g.all_codes())
+    b = python.subtree(g.all_codes())
+    assert a.total == b.total
+    assert np.array_equal(a.guess, b.guess) and np.array_equal(a.parent, b.parent)
+    assert compiled.nodes > 0 and compiled.memo_entries > 0
+
+
+def test_a_past_deadline_stops_the_compiled_search_and_the_memo_stays_right():
+    g = make_game(4, 5)
+    solver = Solver(g, policy="path-independent", deadline=time.monotonic() - 1)
+    with pytest.raises(SearchTimeout):
+        solver.total(g.all_codes())
+    assert 0 < solver.nodes
+    solver.deadline = None
+    assert solver.total(g.all_codes()) == 2463  # Goddard's optimum of (4,5)
