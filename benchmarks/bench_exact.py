@@ -55,12 +55,11 @@ t0 = time.perf_counter()
 import numpy as np
 from evo.core.game import make_game
 from evo.baselines.optimal import optimal
-from evo.search.exact import Solver
 pegs, colors, variant, limit = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3], float(sys.argv[4])
 g = make_game(pegs, colors, variant).prepare()
 t1 = time.perf_counter()
-small = make_game(2, 2)
-Solver(small).total(small.all_codes())  # loads the compiled kernels
+small = make_game(2, 2).prepare()
+optimal(small, time_limit=limit)  # loads the compiled kernels the search uses
 t2 = time.perf_counter()
 tree = optimal(g, time_limit=limit)
 t3 = time.perf_counter()

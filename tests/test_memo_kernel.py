@@ -1,6 +1,7 @@
-"""The compiled exact search and its memo: the same answers as the Python recursion, a
-memo that grows, empties at its cap and never confuses two sets, and a deadline that
-stops the compiled search without spoiling what it kept."""
+"""The compiled exact search and its memo: the same trees as the Python recursion, with
+and without the history's symmetries; a memo that grows, empties at its cap and never
+confuses two sets; a deadline that stops the compiled search without spoiling what it
+kept."""
 
 from __future__ import annotations
 
@@ -72,17 +73,21 @@ def test_memo_cap_empties_the_memo():
     ],
 )
 def test_compiled_search_builds_the_python_recursions_tree(pegs, colors, variant, pool, impossible):
-    """The path-independent policy runs in the compiled recursion throughout; the symmetry
-    policy in Python wherever a node keeps symmetries: both choose the first optimal guess
-    in the search's order, so the whole trees are the same."""
+    """The compiled recursion, with the history's symmetries (carried guess by guess) and
+    without, and the Python recursion (which a depth limit runs, here one no tree
+    reaches) choose the first optimal guess in the search's order: the same trees."""
     g = make_game(pegs, colors, variant)
-    compiled = Solver(g, policy="path-independent", pool=pool, impossible=impossible)
-    python = Solver(g, policy="symmetry", pool=pool, impossible=impossible)
-    a = compiled.subtree(g.all_codes())
-    b = python.subtree(g.all_codes())
-    assert a.total == b.total
-    assert np.array_equal(a.guess, b.guess) and np.array_equal(a.parent, b.parent)
-    assert compiled.nodes > 0 and compiled.memo_entries > 0
+    codes = g.all_codes()
+    options = {"pool": pool, "impossible": impossible}
+    free = Solver(g, policy="path-independent", **options)
+    sym = Solver(g, policy="symmetry", **options)
+    python = Solver(g, policy="symmetry", **options)
+    a, b, c = free.subtree(codes), sym.subtree(codes), python.subtree(codes, depth=12)
+    assert a.total == b.total == c.total
+    for t in (b, c):
+        assert np.array_equal(a.guess, t.guess) and np.array_equal(a.parent, t.parent)
+    assert 0 < sym.nodes < free.nodes  # the symmetries spare candidates and nodes
+    assert python.memo_entries > 0 and python.exact  # the Python recursion's own memo
 
 
 def test_a_past_deadline_stops_the_compiled_search_and_the_memo_stays_right():

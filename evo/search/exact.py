@@ -33,11 +33,11 @@ parts of ``S`` other than the win. The search is depth first:
   Exact costs are memoised per code set, and so are the lower bounds that failed
   searches prove (the memo is emptied past ``max_memo`` entries).
 
-The per-node work (scoring every candidate, splitting by one) is compiled
-(:mod:`evo.search.kernels`), and so is the whole recursion where the candidates do not
-depend on the node: everywhere with ``path-independent``, below the nodes that keep
-symmetries with ``symmetry``. Its memo is compiled too (:mod:`evo.search.memo_kernel`);
-the recursion here keeps the sets it solves in dictionaries.
+The search runs compiled (:mod:`evo.search.kernels`), the node's symmetries carried
+guess by guess below it, its memo a hash table over arrays
+(:mod:`evo.search.memo_kernel`). The Python recursion here, with its memo in
+dictionaries, serves the searches with a depth limit and games of more than 32 colors
+(the compiled one keeps colors as bits of a uint32) where a node has symmetries.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ from evo.core.game import Game
 from evo.core.kinds import POOLS, Pool
 from evo.core.tree import Tree
 from evo.search.build import Node, build_tree
+from evo.search.lookahead import _colors, palette
 from evo.search.partition import partition_counts
 from evo.search.symmetry import Stabilizer
 
@@ -149,6 +150,9 @@ class Solver:
         self._colors = game.colors
         self._key_type = np.uint16 if game.num_codes <= 1 << 16 else np.uint32
         self._memo = memo_kernel.new_memo(limit=max_memo)
+        self._identity = _identity_palette(game)
+        # The compiled recursion carries a node's symmetries as color bit masks (uint32).
+        self._symmetric_kernel = game.colors <= 32
         self._search = kernels.search
         self._lookup = memo_kernel.lookup
 
@@ -231,15 +235,22 @@ class Solver:
             return 2 * n - 1
         if depth is not None and depth <= 2:
             return self._two_guesses(codes, node, bound)
-        if depth is None and self.policy == "path-independent":
-            return self._compiled(codes, bound)
+        if depth is None:
+            if self.policy == "path-independent" or node.stabilizer.trivial:
+                return self._compiled(codes, bound)
+            if self._symmetric_kernel:
+                return self._compiled(codes, bound, node)
         return self._solve(codes, self._key(codes, depth), node, bound, depth)
 
-    def _compiled(self, codes: np.ndarray, bound: int) -> int:
-        """``solve`` by the compiled recursion: the memo grown when full, the clock read
-        every :data:`BUDGET_NODES` nodes when there is a deadline."""
+    def _compiled(self, codes: np.ndarray, bound: int, node: Node | None = None) -> int:
+        """``solve`` by the compiled recursion, with the symmetries of ``node``'s history
+        (None: none needed); the memo grown when full, the clock read every
+        :data:`BUDGET_NODES` nodes when there is a deadline."""
         from evo.search import memo_kernel as mk
 
+        group = (
+            self._identity if node is None else palette(self.game, node.history, symmetries=True)
+        )
         while True:
             meta = self._memo[4]
             meta[mk.STATUS] = 0
@@ -257,6 +268,8 @@ class Solver:
                 self._nf,
                 self.pool == "consistent",
                 self.impossible,
+                group,
+                node is not None,
             )
             if meta[mk.STATUS] == 0:
                 return int(cost)
@@ -331,6 +344,7 @@ class Solver:
             self._nf,
             bound,
             low,
+            self._identity,
         )
         if self.impossible:
             kept, bounds, biggest = self._mixed(kept, bounds, biggest, cands, codes)
@@ -411,6 +425,25 @@ class Solver:
         """``(rows, cols, guessidx, codeidx)`` for the kernels: feedback sources (the table,
         or the packed codes without one) and the candidates and codes that index them."""
         return self._source, self._source, cands, codes
+
+
+def _identity_palette(game: Game) -> tuple:
+    """The kernels' :func:`~evo.search.lookahead.palette` of a group of the identity alone:
+    for candidates reduced already, or none to reduce (built for any number of colors:
+    no color bit is read)."""
+    masks, distinct, _, digits, (pis, luts) = _colors(game) if game.colors <= 32 else _wide(game)
+    none = np.uint32(0)
+    return masks, distinct, none, digits, none, pis, luts
+
+
+def _wide(game: Game) -> tuple:
+    """:func:`_identity_palette`'s parts for more colors than a uint32 has bits."""
+    identity = (
+        np.arange(game.pegs, dtype=np.int64)[None, :],
+        np.arange(game.colors, dtype=np.int64)[None, :],
+    )
+    masks = np.zeros(game.num_codes, dtype=np.uint32)
+    return masks, game.variant != "mastermind", None, np.ascontiguousarray(game.digits), identity
 
 
 def _sorted(codes: np.ndarray) -> np.ndarray:

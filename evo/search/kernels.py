@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from evo.core.feedback_kernel import feedback, popcount
+from evo.search.lookahead_kernel import _fixing, _lowest_of_its_orbit
 from evo.search.memo_kernel import (
     BUDGET,
     COST,
@@ -38,9 +39,12 @@ _BIG = 48
 
 
 @njit(cache=True)
-def score(rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, limit, target):
+def score(
+    rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, limit, target, palette
+):
     """Score the candidates ``cands`` (ascending) on the set ``codes`` (ascending):
-    ``(kept, bounds, biggest, least)``.
+    ``(kept, bounds, biggest, least)``; those that are not the lowest code of their orbit
+    under the symmetries of ``palette`` (:func:`evo.search.lookahead.palette`) are skipped.
 
     ``bound`` of a candidate: ``n + sum lb[part size]`` over its non-win parts, a lower
     bound of the total with it at the root, exact when no part has more than two codes;
@@ -85,6 +89,7 @@ def score(rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, l
             absent[na] = c
             na += 1
     scratch = np.empty(pegs, dtype=np.int64)
+    labels = np.empty(32, dtype=np.int64)
     # Sets so small that each part of s codes has the bound 2s - 1 (at most P + 1 codes).
     small = 1
     while small + 1 < len(lb) and lb[small + 1] == 2 * small + 1:
@@ -103,6 +108,8 @@ def score(rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, l
     for q in range(ni):
         i = inside[q]
         if na > 1 and not _lowest_of_orbit(digits, cands[i], present, absent, scratch):
+            continue
+        if not _lowest_of_its_orbit(cands[i], palette, labels):
             continue
         g = guessidx[i]
         if tiny:
@@ -164,6 +171,8 @@ def score(rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, l
             q += 1
             continue
         if na > 1 and not _lowest_of_orbit(digits, cands[i], present, absent, scratch):
+            continue
+        if not _lowest_of_its_orbit(cands[i], palette, labels):
             continue
         if tiny:
             b, big = _tiny_bound(cols, guessidx[i], codeidx, n, 0)
@@ -333,12 +342,29 @@ def split(rows, guess, codeidx, codes, nf):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def search(codes, bound, memo, rows, cols, every, digits, colors, lb, nf, consistent, impossible):
-    """The exact search of :class:`evo.search.exact.Solver` (the path-independent policy,
-    no depth limit) compiled whole: ``cost(codes)`` (sorted) when it is below ``bound``,
-    else a lower bound ``>= bound``; the memo (:mod:`evo.search.memo_kernel`) kept on the
-    way. Candidates: ``every`` code, or with ``consistent`` the set's own codes (and, with
-    ``impossible``, the other codes of the ``impossible`` smallest bounds).
+def search(
+    codes,
+    bound,
+    memo,
+    rows,
+    cols,
+    every,
+    digits,
+    colors,
+    lb,
+    nf,
+    consistent,
+    impossible,
+    palette,
+    symmetry,
+):  # pragma: no cover - compiled
+    """The exact search of :class:`evo.search.exact.Solver` (no depth limit) compiled
+    whole: ``cost(codes)`` (sorted) when it is below ``bound``, else a lower bound ``>=
+    bound``; the memo (:mod:`evo.search.memo_kernel`) kept on the way. Candidates:
+    ``every`` code, or with ``consistent`` the set's own codes (and, with ``impossible``,
+    the other codes of the ``impossible`` smallest bounds); one per orbit of the
+    symmetries of ``palette``, which with ``symmetry`` are those of the node's history,
+    extended guess by guess below it (else the identity throughout).
 
     It stops early, returning 0 and saying why in the memo's ``meta[STATUS]``, when the
     memo is full or the budget of nodes ``meta[BUDGET]`` (0: none) is spent; what it
@@ -361,7 +387,7 @@ def search(codes, bound, memo, rows, cols, every, digits, colors, lb, nf, consis
         return np.int64(0)
     cands = codes if consistent and impossible == 0 else every
     kept, bounds, biggest, least = score(
-        rows, cols, cands, codes, cands, codes, digits, colors, lb, nf, bound, low
+        rows, cols, cands, codes, cands, codes, digits, colors, lb, nf, bound, low, palette
     )
     if impossible > 0:
         kept, bounds, biggest = _mixed(kept, bounds, biggest, cands, codes, impossible)
@@ -416,6 +442,11 @@ def search(codes, bound, memo, rows, cols, every, digits, colors, lb, nf, consis
             pos += s
         if total + rest >= best:
             continue
+        below = palette
+        if symmetry:
+            masks, distinct, all_colors, pd, played, pis, luts = palette
+            kp, kl = _fixing(pis, luts, played, g, pd)
+            below = (masks, distinct, all_colors, pd, np.uint32(played | masks[g]), kp, kl)
         done = True
         for p in range(m):
             rest -= lows[p]
@@ -433,6 +464,8 @@ def search(codes, bound, memo, rows, cols, every, digits, colors, lb, nf, consis
                 nf,
                 consistent,
                 impossible,
+                below,
+                symmetry,
             )
             if meta[STATUS] != 0:
                 return np.int64(0)
