@@ -150,6 +150,10 @@ class Solver:
         self._colors = game.colors
         self._key_type = np.uint16 if game.num_codes <= 1 << 16 else np.uint32
         self._memo = memo_kernel.new_memo(limit=max_memo)
+        # What the compiled search reads and never changes.
+        src, consistent = self._source, pool == "consistent"
+        fixed = (self._all, self._digits, self._colors, self.lb, self._nf)
+        self._game: tuple = (src, src, *fixed, consistent, self.impossible)
         self._identity = _identity_palette(game)
         # The compiled recursion carries a node's symmetries as color bit masks (uint32).
         self._symmetric_kernel = game.colors <= 32
@@ -255,22 +259,7 @@ class Solver:
             meta = self._memo[4]
             meta[mk.STATUS] = 0
             meta[mk.BUDGET] = 0 if self.deadline is None else meta[mk.NODES] + BUDGET_NODES
-            cost = self._search(
-                codes,
-                bound,
-                self._memo,
-                self._source,
-                self._source,
-                self._all,
-                self._digits,
-                self._colors,
-                self.lb,
-                self._nf,
-                self.pool == "consistent",
-                self.impossible,
-                group,
-                node is not None,
-            )
+            cost = self._search(codes, bound, self._memo, self._game, group, node is not None)
             if meta[mk.STATUS] == 0:
                 return int(cost)
             if meta[mk.STATUS] == mk.FULL:

@@ -342,29 +342,16 @@ def split(rows, guess, codeidx, codes, nf):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def search(
-    codes,
-    bound,
-    memo,
-    rows,
-    cols,
-    every,
-    digits,
-    colors,
-    lb,
-    nf,
-    consistent,
-    impossible,
-    palette,
-    symmetry,
-):  # pragma: no cover - compiled
+def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - compiled
     """The exact search of :class:`evo.search.exact.Solver` (no depth limit) compiled
     whole: ``cost(codes)`` (sorted) when it is below ``bound``, else a lower bound ``>=
-    bound``; the memo (:mod:`evo.search.memo_kernel`) kept on the way. Candidates:
-    ``every`` code, or with ``consistent`` the set's own codes (and, with ``impossible``,
-    the other codes of the ``impossible`` smallest bounds); one per orbit of the
-    symmetries of ``palette``, which with ``symmetry`` are those of the node's history,
-    extended guess by guess below it (else the identity throughout).
+    bound``; the memo (:mod:`evo.search.memo_kernel`) kept on the way. ``game``: ``(rows,
+    cols, every, digits, colors, lb, nf, consistent, impossible)``, the arguments of
+    :func:`score` that do not change, and the candidates: ``every`` code, or with
+    ``consistent`` the set's own codes (and, with ``impossible``, the other codes of the
+    ``impossible`` smallest bounds); one per orbit of the symmetries of ``palette``, which
+    with ``symmetry`` are those of the node's history, extended guess by guess below it
+    (else the identity throughout).
 
     It stops early, returning 0 and saying why in the memo's ``meta[STATUS]``, when the
     memo is full or the budget of nodes ``meta[BUDGET]`` (0: none) is spent; what it
@@ -372,6 +359,7 @@ def search(
     n = len(codes)
     if n <= 2:
         return np.int64(2 * n - 1)
+    rows, cols, every, digits, colors, lb, nf, consistent, impossible = game
     entries, meta = memo[2], memo[4]
     e = find(memo, codes, set_hash(codes))
     low = lb[n]
@@ -451,22 +439,7 @@ def search(
         for p in range(m):
             rest -= lows[p]
             part = grouped[starts[p] : starts[p] + lens[p]]
-            total += search(
-                part,
-                best - total - rest,
-                memo,
-                rows,
-                cols,
-                every,
-                digits,
-                colors,
-                lb,
-                nf,
-                consistent,
-                impossible,
-                below,
-                symmetry,
-            )
+            total += search(part, best - total - rest, memo, game, below, symmetry)
             if meta[STATUS] != 0:
                 return np.int64(0)
             if total + rest >= best:
