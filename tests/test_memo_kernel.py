@@ -98,3 +98,27 @@ def test_a_past_deadline_stops_the_compiled_search_and_the_memo_stays_right():
     assert 0 < solver.nodes
     solver.deadline = None
     assert solver.total(g.all_codes()) == 2463  # Goddard's optimum of (4,5)
+
+
+def test_first_candidates_parts_side_by_side_give_the_same_tree(monkeypatch):
+    """With two threads, the parts of a big search's first candidate are searched side by
+    side, each in its own memo, then merged: the same tree as on one thread."""
+    from evo.core import engine
+    from evo.search import exact
+
+    g = make_game(4, 5)  # 625 codes: above PARALLEL_CODES
+    calls = []
+    spread = exact.Solver._first_parts_side_by_side
+
+    def spy(self, *args):
+        calls.append(len(args[0]))
+        return spread(self, *args)
+
+    monkeypatch.setattr(exact.Solver, "_first_parts_side_by_side", spy)
+    trees = {}
+    for count in (1, 2):
+        monkeypatch.setattr(engine, "THREADS", count)
+        trees[count] = Solver(g, policy="symmetry").subtree(g.all_codes())
+    assert calls == [625]  # only with two threads
+    assert trees[1].total == trees[2].total == 2463
+    assert np.array_equal(trees[1].guess, trees[2].guess)

@@ -245,7 +245,9 @@ SLOW_BUILD = textwrap.dedent(
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP], ids=["TERM", "HUP"])
 def test_a_signal_during_the_build_removes_the_temporary_file(sig):
-    """The build dies of the signal as before, and leaves no temporary file behind."""
+    """The build dies of the signal as before, and leaves no temporary file behind (the
+    signal's default action restored in the child: under ``nohup`` it would inherit an
+    ignored SIGHUP, and rightly go on)."""
     folder = Path(os.environ["EVO_CACHE"]) / "mastermind-3-4"
     proc = subprocess.Popen(
         [sys.executable, "-c", SLOW_BUILD],
@@ -254,6 +256,7 @@ def test_a_signal_during_the_build_removes_the_temporary_file(sig):
         text=True,
         env={**os.environ, "PYTHONPATH": str(REPO)},
         cwd=REPO,
+        preexec_fn=lambda: signal.signal(sig, signal.SIG_DFL),
     )
     assert proc.stdout.readline() == "building\n", proc.stderr.read()
     [tmp] = folder.glob(".*.tmp")  # the build is under way

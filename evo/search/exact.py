@@ -47,6 +47,7 @@ from typing import Literal, get_args
 
 import numpy as np
 
+from evo.core.engine import threads
 from evo.core.game import Game
 from evo.core.kinds import POOLS, Pool
 from evo.core.tree import Tree
@@ -64,6 +65,10 @@ UNBOUNDED = 1 << 60
 # Cells of the compiled memo's counters (evo.search.memo_kernel; not imported here, so
 # that importing this module does not load numba).
 _ENTRIES, _NODES = 0, 3
+
+#: From this many codes, the parts of a search's first candidate are searched side by
+#: side on :func:`~evo.core.engine.threads` threads before the search itself.
+PARALLEL_CODES = 256
 
 #: With a deadline, the compiled search stops to look at the clock every this many nodes.
 BUDGET_NODES = 4096
@@ -250,22 +255,63 @@ class Solver:
         """``solve`` by the compiled recursion, with the symmetries of ``node``'s history
         (None: none needed); the memo grown when full, the clock read every
         :data:`BUDGET_NODES` nodes when there is a deadline."""
-        from evo.search import memo_kernel as mk
-
         group = (
             self._identity if node is None else palette(self.game, node.history, symmetries=True)
         )
+        symmetric = node is not None
+        if len(codes) >= PARALLEL_CODES and threads() > 1:
+            self._first_parts_side_by_side(codes, bound, group, symmetric)
+        cost, self._memo = self._run(codes, bound, self._memo, group, symmetric)
+        return cost
+
+    def _run(
+        self, codes: np.ndarray, bound: int, memo: tuple, group: tuple, symmetric: bool
+    ) -> tuple[int, tuple]:
+        """``(cost, memo)``: the compiled search of ``codes`` in ``memo``, grown (a new
+        memo) when full, the clock read every :data:`BUDGET_NODES` nodes when there is a
+        deadline."""
+        from evo.search import memo_kernel as mk
+
         while True:
-            meta = self._memo[4]
+            meta = memo[4]
             meta[mk.STATUS] = 0
             meta[mk.BUDGET] = 0 if self.deadline is None else meta[mk.NODES] + BUDGET_NODES
-            cost = self._search(codes, bound, self._memo, self._game, group, node is not None)
+            cost = self._search(codes, bound, memo, self._game, group, symmetric)
             if meta[mk.STATUS] == 0:
-                return int(cost)
+                return int(cost), memo
             if meta[mk.STATUS] == mk.FULL:
-                self._memo = mk.grown(self._memo)
+                memo = mk.grown(memo)
             if self.deadline is not None and time.monotonic() > self.deadline:
                 raise SearchTimeout
+
+    def _first_parts_side_by_side(
+        self, codes: np.ndarray, bound: int, group: tuple, symmetric: bool
+    ) -> None:
+        """Search the parts of the first candidate the search will try, each on a thread
+        with a memo of its own, and merge what they found into the memo: the search then
+        finds them known. The parts share no code set, so no work is done twice; the
+        choices do not depend on what the memo holds."""
+        from concurrent.futures import ThreadPoolExecutor
+
+        from evo.search import kernels
+        from evo.search import memo_kernel as mk
+
+        grouped, sizes, below = kernels.first_parts(codes, bound, self._game, group, symmetric)
+        ends = np.cumsum(sizes)
+        parts = [grouped[e - s : e] for s, e in zip(sizes, ends) if s > 2]
+        if len(parts) < 2:
+            return
+        parts.sort(key=len, reverse=True)  # the largest first: the threads end together
+
+        def solve(part: np.ndarray) -> tuple:
+            return self._run(part, UNBOUNDED, mk.new_memo(), below, symmetric)[1]
+
+        with ThreadPoolExecutor(min(threads(), len(parts))) as pool:
+            memos = list(pool.map(solve, parts))
+        for other in memos:
+            while not mk.merge(self._memo, other):
+                self._memo = mk.grown(self._memo)
+            self._memo[4][mk.NODES] += other[4][mk.NODES]
 
     def _memo_guess(self, codes: np.ndarray, depth: int | None) -> int:
         """The guess the memos (the Python recursion's, then the compiled one's) know for

@@ -342,6 +342,42 @@ def split(rows, guess, codeidx, codes, nf):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def _candidates(codes, bound, low, game, palette):  # pragma: no cover - compiled
+    """``(cands, kept, bounds, biggest, least)``: the search's candidates on ``codes``,
+    scored and ordered (:func:`score`; the mixed pool's filter after)."""
+    rows, cols, every, digits, colors, lb, nf, consistent, impossible = game
+    cands = codes if consistent and impossible == 0 else every
+    kept, bounds, biggest, least = score(
+        rows, cols, cands, codes, cands, codes, digits, colors, lb, nf, bound, low, palette
+    )
+    if impossible > 0:
+        kept, bounds, biggest = _mixed(kept, bounds, biggest, cands, codes, impossible)
+    return cands, kept, bounds, biggest, least
+
+
+@njit(cache=True)
+def _below(palette, g):  # pragma: no cover - compiled
+    """The palette of the nodes below guess ``g``: the symmetries that also fix it."""
+    masks, distinct, every, digits, played, pis, luts = palette
+    kp, kl = _fixing(pis, luts, played, g, digits)
+    return masks, distinct, every, digits, np.uint32(played | masks[g]), kp, kl
+
+
+@njit(cache=True)
+def first_parts(codes, bound, game, palette, symmetry):  # pragma: no cover - compiled
+    """``(grouped, sizes, palette below)`` of the first candidate :func:`search` would
+    try on ``codes`` (its parts as :func:`split` gives them), or no parts when it would
+    try none or its parts are known at once (none of more than two codes)."""
+    lb, nf = game[5], game[6]
+    cands, kept, bounds, biggest, _ = _candidates(codes, bound, lb[len(codes)], game, palette)
+    if len(kept) == 0 or bounds[0] >= bound or biggest[0] <= 2:
+        return codes[:0], np.zeros(0, dtype=np.int64), palette
+    g = cands[kept[0]]
+    grouped, sizes, _ = split(game[0], g, codes, codes, nf)
+    return grouped, sizes, _below(palette, g) if symmetry else palette
+
+
+@njit(cache=True, nogil=True)
 def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - compiled
     """The exact search of :class:`evo.search.exact.Solver` (no depth limit) compiled
     whole: ``cost(codes)`` (sorted) when it is below ``bound``, else a lower bound ``>=
@@ -359,7 +395,7 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
     n = len(codes)
     if n <= 2:
         return np.int64(2 * n - 1)
-    rows, cols, every, digits, colors, lb, nf, consistent, impossible = game
+    rows, lb, nf = game[0], game[5], game[6]
     entries, meta = memo[2], memo[4]
     e = find(memo, codes, set_hash(codes))
     low = lb[n]
@@ -373,12 +409,7 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
     if meta[BUDGET] > 0 and meta[NODES] >= meta[BUDGET]:
         meta[STATUS] = OUT_OF_BUDGET
         return np.int64(0)
-    cands = codes if consistent and impossible == 0 else every
-    kept, bounds, biggest, least = score(
-        rows, cols, cands, codes, cands, codes, digits, colors, lb, nf, bound, low, palette
-    )
-    if impossible > 0:
-        kept, bounds, biggest = _mixed(kept, bounds, biggest, cands, codes, impossible)
+    cands, kept, bounds, biggest, least = _candidates(codes, bound, low, game, palette)
     best = bound
     best_g = np.int64(-1)
     tried = np.empty((min(len(kept), 8), n), dtype=np.int32)  # the partitions tried, as labels
@@ -430,11 +461,7 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
             pos += s
         if total + rest >= best:
             continue
-        below = palette
-        if symmetry:
-            masks, distinct, all_colors, pd, played, pis, luts = palette
-            kp, kl = _fixing(pis, luts, played, g, pd)
-            below = (masks, distinct, all_colors, pd, np.uint32(played | masks[g]), kp, kl)
+        below = _below(palette, g) if symmetry else palette
         done = True
         for p in range(m):
             rest -= lows[p]

@@ -133,6 +133,23 @@ def lookup(memo, codes):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def merge(memo, other):  # pragma: no cover - compiled
+    """Record in ``memo`` what ``other`` knows (its exact costs, else its lower bounds);
+    False when the memo has no room: grow it and merge again."""
+    _, _, entries, arena, meta = other
+    for e in range(meta[ENTRIES]):
+        off, n = entries[e, OFFSET], entries[e, SIZE]
+        codes = arena[off : off + n]
+        if entries[e, GUESS] >= 0:
+            ok = store(memo, codes, entries[e, COST], entries[e, GUESS], 0)
+        else:
+            ok = store(memo, codes, 0, -1, entries[e, LOWER])
+        if not ok:
+            return False
+    return True
+
+
+@njit(cache=True)
 def clear(memo):  # pragma: no cover - compiled
     """Forget every set."""
     slots, _, _, _, meta = memo
