@@ -106,7 +106,8 @@ def test_first_candidates_parts_side_by_side_give_the_same_tree(monkeypatch):
     from evo.core import engine
     from evo.search import exact
 
-    g = make_game(4, 5)  # 625 codes: above PARALLEL_CODES
+    g = make_game(4, 5)
+    monkeypatch.setattr(exact, "PARALLEL_CODES", 600)  # 625 codes: above it
     calls = []
     spread = exact.Solver._first_parts_side_by_side
 

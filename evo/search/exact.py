@@ -67,8 +67,10 @@ UNBOUNDED = 1 << 60
 _ENTRIES, _NODES = 0, 3
 
 #: From this many codes, the parts of a search's first candidate are searched side by
-#: side on :func:`~evo.core.engine.threads` threads before the search itself.
-PARALLEL_CODES = 256
+#: side on :func:`~evo.core.engine.threads` threads before the search itself (below, as
+#: for the (4,6) optimum, loading the kernels that do it costs a process more time than
+#: the threads save).
+PARALLEL_CODES = 1500
 
 #: With a deadline, the compiled search stops to look at the clock every this many nodes.
 BUDGET_NODES = 4096
