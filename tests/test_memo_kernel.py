@@ -123,3 +123,17 @@ def test_first_candidates_parts_side_by_side_give_the_same_tree(monkeypatch):
     assert calls == [625]  # only with two threads
     assert trees[1].total == trees[2].total == 2463
     assert np.array_equal(trees[1].guess, trees[2].guess)
+
+
+def test_a_past_deadline_stops_the_threads_too(monkeypatch):
+    from evo.core import engine
+    from evo.search import exact
+
+    monkeypatch.setattr(exact, "PARALLEL_CODES", 600)
+    monkeypatch.setattr(engine, "THREADS", 2)
+    g = make_game(4, 5)
+    solver = Solver(g, policy="path-independent", deadline=time.monotonic() - 1)
+    with pytest.raises(SearchTimeout):
+        solver.total(g.all_codes())
+    solver.deadline = None
+    assert solver.total(g.all_codes()) == 2463
