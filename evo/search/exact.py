@@ -52,7 +52,7 @@ from evo.core.game import Game
 from evo.core.kinds import POOLS, Pool
 from evo.core.tree import Tree
 from evo.search.build import Node, build_tree
-from evo.search.lookahead import _colors, palette
+from evo.search.lookahead import identity_palette, palette
 from evo.search.partition import partition_counts
 from evo.search.symmetry import Stabilizer
 
@@ -61,10 +61,6 @@ POLICIES: tuple[str, ...] = get_args(Policy)
 
 #: The bound that means "no limit".
 UNBOUNDED = 1 << 60
-
-# Cells of the compiled memo's counters (evo.search.memo_kernel; not imported here, so
-# that importing this module does not load numba).
-_ENTRIES, _NODES = 0, 3
 
 #: From this many codes, the parts of a search's first candidate are searched side by
 #: side on :func:`~evo.core.engine.threads` threads before the search itself (below, as
@@ -145,6 +141,7 @@ class Solver:
         from evo.search import kernels, memo_kernel
 
         self._score = kernels.score
+        self._mixed = kernels.mixed
         self._split = kernels.split
         self._lb = self.lb.tolist()
         self._nf = game.num_feedbacks
@@ -161,7 +158,7 @@ class Solver:
         src, consistent = self._source, pool == "consistent"
         fixed = (self._all, self._digits, self._colors, self.lb, self._nf)
         self._game: tuple = (src, src, *fixed, consistent, self.impossible)
-        self._identity = _identity_palette(game)
+        self._identity = identity_palette(game)
         # The compiled recursion carries a node's symmetries as color bit masks (uint32).
         self._symmetric_kernel = game.colors <= 32
         self._search = kernels.search
@@ -170,12 +167,16 @@ class Solver:
     @property
     def nodes(self) -> int:
         """Code sets searched so far (scored, not found in the memo)."""
-        return self._py_nodes + int(self._memo[4][_NODES])
+        from evo.search import memo_kernel as mk
+
+        return self._py_nodes + int(self._memo[4][mk.NODES])
 
     @property
     def memo_entries(self) -> int:
         """Code sets the memo holds (their costs or lower bounds)."""
-        return len(self.exact) + len(self.lower) + int(self._memo[4][_ENTRIES])
+        from evo.search import memo_kernel as mk
+
+        return len(self.exact) + len(self.lower) + int(self._memo[4][mk.ENTRIES])
 
     # ------------------------------------------------------------------ answers
     def total(
@@ -384,7 +385,9 @@ class Solver:
             self._identity,
         )
         if self.impossible:
-            kept, bounds, biggest = self._mixed(kept, bounds, biggest, cands, codes)
+            kept, bounds, biggest = self._mixed(
+                kept, bounds, biggest, cands, codes, self.impossible
+            )
         best, best_g = bound, -1
         below_depth = None if depth is None else depth - 1
         seen: set[bytes] = set()
@@ -439,15 +442,6 @@ class Solver:
         self.lower[key] = low
         return low
 
-    def _mixed(self, kept, bounds, biggest, cands: np.ndarray, codes: np.ndarray):
-        """The scored candidates of the mixed pool: the consistent ones, and the others
-        whose bound is among the :attr:`impossible` smallest bounds of the others (every
-        candidate of such a bound: the same class whatever the candidates' symmetries)."""
-        inside = np.isin(cands[kept], codes, assume_unique=True)
-        outside = np.unique(bounds[~inside])[: self.impossible]
-        keep = inside | (~inside & (bounds <= (outside[-1] if len(outside) else -1)))
-        return kept[keep], bounds[keep], biggest[keep]
-
     def _pool(self, codes: np.ndarray, node: Node) -> np.ndarray:
         """The candidate guesses at a node, ascending (one per orbit with ``symmetry``)."""
         if self.pool == "all" or self.impossible:
@@ -462,25 +456,6 @@ class Solver:
         """``(rows, cols, guessidx, codeidx)`` for the kernels: feedback sources (the table,
         or the packed codes without one) and the candidates and codes that index them."""
         return self._source, self._source, cands, codes
-
-
-def _identity_palette(game: Game) -> tuple:
-    """The kernels' :func:`~evo.search.lookahead.palette` of a group of the identity alone:
-    for candidates reduced already, or none to reduce (built for any number of colors:
-    no color bit is read)."""
-    masks, distinct, _, digits, (pis, luts) = _colors(game) if game.colors <= 32 else _wide(game)
-    none = np.uint32(0)
-    return masks, distinct, none, digits, none, pis, luts
-
-
-def _wide(game: Game) -> tuple:
-    """:func:`_identity_palette`'s parts for more colors than a uint32 has bits."""
-    identity = (
-        np.arange(game.pegs, dtype=np.int64)[None, :],
-        np.arange(game.colors, dtype=np.int64)[None, :],
-    )
-    masks = np.zeros(game.num_codes, dtype=np.uint32)
-    return masks, game.variant != "mastermind", None, np.ascontiguousarray(game.digits), identity
 
 
 def _sorted(codes: np.ndarray) -> np.ndarray:

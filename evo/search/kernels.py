@@ -351,7 +351,7 @@ def _candidates(codes, bound, low, game, palette):  # pragma: no cover - compile
         rows, cols, cands, codes, cands, codes, digits, colors, lb, nf, bound, low, palette
     )
     if impossible > 0:
-        kept, bounds, biggest = _mixed(kept, bounds, biggest, cands, codes, impossible)
+        kept, bounds, biggest = mixed(kept, bounds, biggest, cands, codes, impossible)
     return cands, kept, bounds, biggest, least
 
 
@@ -483,7 +483,7 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
 
 
 @njit(cache=True)
-def _mixed(kept, bounds, biggest, cands, codes, impossible):  # pragma: no cover - compiled
+def mixed(kept, bounds, biggest, cands, codes, impossible):  # pragma: no cover - compiled
     """The scored candidates of the mixed pool: the consistent ones, and the others whose
     bound is among the ``impossible`` smallest bounds of the others (every candidate of
     such a bound: the same class whatever the candidates' symmetries)."""

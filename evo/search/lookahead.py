@@ -96,6 +96,18 @@ def lookahead_player(
 
 
 @lru_cache(maxsize=8)
+def _shape(game: Game) -> tuple[bool, np.ndarray, tuple[np.ndarray, np.ndarray]]:
+    """The parts of :func:`palette` that depend on the game only and on no color's bit
+    (computed once): whether pegs are distinct, the codes' pegs, the identity as a group
+    of one element."""
+    identity = (
+        np.arange(game.pegs, dtype=np.int64)[None, :],
+        np.arange(game.colors, dtype=np.int64)[None, :],
+    )
+    return game.variant != "mastermind", np.ascontiguousarray(game.digits), identity
+
+
+@lru_cache(maxsize=8)
 def _colors(game: Game) -> tuple[np.ndarray, bool, np.uint32, np.ndarray, tuple]:
     """The parts of :func:`palette` that depend on the game only (computed once), the
     identity as a group of one element among them."""
@@ -103,11 +115,8 @@ def _colors(game: Game) -> tuple[np.ndarray, bool, np.uint32, np.ndarray, tuple]
     for p in range(game.pegs):
         masks |= np.left_shift(np.uint32(1), game.digits[:, p].astype(np.uint32))
     every = np.uint32((1 << game.colors) - 1)
-    identity = (
-        np.arange(game.pegs, dtype=np.int64)[None, :],
-        np.arange(game.colors, dtype=np.int64)[None, :],
-    )
-    return masks, game.variant != "mastermind", every, np.ascontiguousarray(game.digits), identity
+    distinct, digits, identity = _shape(game)
+    return masks, distinct, every, digits, identity
 
 
 def palette(
@@ -123,6 +132,16 @@ def palette(
     if symmetries and history is not None:
         pis, luts = Node.after(game, history).stabilizer.arrays
     return masks, distinct, every, digits, _played(game, history), pis, luts
+
+
+def identity_palette(game: Game) -> tuple:
+    """A :func:`palette` of the identity alone with no color free (none of its color bits
+    is read, so it serves games of any number of colors): for candidates reduced already,
+    or that no symmetry reduces."""
+    distinct, digits, (pis, luts) = _shape(game)
+    none = np.uint32(0)
+    masks = np.zeros(game.num_codes, dtype=np.uint32)
+    return masks, distinct, none, digits, none, pis, luts
 
 
 def _played(game: Game, history: tuple[int, ...] | None) -> np.uint32:
