@@ -5,6 +5,7 @@ ranked guesses of one-step look-ahead."""
 from __future__ import annotations
 
 import functools
+import itertools
 
 import numpy as np
 import pytest
@@ -14,7 +15,7 @@ from evo.core.game import Game, make_game
 from evo.core.kinds import HEURISTICS
 from evo.ea.mutation import greedy_subtree
 from evo.search.build import Node
-from evo.search.exact import Solver, max_parts, shared_solver
+from evo.search.exact import Solver, code_kinds, max_parts, perfect_split_bounds, shared_solver
 from evo.search.lookahead import ranked_guesses
 from evo.search.partition import candidates, feedback_block, perfect_consistent, split
 
@@ -24,6 +25,7 @@ GAMES = {
     "mastermind-3-4": (3, 4, "mastermind"),
     "bulls-cows-3-5": (3, 5, "bulls-cows"),
     "mastermind-4-6": (4, 6, "mastermind"),
+    "bulls-cows-4-7": (4, 7, "bulls-cows"),
 }
 
 
@@ -292,3 +294,182 @@ def test_exact_solver_reads_a_read_only_table():
     g = Game(3, 4)
     g.table.setflags(write=False)
     assert Solver(g).total(g.all_codes()) == 206  # Goddard's optimum of (3,4)
+
+
+def _kind_sets(g, rng, count):
+    """Code sets drawn from few kinds (color multisets), where the kinds' floors bite."""
+    kind, _ = code_kinds(g)
+    out = []
+    for _ in range(count):
+        picks = rng.choice(kind.max() + 1, size=rng.integers(1, 4), replace=False)
+        inside = np.flatnonzero(np.isin(kind, picks))
+        if len(inside) >= 3:
+            size = int(rng.integers(3, min(len(inside), 16) + 1))
+            out.append(np.sort(rng.choice(inside, size=size, replace=False)))
+    return out
+
+
+@pytest.mark.parametrize("name", ["mastermind-3-4", "bulls-cows-3-5", "mastermind-4-6"])
+def test_kind_floors_bound_every_other_guess(name):
+    """The floor of a kind is at most the bound (``n + sum lb``) of every guess of that
+    kind outside the set, checked guess by guess; and above ``2n`` for some sets of few
+    kinds (codes of one kind answer a guess in few ways), so the floors do prune."""
+    from evo.search import kernels
+
+    g = game(name)
+    solver = Solver(g)
+    kind, common = code_kinds(g)
+    rng = np.random.default_rng(3)
+    above = 0
+    for codes in _kind_sets(g, rng, 30):
+        n = len(codes)
+        floor = kernels._kind_floors(codes, kind, common, g.pegs, max_parts(g), solver.lb)
+        for guess in np.setdiff1d(np.arange(g.num_codes), codes):
+            bound = n + sum(int(solver.lb[len(p)]) for p in _parts(g, guess, codes))
+            assert bound >= floor[kind[guess]], (codes, guess)
+        above += int(floor.min() > 2 * n)
+    assert above >= 3
+
+
+def test_split_bound_is_the_least_split():
+    """The even split is the least ``sum lb`` over every way to split ``k`` codes into
+    at most ``parts`` parts (``lb`` is convex)."""
+    from evo.search import kernels
+
+    lb = perfect_split_bounds(40, 4)
+
+    @functools.cache
+    def least(k, parts):
+        if k == 0:
+            return 0
+        if parts == 0:
+            return 1 << 40
+        return min(int(lb[s]) + least(k - s, parts - 1) for s in range(1, k + 1))
+
+    for k in range(0, 30):
+        for parts in range(1, 7):
+            assert kernels._split_bound(k, parts, lb) == least(k, parts), (k, parts)
+
+
+def _path_sets(g, rng, count, most=24):
+    """Code sets as the search meets them: the part of a random guess's random answer,
+    again and again from every code, kept from ``most`` codes down to 3."""
+    out = []
+    for _ in range(count):
+        codes = g.all_codes()
+        while len(codes) >= 3:
+            fb = g.feedback(int(rng.integers(g.num_codes)), codes)
+            codes = codes[fb == rng.choice(fb)]
+            if 3 <= len(codes) <= most:
+                out.append(np.sort(codes))
+    return out
+
+
+def _lowest_of_absent_orbit(g, guess: int, codes: np.ndarray) -> bool:
+    """Whether ``guess`` is the lowest code its image takes when the colors no code of
+    ``codes`` has are permuted among themselves (every permutation tried)."""
+    absent = sorted(set(range(g.colors)) - set(np.unique(g.digits[codes]).tolist()))
+    digits = g.digits[guess]
+    index = {tuple(d): i for i, d in enumerate(g.digits.tolist())}
+    for perm in itertools.permutations(absent):
+        image = [perm[absent.index(c)] if c in absent else c for c in digits.tolist()]
+        if index[tuple(image)] < guess:
+            return False
+    return True
+
+
+@pytest.mark.parametrize("name", ["mastermind-3-4", "bulls-cows-3-5", "bulls-cows-4-7"])
+def test_scores_keep_the_order_up_to_the_first_guess_of_known_cost(name):
+    """On the code sets the optimal tree meets, and on sets of few kinds: the scored
+    candidates in order, up to the first whose parts have two codes or less (of known
+    cost: the search stops there), are those of the documented order (bound, consistent
+    first, code) computed guess by guess, whatever the kinds' floors and the cap skipped
+    after it."""
+    from evo.baselines.optimal import optimal
+    from evo.search import kernels
+
+    g = game(name)
+    solver = Solver(g)
+    tree = optimal(g, time_limit=None)
+    sets = [tree.code_set(v) for v in range(tree.num_nodes) if len(tree.code_set(v)) >= 3]
+    sets += _kind_sets(g, np.random.default_rng(17), 20)
+    every = np.arange(g.num_codes, dtype=np.int64)
+    lb = solver.lb
+    for codes in sets:
+        codes = np.sort(codes).astype(np.int64)
+        n = len(codes)
+        fb = g.compute_feedback(every[:, None], codes[None, :])
+        counts = np.zeros((g.num_codes, g.num_feedbacks), dtype=np.int64)
+        np.add.at(counts, (np.repeat(every, n), fb.ravel()), 1)
+        rest = np.delete(counts, g.win, axis=1)
+        helps = (counts[:, g.win] > 0) | (rest.max(axis=1) < n)
+        bound = n + lb[rest].sum(axis=1)
+        ranked = sorted(
+            (int(bound[x]), counts[x, g.win] == 0, x, int(rest[x].max()))
+            for x in np.flatnonzero(helps)
+        )
+        expect = []
+        for _, _, x, big in ranked:
+            if _lowest_of_absent_orbit(g, x, codes):
+                expect.append(x)
+                if big <= 2:
+                    break
+        kept, *_ = kernels.score(
+            solver._source,
+            solver._source,
+            every,
+            codes,
+            every,
+            codes,
+            solver._digits,
+            g.colors,
+            lb,
+            g.num_feedbacks,
+            1 << 40,
+            int(lb[n]),
+            solver._identity,
+            solver._kinds,
+            solver._common,
+        )
+        assert every[kept[: len(expect)]].tolist() == expect, codes.tolist()
+
+
+@pytest.mark.parametrize("name", ["mastermind-3-4", "bulls-cows-3-5"])
+def test_exact_choice_on_sets_of_few_kinds(name):
+    """On sets of few kinds (the kinds' floors and the cap of a guess of known cost skip
+    most guesses) the choice is still the first optimal guess in order, the total brute
+    force's."""
+    g = game(name)
+    rng = np.random.default_rng(11)
+    solver = Solver(g)
+    memo: dict = {}
+    for codes in _kind_sets(g, rng, 25):
+        size = len(codes)
+        best = brute_force_total(g, tuple(codes.tolist()), memo)
+        order = []
+        for guess in range(g.num_codes):
+            if not g.helps(guess, codes):
+                continue
+            parts = _parts(g, guess, codes)
+            bound = size + sum(int(solver.lb[len(p)]) for p in parts)
+            cost = size + sum(brute_force_total(g, p, memo) for p in parts)
+            order.append((bound, guess not in codes, guess, cost))
+        first = min(o for o in order if o[3] == best)
+        assert solver.total(codes) == best
+        assert solver.best_guess(codes) == first[2]
+
+
+def test_too_many_kinds_to_tabulate_gives_the_same_tree(monkeypatch):
+    """Above ``MAX_KINDS`` the search keeps no table of common colors and bounds other
+    guesses by ``2n``: slower, the same tree."""
+    import evo.search.exact as exact
+
+    g = game("mastermind-3-4")
+    codes = g.all_codes().astype(np.int64)
+    expect = Solver(g, policy="symmetry").subtree(codes)
+    monkeypatch.setattr(exact, "MAX_KINDS", 1)
+    solver = Solver(g, policy="symmetry")
+    assert len(solver._common) == 0
+    got = solver.subtree(codes)
+    assert got.total == expect.total == 206
+    assert np.array_equal(got.guess, expect.guess)

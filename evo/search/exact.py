@@ -157,7 +157,9 @@ class Solver:
         # What the compiled search reads and never changes.
         src, consistent = self._source, pool == "consistent"
         fixed = (self._all, self._digits, self._colors, self.lb, self._nf)
-        self._game: tuple = (src, src, *fixed, consistent, self.impossible)
+        self._kinds, self._common = code_kinds(game)
+        kinds = (self._kinds, self._common)
+        self._game: tuple = (src, src, *fixed, consistent, self.impossible, *kinds)
         self._identity = identity_palette(game)
         # The compiled recursion carries a node's symmetries as color bit masks (uint32).
         self._symmetric_kernel = game.colors <= 32
@@ -383,6 +385,8 @@ class Solver:
             bound,
             low,
             self._identity,
+            self._kinds,
+            self._common,
         )
         if self.impossible:
             kept, bounds, biggest = self._mixed(
@@ -456,6 +460,30 @@ class Solver:
         """``(rows, cols, guessidx, codeidx)`` for the kernels: feedback sources (the table,
         or the packed codes without one) and the candidates and codes that index them."""
         return self._source, self._source, cands, codes
+
+
+#: Above this many kinds of codes (color multisets), the search keeps no table of their
+#: common colors (kinds squared bytes) and bounds other guesses by ``2n`` alone.
+MAX_KINDS = 8192
+
+
+def code_kinds(game: Game) -> tuple[np.ndarray, np.ndarray]:
+    """``(kind, common)``: each code's color multiset, numbered (codes of one kind have
+    the same colors), and how many colors two kinds have in common, with repeats (empty
+    above :data:`MAX_KINDS` kinds, every code then of kind 0)."""
+    ordered = np.sort(game.digits, axis=1).astype(np.int64)
+    key = ordered @ (game.colors ** np.arange(game.pegs, dtype=np.int64))
+    _, first, kind = np.unique(key, return_index=True, return_inverse=True)
+    nk = len(first)
+    if nk > MAX_KINDS:
+        return np.zeros(game.num_codes, dtype=np.int32), np.zeros((0, 0), dtype=np.uint8)
+    counts = np.zeros((nk, game.colors), dtype=np.uint8)
+    for p in range(game.pegs):
+        np.add.at(counts, (np.arange(nk), ordered[first, p]), 1)
+    common = np.zeros((nk, nk), dtype=np.uint8)
+    for a in range(0, nk, 256):
+        common[a : a + 256] = np.minimum(counts[a : a + 256, None, :], counts[None]).sum(-1)
+    return kind.astype(np.int32).ravel(), common
 
 
 def _sorted(codes: np.ndarray) -> np.ndarray:

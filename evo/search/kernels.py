@@ -40,7 +40,21 @@ _BIG = 48
 
 @njit(cache=True)
 def score(
-    rows, cols, guessidx, codeidx, cands, codes, digits, colors, lb, nf, limit, target, palette
+    rows,
+    cols,
+    guessidx,
+    codeidx,
+    cands,
+    codes,
+    digits,
+    colors,
+    lb,
+    nf,
+    limit,
+    target,
+    palette,
+    kinds,
+    common,
 ):
     """Score the candidates ``cands`` (ascending) on the set ``codes`` (ascending):
     ``(kept, bounds, biggest, least)``; those that are not the lowest code of their orbit
@@ -62,10 +76,14 @@ def score(
     The consistent candidates are scored first. When the first candidate of the order is
     known to be optimal before all are scored, only it is returned: a consistent one of
     exact bound ``target`` (a lower bound of the set's cost); after the consistent ones,
-    the least of them when exact and at most ``2n`` (what any other guess costs at
-    least); else the first inconsistent guess that splits the codes into single codes
-    (``2n``). The inconsistent ones are not scored when the consistent ones show that
-    ``limit`` is out of reach."""
+    the least of them when exact and at most what any other guess costs at least (``2n``,
+    or the least of the kinds' floors, :func:`_kind_floors`: ``kinds`` numbers each code's
+    color multiset, ``common`` the colors two kinds share); else the first inconsistent
+    one of exact bound at that floor. The inconsistent ones are not scored when the
+    consistent ones show that ``limit`` is out of reach, nor those whose kind's floor
+    reaches ``limit`` or the bound of a candidate of known cost before them in the order
+    (the search stops there); ``kept`` may then miss candidates the search would never
+    try."""
     n = len(codeidx)
     k = len(guessidx)
     # The consistent candidates, ascending (both lists are).
@@ -138,65 +156,95 @@ def score(
         keys[m] = b * 2
         kept[m] = i
         m += 1
-    if first >= 0 and biggest[first] <= 2 and bounds[first] <= 2 * n:
+    # What every inconsistent guess costs at least: 2n; more, kind by kind, when codes
+    # share their colors (the floors cost a pass over the kinds, so 2n is tried first).
+    exact = first >= 0 and biggest[first] <= 2
+    if exact and bounds[first] <= 2 * n:
         return kept[first : first + 1], bounds[first : first + 1], biggest[first : first + 1], least
-    # Every inconsistent guess costs at least 2n (and the target).
-    low = min(least, max(2 * n, target))
+    floor = _kind_floors(codes, kinds, common, pegs, small - 1, lb)
+    outside = floor.min()
+    if exact and bounds[first] <= outside:
+        return kept[first : first + 1], bounds[first : first + 1], biggest[first : first + 1], least
+    low = min(least, max(outside, target))
     if low >= limit:
         return kept[:0], bounds[:0], biggest[:0], low
 
-    # Sweep 1: the other candidates: a tiny set's feedbacks read as they are needed (its
-    # scan often stops at the first guess that leaves single codes), a block of the set's
-    # rows gathered once (few codes), or part sizes counted code by code (many codes).
-    if tiny:
-        table = np.empty((0, nf), dtype=np.int32)
-        sub = np.empty((0, k), dtype=np.uint8)
-    elif n > _BIG:
-        table = np.zeros((k, nf), dtype=np.int32)
-        sub = np.empty((0, k), dtype=np.uint8)
-        for j in range(n):
-            r = codeidx[j]
-            for i in range(k):
-                table[i, feedback(cols, r, guessidx[i])] += 1
-    else:
-        table = np.empty((0, nf), dtype=np.int32)
-        sub = np.empty((n, k), dtype=np.uint8)
-        for j in range(n):
-            r = codeidx[j]
-            for i in range(k):
-                sub[j, i] = feedback(cols, r, guessidx[i])
+    # Sweep 1: the other candidates whose kind's floor is below ``cap`` (the others' floors
+    # go to ``least``): ``limit``, or the bound of a candidate of known cost (the first
+    # consistent one if exact, an inconsistent one met with parts of two codes or less),
+    # past which the search never goes. A tiny set's feedbacks read as they are needed
+    # (its scan often stops at the first guess that leaves single codes), a block of the
+    # set's rows gathered once (few codes), or part sizes counted code by code (many).
+    cap = min(limit, bounds[first]) if exact else limit
+    before = np.int64(1) << 62  # the least bound of the inconsistent candidates kept
+    live = np.empty(k, dtype=np.int64)
+    nl = 0
     q = 0
     for i in range(k):
         if q < ni and inside[q] == i:
             q += 1
             continue
+        low_i = floor[kinds[cands[i]]]
+        if low_i >= cap:
+            least = min(least, low_i)
+            continue
         if na > 1 and not _lowest_of_orbit(digits, cands[i], present, absent, scratch):
             continue
         if not _lowest_of_its_orbit(cands[i], palette, labels):
+            continue
+        live[nl] = i
+        nl += 1
+    if tiny:
+        table = np.empty((0, nf), dtype=np.int32)
+        sub = np.empty((0, nl), dtype=np.uint8)
+    elif n > _BIG:
+        table = np.zeros((nl, nf), dtype=np.int32)
+        sub = np.empty((0, nl), dtype=np.uint8)
+        for j in range(n):
+            r = codeidx[j]
+            for a in range(nl):
+                table[a, feedback(cols, r, guessidx[live[a]])] += 1
+    else:
+        table = np.empty((0, nf), dtype=np.int32)
+        sub = np.empty((n, nl), dtype=np.uint8)
+        for j in range(n):
+            r = codeidx[j]
+            for a in range(nl):
+                sub[j, a] = feedback(cols, r, guessidx[live[a]])
+    for a in range(nl):
+        i = live[a]
+        low_i = floor[kinds[cands[i]]]
+        if low_i >= cap:
+            least = min(least, low_i)
             continue
         if tiny:
             b, big = _tiny_bound(cols, guessidx[i], codeidx, n, 0)
         else:
             if n > _BIG:
                 for f in range(nf):
-                    counts[f] = table[i, f]
+                    counts[f] = table[a, f]
             else:
                 for f in range(nf):
                     counts[f] = 0
                 for j in range(n):
-                    counts[sub[j, i]] += 1
+                    counts[sub[j, a]] += 1
             b, big = _bound(counts, lb, n, nf)
         if big < 0:
             continue
         if b < least:
             least = b
-        if b >= limit:
+        if b >= cap:
             continue
-        if big <= 1 and (first < 0 or bounds[first] > b):
-            kept[0] = i
-            bounds[0] = b
-            biggest[0] = big
-            return kept[:1], bounds[:1], biggest[:1], b
+        if big <= 2:
+            # Known first in the order when no other guess can cost less and none of its
+            # bound is kept before it.
+            if b <= outside and b < before and (first < 0 or bounds[first] > b):
+                kept[0] = i
+                bounds[0] = b
+                biggest[0] = big
+                return kept[:1], bounds[:1], biggest[:1], b
+            cap = b
+        before = min(before, b)
         bounds[m] = b
         biggest[m] = big
         keys[m] = b * 2 + 1
@@ -345,10 +393,24 @@ def split(rows, guess, codeidx, codes, nf):  # pragma: no cover - compiled
 def _candidates(codes, bound, low, game, palette):  # pragma: no cover - compiled
     """``(cands, kept, bounds, biggest, least)``: the search's candidates on ``codes``,
     scored and ordered (:func:`score`; the mixed pool's filter after)."""
-    rows, cols, every, digits, colors, lb, nf, consistent, impossible = game
+    rows, cols, every, digits, colors, lb, nf, consistent, impossible, kinds, common = game
     cands = codes if consistent and impossible == 0 else every
     kept, bounds, biggest, least = score(
-        rows, cols, cands, codes, cands, codes, digits, colors, lb, nf, bound, low, palette
+        rows,
+        cols,
+        cands,
+        codes,
+        cands,
+        codes,
+        digits,
+        colors,
+        lb,
+        nf,
+        bound,
+        low,
+        palette,
+        kinds,
+        common,
     )
     if impossible > 0:
         kept, bounds, biggest = mixed(kept, bounds, biggest, cands, codes, impossible)
@@ -480,6 +542,54 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
     low = max(low, bound, least)
     store(memo, codes, 0, -1, low)
     return low
+
+
+@njit(cache=True)
+def _kind_floors(codes, kinds, common, pegs, most, lb):  # pragma: no cover - compiled
+    """Per kind of guess (color multiset), a lower bound of the bound of a guess of that
+    kind that is not among ``codes``: codes of one kind answer it with the same number
+    ``t`` of right colors (``common``: per two kinds), so the codes of one ``t`` fall into
+    at most ``t + 1`` parts (``pegs - 1`` for ``t = pegs``, no win). ``2n`` for every
+    kind when ``common`` is empty (too many kinds to keep it)."""
+    n = len(codes)
+    nk = len(common)
+    if nk == 0:
+        return np.full(1, 2 * n, dtype=np.int64)
+    ks = np.empty(n, dtype=np.int32)
+    for j in range(n):
+        ks[j] = kinds[codes[j]]
+    ks.sort()
+    dk = np.empty(n, dtype=np.int32)
+    mult = np.empty(n, dtype=np.int64)
+    d = 0
+    for j in range(n):
+        if d > 0 and dk[d - 1] == ks[j]:
+            mult[d - 1] += 1
+        else:
+            dk[d] = ks[j]
+            mult[d] = 1
+            d += 1
+    floor = np.empty(nk, dtype=np.int64)
+    per_t = np.zeros(pegs + 1, dtype=np.int64)
+    for kk in range(nk):
+        per_t[:] = 0
+        for q in range(d):
+            per_t[common[kk, dk[q]]] += mult[q]
+        u = min(per_t[pegs], pegs - 1)
+        for t in range(pegs):
+            u += min(per_t[t], t + 1)
+        floor[kk] = n + _split_bound(n, max(min(u, most), 1), lb)
+    return floor
+
+
+@njit(cache=True)
+def _split_bound(k, parts, lb):  # pragma: no cover - compiled
+    """The least ``sum lb[s]`` over splits of ``k`` codes into at most ``parts`` parts:
+    the even split (``lb`` is convex)."""
+    if k <= parts:
+        return np.int64(k)
+    q, r = k // parts, k % parts
+    return r * lb[q + 1] + (parts - r) * lb[q]
 
 
 @njit(cache=True)
