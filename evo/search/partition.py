@@ -60,14 +60,12 @@ def split(game: Game, guess: int, codes: np.ndarray) -> list[tuple[int, np.ndarr
     each part keeps the order of ``codes``."""
     fb = game.feedback_row(int(guess), codes)
     order = np.argsort(fb, kind="stable")
-    sfb = fb[order]
-    cuts = np.flatnonzero(sfb[1:] != sfb[:-1]) + 1
-    out = []
-    for part in np.split(order, cuts):
-        f = int(fb[part[0]])
-        if f != game.win:
-            out.append((f, codes[part]))
-    return out
+    sfb, grouped = fb[order], codes[order]
+    cuts = [0, *(np.flatnonzero(sfb[1:] != sfb[:-1]) + 1).tolist(), len(sfb)]
+    first = sfb.tolist()
+    win = game.win
+    # Slices of one sorted array: a part per run of equal feedbacks.
+    return [(first[a], grouped[a:b]) for a, b in zip(cuts, cuts[1:]) if a < b and first[a] != win]
 
 
 def candidates(game: Game, codes: np.ndarray, *, pool: Pool) -> np.ndarray:
