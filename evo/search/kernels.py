@@ -114,10 +114,11 @@ def score(
         small += 1
     tiny = n <= small and nf <= 64
     counts = np.zeros(nf, dtype=np.int64)
-    bounds = np.empty(k, dtype=np.int64)
-    biggest = np.empty(k, dtype=np.int64)
-    keys = np.empty(k, dtype=np.int64)
-    kept = np.empty(k, dtype=np.int64)
+    # Room for the consistent candidates; for all when the others are scored too.
+    bounds = np.empty(ni, dtype=np.int64)
+    biggest = np.empty(ni, dtype=np.int64)
+    keys = np.empty(ni, dtype=np.int64)
+    kept = np.empty(ni, dtype=np.int64)
     m = 0
     least = np.int64(1) << 62
     first = -1  # the first consistent candidate of least bound
@@ -176,6 +177,8 @@ def score(
     # (its scan often stops at the first guess that leaves single codes), a block of the
     # set's rows gathered once (few codes), or part sizes counted code by code (many).
     cap = min(limit, bounds[first]) if exact else limit
+    bounds, biggest = _room(bounds, m, k), _room(biggest, m, k)
+    keys, kept = _room(keys, m, k), _room(kept, m, k)
     before = np.int64(1) << 62  # the least bound of the inconsistent candidates kept
     live = np.empty(k, dtype=np.int64)
     nl = 0
@@ -252,6 +255,14 @@ def score(
         m += 1
     order = _stable_order(keys[:m])
     return kept[:m][order], bounds[:m][order], biggest[:m][order], least
+
+
+@njit(cache=True)
+def _room(values, m, size):  # pragma: no cover - compiled
+    """A new array of ``size`` starting with the first ``m`` of ``values``."""
+    out = np.empty(size, dtype=values.dtype)
+    out[:m] = values[:m]
+    return out
 
 
 @njit(cache=True)
@@ -472,6 +483,11 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
         meta[STATUS] = OUT_OF_BUDGET
         return np.int64(0)
     cands, kept, bounds, biggest, least = _candidates(codes, bound, low, game, palette)
+    if len(kept) > 0 and bounds[0] < bound and biggest[0] <= 2:
+        # The first candidate's parts have one or two codes: its bound is its cost, the
+        # least (most sets end here).
+        store(memo, codes, bounds[0], cands[kept[0]], 0)
+        return bounds[0]
     best = bound
     best_g = np.int64(-1)
     tried = np.empty((min(len(kept), 8), n), dtype=np.int32)  # the partitions tried, as labels
