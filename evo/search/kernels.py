@@ -585,15 +585,18 @@ def _kind_floors(codes, kinds, common, pegs, most, lb):  # pragma: no cover - co
             dk[d] = ks[j]
             mult[d] = 1
             d += 1
+    # Codes per kind of guess and number of right colors (``common`` is symmetric: a row
+    # per kind of the set).
+    per_t = np.zeros((nk, pegs + 1), dtype=np.int64)
+    for q in range(d):
+        row = common[dk[q]]
+        for kk in range(nk):
+            per_t[kk, row[kk]] += mult[q]
     floor = np.empty(nk, dtype=np.int64)
-    per_t = np.zeros(pegs + 1, dtype=np.int64)
     for kk in range(nk):
-        per_t[:] = 0
-        for q in range(d):
-            per_t[common[kk, dk[q]]] += mult[q]
-        u = min(per_t[pegs], pegs - 1)
+        u = min(per_t[kk, pegs], pegs - 1)
         for t in range(pegs):
-            u += min(per_t[t], t + 1)
+            u += min(per_t[kk, t], t + 1)
         floor[kk] = n + _split_bound(n, max(min(u, most), 1), lb)
     return floor
 
