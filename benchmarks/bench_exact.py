@@ -8,6 +8,7 @@ is built and the compiled kernels are loaded (numba's start, about a second, is 
 
     .venv/bin/python benchmarks/bench_exact.py          # (4,4), (4,6), B&C 4 of 8; 3 rounds
     .venv/bin/python benchmarks/bench_exact.py --full   # also (4,7) and B&C 4 of 10, once
+    .venv/bin/python benchmarks/bench_exact.py --rounds 7   # more rounds for the quick games
 """
 
 from __future__ import annotations
@@ -102,16 +103,21 @@ def _row(case: Case, rounds: int) -> str:
                 peers.append(seconds)
                 peer_totals.add(total)
     w, c, p = (statistics.median(x) for x in (walls, computes, peers))
+
+    def sec(x: float) -> str:
+        return f"{x:.3f} s" if x < 1 else f"{x:.2f} s"
+
     ok = "" if totals == peer_totals == {case.optimum} else " **MISMATCH**"
     return (
-        f"| {case.label} | {'/'.join(map(str, sorted(totals)))}{ok} | {w:.2f} s | {c:.2f} s "
-        f"| {p:.2f} s | {w / p:.1f}x | {c / p:.1f}x |"
+        f"| {case.label} | {'/'.join(map(str, sorted(totals)))}{ok} | {sec(w)} | {sec(c)} "
+        f"| {sec(p)} | {w / p:.1f}x | {c / p:.2f}x |"
     )
 
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     full = "--full" in args
+    rounds = int(args[args.index("--rounds") + 1]) if "--rounds" in args else 3
     try:
         run_peer("mmstrat", "-v")
     except (PeersMissing, RuntimeError) as e:
@@ -125,13 +131,13 @@ def main(argv: list[str] | None = None) -> None:
     )
     print("|---|---|---|---|---|---|---|")
     for case in QUICK:
-        print(_row(case, 3), flush=True)
+        print(_row(case, rounds), flush=True)
     if full:
         for case in FULL:
             print(_row(case, 1), flush=True)
     print(
         "\nevo compute: the search and the tree, after the table is built and the kernels "
-        "are loaded; mmstrat's figure is its whole process. Medians of 3 rounds "
+        f"are loaded; mmstrat's figure is its whole process. Medians of {rounds} rounds "
         "(1 for the games of `--full`)."
     )
 
