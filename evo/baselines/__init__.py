@@ -321,9 +321,6 @@ SOLVE_OPTIMUM_UP_TO = 64
 #: Best totals reported for games whose optimum is not proved (or not checked by evo),
 #: with what is known of where they come from.
 BEST_REPORTED: dict[tuple[int, int, str], KnownTotal] = {
-    (4, 8, "mastermind"): KnownTotal(
-        20471, "reported best total, claimed optimal (not proved by evo)", proved=False
-    ),
     (5, 8, "mastermind"): KnownTotal(
         179274,
         "reported best known (average 5.4711, first guess 12344); not proved optimal",
