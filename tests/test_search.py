@@ -228,6 +228,22 @@ def _parts(g, guess: int, codes: np.ndarray) -> list[tuple[int, ...]]:
     return [tuple(codes[fb == f].tolist()) for f in np.unique(fb) if f != g.win]
 
 
+def _first_optimal(g, solver, codes: np.ndarray, memo: dict) -> tuple[int, int]:
+    """``(cost, guess)``: brute force's total of ``codes`` and its first optimal guess in
+    the order the search documents (bound, consistent first, code)."""
+    size = len(codes)
+    best = brute_force_total(g, tuple(codes.tolist()), memo)
+    order = []
+    for guess in range(g.num_codes):
+        if not g.helps(guess, codes):
+            continue
+        parts = _parts(g, guess, codes)
+        bound = size + sum(int(solver.lb[len(p)]) for p in parts)
+        cost = size + sum(brute_force_total(g, p, memo) for p in parts)
+        order.append((bound, guess not in codes, guess, cost))
+    return best, min(o for o in order if o[3] == best)[2]
+
+
 @pytest.mark.parametrize("name", ["mastermind-3-3", "mastermind-3-4", "bulls-cows-3-5"])
 def test_exact_choice_is_the_first_optimal_guess_in_order(name):
     """The guess kept is the first optimal one by (bound, consistent first, code), the
@@ -240,17 +256,8 @@ def test_exact_choice_is_the_first_optimal_guess_in_order(name):
     for size in [3, 4, 5, 6, 8, 10]:
         for _ in range(4):
             codes = np.sort(rng.choice(g.num_codes, size=size, replace=False))
-            best = brute_force_total(g, tuple(codes.tolist()), memo)
-            order = []
-            for guess in range(g.num_codes):
-                if not g.helps(guess, codes):
-                    continue
-                parts = _parts(g, guess, codes)
-                bound = size + sum(int(solver.lb[len(p)]) for p in parts)
-                cost = size + sum(brute_force_total(g, p, memo) for p in parts)
-                order.append((bound, guess not in codes, guess, cost))
-            first = min(o for o in order if o[3] == best)
-            assert solver.best_guess(codes) == first[2]
+            _, first = _first_optimal(g, solver, codes, memo)
+            assert solver.best_guess(codes) == first
 
 
 @pytest.mark.parametrize("name", ["mastermind-3-4", "bulls-cows-3-5"])
@@ -414,23 +421,7 @@ def test_scores_keep_the_order_up_to_the_first_guess_of_known_cost(name):
                 expect.append(x)
                 if big <= 2:
                     break
-        kept, *_ = kernels.score(
-            solver._source,
-            solver._source,
-            every,
-            codes,
-            every,
-            codes,
-            solver._digits,
-            g.colors,
-            lb,
-            g.num_feedbacks,
-            1 << 40,
-            int(lb[n]),
-            solver._identity,
-            solver._kinds,
-            solver._common,
-        )
+        kept, *_ = kernels.score(every, codes, 1 << 40, int(lb[n]), solver._game, solver._identity)
         assert every[kept[: len(expect)]].tolist() == expect, codes.tolist()
 
 
@@ -444,19 +435,9 @@ def test_exact_choice_on_sets_of_few_kinds(name):
     solver = Solver(g)
     memo: dict = {}
     for codes in _kind_sets(g, rng, 25):
-        size = len(codes)
-        best = brute_force_total(g, tuple(codes.tolist()), memo)
-        order = []
-        for guess in range(g.num_codes):
-            if not g.helps(guess, codes):
-                continue
-            parts = _parts(g, guess, codes)
-            bound = size + sum(int(solver.lb[len(p)]) for p in parts)
-            cost = size + sum(brute_force_total(g, p, memo) for p in parts)
-            order.append((bound, guess not in codes, guess, cost))
-        first = min(o for o in order if o[3] == best)
+        best, first = _first_optimal(g, solver, codes, memo)
         assert solver.total(codes) == best
-        assert solver.best_guess(codes) == first[2]
+        assert solver.best_guess(codes) == first
 
 
 def test_too_many_kinds_to_tabulate_gives_the_same_tree(monkeypatch):

@@ -370,23 +370,8 @@ class Solver:
             if time.monotonic() > self.deadline:
                 raise SearchTimeout
         cands = self._pool(codes, node)
-        rows, cols, guessidx, codeidx = self._view(codes, cands)
         kept, bounds, biggest, least = self._score(
-            rows,
-            cols,
-            guessidx,
-            codeidx,
-            cands,
-            codes,
-            self._digits,
-            self._colors,
-            self.lb,
-            self._nf,
-            bound,
-            low,
-            self._identity,
-            self._kinds,
-            self._common,
+            cands, codes, bound, low, self._game, self._identity
         )
         if self.impossible:
             kept, bounds, biggest = self._mixed(
@@ -405,7 +390,7 @@ class Solver:
                 # Parts of one or two codes cost exactly their bound, the least left.
                 best, best_g = b, g
                 break
-            grouped, sizes, label = self._split(rows, guessidx[i], codeidx, codes, self._nf)
+            grouped, sizes, label = self._split(self._source, cands[i], codes, codes, self._nf)
             # A guess that splits the codes as one already tried costs the same.
             mark = label.tobytes()
             if mark in seen:
@@ -455,11 +440,6 @@ class Solver:
         if self.policy == "symmetry":
             return node.stabilizer.representatives(codes)
         return codes
-
-    def _view(self, codes: np.ndarray, cands: np.ndarray):
-        """``(rows, cols, guessidx, codeidx)`` for the kernels: feedback sources (the table,
-        or the packed codes without one) and the candidates and codes that index them."""
-        return self._source, self._source, cands, codes
 
 
 #: Above this many kinds of codes (color multisets), the search keeps no table of their

@@ -6,8 +6,8 @@ hundreds of guesses); NumPy's per-call overhead would dominate them, so they are
 compiled with numba. ``cache=True`` keeps the machine code on disk, so compiling
 happens once per machine, not on every start.
 
-Feedbacks are read as ``feedback(rows, guessidx[i], codeidx[j])`` or
-``feedback(cols, codeidx[j], guessidx[i])`` (:mod:`evo.core.feedback_kernel`): the
+Feedbacks are read as ``feedback(rows, cands[i], codes[j])`` or
+``feedback(cols, codes[j], cands[i])`` (:mod:`evo.core.feedback_kernel`): the
 feedback of candidate ``i`` against code ``j`` of the set. With the game's table
 (symmetric) both are the table and the indices are codes; without one both are the
 game's packed codes, the feedbacks computed where they are read.
@@ -39,24 +39,9 @@ _BIG = 48
 
 
 @njit(cache=True)
-def score(
-    rows,
-    cols,
-    guessidx,
-    codeidx,
-    cands,
-    codes,
-    digits,
-    colors,
-    lb,
-    nf,
-    limit,
-    target,
-    palette,
-    kinds,
-    common,
-):
-    """Score the candidates ``cands`` (ascending) on the set ``codes`` (ascending):
+def score(cands, codes, limit, target, game, palette):
+    """Score the candidates ``cands`` (ascending) on the set ``codes`` (ascending), in a
+    ``game`` as :func:`search` takes it:
     ``(kept, bounds, biggest, least)``; those that are not the lowest code of their orbit
     under the symmetries of ``palette`` (:func:`evo.search.lookahead.palette`) are skipped.
 
@@ -84,6 +69,8 @@ def score(
     reaches ``limit`` or the bound of a candidate of known cost before them in the order
     (the search stops there); ``kept`` may then miss candidates the search would never
     try."""
+    rows, cols, _, digits, colors, lb, nf, _, _, kinds, common = game
+    guessidx, codeidx = cands, codes  # the rows and columns of the feedbacks read
     n = len(codeidx)
     k = len(guessidx)
     # The consistent candidates, ascending (both lists are).
@@ -404,25 +391,9 @@ def split(rows, guess, codeidx, codes, nf):  # pragma: no cover - compiled
 def _candidates(codes, bound, low, game, palette):  # pragma: no cover - compiled
     """``(cands, kept, bounds, biggest, least)``: the search's candidates on ``codes``,
     scored and ordered (:func:`score`; the mixed pool's filter after)."""
-    rows, cols, every, digits, colors, lb, nf, consistent, impossible, kinds, common = game
+    every, consistent, impossible = game[2], game[7], game[8]
     cands = codes if consistent and impossible == 0 else every
-    kept, bounds, biggest, least = score(
-        rows,
-        cols,
-        cands,
-        codes,
-        cands,
-        codes,
-        digits,
-        colors,
-        lb,
-        nf,
-        bound,
-        low,
-        palette,
-        kinds,
-        common,
-    )
+    kept, bounds, biggest, least = score(cands, codes, bound, low, game, palette)
     if impossible > 0:
         kept, bounds, biggest = mixed(kept, bounds, biggest, cands, codes, impossible)
     return cands, kept, bounds, biggest, least
@@ -455,8 +426,10 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
     """The exact search of :class:`evo.search.exact.Solver` (no depth limit) compiled
     whole: ``cost(codes)`` (sorted) when it is below ``bound``, else a lower bound ``>=
     bound``; the memo (:mod:`evo.search.memo_kernel`) kept on the way. ``game``: ``(rows,
-    cols, every, digits, colors, lb, nf, consistent, impossible)``, the arguments of
-    :func:`score` that do not change, and the candidates: ``every`` code, or with
+    cols, every, digits, colors, lb, nf, consistent, impossible, kinds, common)``: the
+    feedback sources, each code's pegs (``colors`` of them), the perfect-split bounds, the
+    feedback count, the kinds of codes (:func:`evo.search.exact.code_kinds`), and the
+    candidates: ``every`` code, or with
     ``consistent`` the set's own codes (and, with ``impossible``, the other codes of the
     ``impossible`` smallest bounds); one per orbit of the symmetries of ``palette``, which
     with ``symmetry`` are those of the node's history, extended guess by guess below it
