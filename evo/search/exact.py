@@ -43,6 +43,7 @@ dictionaries, serves the searches with a depth limit and games of more than 32 c
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 from typing import Literal, get_args
 
 import numpy as np
@@ -447,10 +448,12 @@ class Solver:
 MAX_KINDS = 8192
 
 
+@lru_cache(maxsize=8)
 def code_kinds(game: Game) -> tuple[np.ndarray, np.ndarray]:
     """``(kind, common)``: each code's color multiset, numbered (codes of one kind have
     the same colors), and how many colors two kinds have in common, with repeats (empty
-    above :data:`MAX_KINDS` kinds, every code then of kind 0)."""
+    above :data:`MAX_KINDS` kinds, every code then of kind 0). Computed once per game
+    (0.4 s for (6,9)), shared by its solvers, which only read it."""
     ordered = np.sort(game.digits, axis=1).astype(np.int64)
     key = ordered @ (game.colors ** np.arange(game.pegs, dtype=np.int64))
     _, first, kind = np.unique(key, return_index=True, return_inverse=True)

@@ -70,9 +70,8 @@ def score(cands, codes, limit, target, game, palette):
     (the search stops there); ``kept`` may then miss candidates the search would never
     try."""
     rows, cols, _, digits, colors, lb, nf, _, _, kinds, common = game
-    guessidx, codeidx = cands, codes  # the rows and columns of the feedbacks read
-    n = len(codeidx)
-    k = len(guessidx)
+    n = len(codes)
+    k = len(cands)
     # The consistent candidates, ascending (both lists are).
     inside = np.empty(n, dtype=np.int64)
     ni = 0
@@ -117,14 +116,14 @@ def score(cands, codes, limit, target, game, palette):
             continue
         if not _lowest_of_its_orbit(cands[i], palette, labels):
             continue
-        g = guessidx[i]
+        g = cands[i]
         if tiny:
-            b, big = _tiny_bound(rows, g, codeidx, n, 1)
+            b, big = _tiny_bound(rows, g, codes, n, 1)
         else:
             for f in range(nf):
                 counts[f] = 0
             for j in range(n):
-                counts[feedback(rows, g, codeidx[j])] += 1
+                counts[feedback(rows, g, codes[j])] += 1
             b, big = _bound(counts, lb, n, nf)
         if big < 0:
             continue  # does not help
@@ -191,16 +190,16 @@ def score(cands, codes, limit, target, game, palette):
         table = np.zeros((nl, nf), dtype=np.int32)
         sub = np.empty((0, nl), dtype=np.uint8)
         for j in range(n):
-            r = codeidx[j]
+            r = codes[j]
             for a in range(nl):
-                table[a, feedback(cols, r, guessidx[live[a]])] += 1
+                table[a, feedback(cols, r, cands[live[a]])] += 1
     else:
         table = np.empty((0, nf), dtype=np.int32)
         sub = np.empty((n, nl), dtype=np.uint8)
         for j in range(n):
-            r = codeidx[j]
+            r = codes[j]
             for a in range(nl):
-                sub[j, a] = feedback(cols, r, guessidx[live[a]])
+                sub[j, a] = feedback(cols, r, cands[live[a]])
     for a in range(nl):
         i = live[a]
         low_i = floor[kinds[cands[i]]]
@@ -208,7 +207,7 @@ def score(cands, codes, limit, target, game, palette):
             least = min(least, low_i)
             continue
         if tiny:
-            b, big = _tiny_bound(cols, guessidx[i], codeidx, n, 0)
+            b, big = _tiny_bound(cols, cands[i], codes, n, 0)
         else:
             if n > _BIG:
                 for f in range(nf):
