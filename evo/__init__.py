@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from evo.api import (
+        BaselineRefused,
         Breaker,
         Config,
         Evolution,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "BaselineRefused",
     "Breaker",
     "Config",
     "Evolution",

@@ -15,11 +15,14 @@ from typing import Any
 
 from deap import tools
 
+from evo.baselines.limits import PLANT_SECONDS, PYTHON_OPTION
+from evo.baselines.limits import BaselineRefused as BaselineRefused
 from evo.config import Config as Config
 from evo.config import load_config
-from evo.core.files import cache_dir
+from evo.core.files import cache_dir, path_argument
 from evo.core.game import Game as Game
 from evo.core.game import make_game as make_game
+from evo.core.numbers import whole
 from evo.core.tree import Tree
 from evo.ea.operators import register_operator as register_operator
 from evo.show.breaker import Breaker as Breaker
@@ -38,7 +41,12 @@ def _cache_root(cache: Cache) -> str | os.PathLike | None:
         return cache_dir()
     if cache is False or cache is None:
         return None
-    return cache
+    return path_argument(cache, what="cache (a folder, True, False or None)")
+
+
+def _seed(seed: Any) -> int:
+    """A seed as NumPy's SeedSequence takes it: a whole number from 0 up."""
+    return whole(seed, what="seed", low=0)
 
 
 def _with_cache(game: Game, cache: Cache) -> Game:
@@ -58,6 +66,7 @@ def random_breaker(game: Game, *, seed: int | None = None, pool: str = "all") ->
 
     if pool not in POOLS:
         raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
+    seed = None if seed is None else _seed(seed)
     return Breaker.of(random_population(game, 1, seed=seed, pool=pool)[0])  # type: ignore[arg-type]
 
 
@@ -77,7 +86,7 @@ def baseline(
     from evo.baselines import run
 
     game = _with_cache(game, cache)
-    found = run(game, name, seed=seed, time_limit=time_limit, rc_seeds=0)
+    found = run(game, name, seed=_seed(seed), time_limit=time_limit, rc_seeds=0)
     return Breaker.of(found.tree)
 
 
@@ -86,14 +95,18 @@ def load_tree(path: str | os.PathLike, *, game: Game | None = None) -> Breaker:
     written by :func:`save_tree`); with ``game``, refuse a tree of another game."""
     from evo.core.treeio import load_tree as load
 
-    return Breaker.of(load(path, game=game))
+    if game is not None and not isinstance(game, Game):
+        raise ValueError(f"game must be a Game (evo.make_game) or None, not {game!r}")
+    return Breaker.of(load(path_argument(path, what="path"), game=game))
 
 
 def save_tree(tree: Tree, path: str | os.PathLike, **extra: Any) -> Path:
     """Write ``tree`` as a tree file (JSON, atomically); ``extra`` keys are kept in it."""
     from evo.core.treeio import save_tree as save
 
-    return save(tree, path, **extra)
+    if not isinstance(tree, Tree):
+        raise ValueError(f"tree must be a tree (a Breaker), not {type(tree).__name__}")
+    return save(tree, path_argument(path, what="path"), **extra)
 
 
 #: The run evo makes of a game when no config is given: the study's operators with
@@ -135,9 +148,13 @@ def _config(game: Game, config: Config | Mapping | None, **keys: Any) -> Config:
             data["stop"] = config["stop"]  # a stop rule of its own, not merged with 50 generations
     mine = {"pegs": game.pegs, "colors": game.colors, "variant": game.variant}
     named = data.get("game")
-    if isinstance(named, Mapping) and {**mine, **named} != mine:
-        raise ValueError(f"the config's game {dict(named)} is not the game evolved ({mine})")
-    data["game"] = mine
+    if isinstance(named, Mapping):  # the game's keys must agree; its memory budget stays
+        theirs = {k: named[k] for k in mine if k in named}
+        if {**mine, **theirs} != mine:
+            raise ValueError(f"the config's game {theirs} is not the game evolved ({mine})")
+        data["game"] = {**named, **mine}
+    else:
+        data["game"] = mine
     data.update({k: v for k, v in keys.items() if v is not None})
     return load_config(data)
 
@@ -175,6 +192,7 @@ def evolve(
     run_dir: str | os.PathLike | None = None,
     cache: Cache = None,
     progress: bool = False,
+    time_limit: float | None = PLANT_SECONDS,
 ) -> Evolution:
     """Evolve breakers of ``game`` and return the best (:class:`Evolution`).
 
@@ -184,25 +202,35 @@ def evolve(
     the limits; a given limit replaces the config's stop rule). ``on_generation(gen,
     population, logbook)`` is called after every generation; returning True stops the
     run there. Nothing is written unless asked: ``run_dir`` (a new or an interrupted run
-    directory, resumed when it holds a checkpoint) and ``cache`` (where the game's big
-    tables and baselines are kept; ``True``: the machine's cache). Ctrl-C (interrupting
-    a notebook's kernel) stops after the generation under way and returns what was
-    reached."""
-    from evo.runs.driver import RunInterrupted, run_config
+    directory of this config, resumed when it holds a checkpoint; another config's is
+    refused) and ``cache`` (where the game's big tables and baselines are kept;
+    ``True``: the machine's cache). ``time_limit``: seconds a planted baseline may take
+    to compute (refused beyond, on its estimate, before any work). With ``workers`` > 1
+    a script calls this under ``if __name__ == "__main__":`` (the workers start afresh
+    and import it). Ctrl-C (interrupting a notebook's kernel) stops after the generation
+    under way and returns what was reached."""
+    from evo.baselines.limits import BaselineRefused
+    from evo.runs.driver import RunInterrupted, check_run, run_config
 
     stop = None
     if generations is not None or seconds is not None:
         stop = {"generations": generations, "seconds": seconds}
     cfg = _config(game, config, seed=seed, workers=workers, stop=stop)
+    if on_generation is not None and not callable(on_generation):
+        raise TypeError(f"on_generation must be a function, not {on_generation!r}")
     root = _cache_root(cache)
-    path = None if run_dir is None else Path(run_dir)
+    path = None if run_dir is None else _run_dir(run_dir, cfg)
+    resume = path is not None and _has_checkpoint(path, cfg)
+    try:
+        plan = check_run(cfg, cache=root, time_limit=time_limit, plant=not resume)
+    except BaselineRefused as e:
+        raise e.citing(PYTHON_OPTION) from None
     if path is not None:
         from evo.runs.rundir import CONFIG, write_config
 
         path.mkdir(parents=True, exist_ok=True)
         if not (path / CONFIG).exists():
             write_config(path, cfg)
-    resume = path is not None and _has_checkpoint(path, cfg)
     try:
         result = run_config(
             cfg,
@@ -212,8 +240,11 @@ def evolve(
             on_generation=on_generation,
             knuth=path is not None,
             cache=root,
+            plan=plan,
         )
     except RunInterrupted as e:
+        if e.result is None and e.reason is not None:  # a time limit, not the user's Ctrl-C
+            raise
         if e.result is None:
             raise KeyboardInterrupt(str(e)) from None
         result = e.result
@@ -226,6 +257,42 @@ def evolve(
         stopped_by=result.summary.get("stopped_by"),
         config=cfg,
     )
+
+
+def _run_dir(run_dir: str | os.PathLike, config: Config) -> Path:
+    """``run_dir`` as the folder of a run of ``config``: a new or empty folder, or a run
+    directory whose ``config.yaml`` is this config (but for the keys a resume may change:
+    ``stop``, ``workers``, ``cluster``); another config's, an unreadable one, or a folder
+    of other files is refused (:class:`~evo.runs.rundir.RunDirError`) before anything is
+    written."""
+    from evo.config import EXTENDABLE, ConfigError, config_differences
+    from evo.runs.rundir import CONFIG, RunDirError
+
+    path = path_argument(run_dir, what="run_dir")
+    if path.exists() and not path.is_dir():
+        raise RunDirError(f"{path} is not a folder: a run directory cannot be made there")
+    if not path.exists() or not any(path.iterdir()):
+        return path
+    if not (path / CONFIG).is_file():
+        raise RunDirError(
+            f"{path} holds other files and no {CONFIG}: it is not a run directory "
+            "(give a new or empty folder, or a run directory of this config)"
+        )
+    try:
+        theirs = load_config(path / CONFIG)
+    except ConfigError as e:
+        raise RunDirError(f"{path} is not a run directory of this config: {e}") from None
+    differ = [
+        k
+        for k in config_differences(theirs.model_dump(mode="json"), config.model_dump(mode="json"))
+        if k.split(".")[0] not in EXTENDABLE
+    ]
+    if differ:
+        raise RunDirError(
+            f"{path} holds a run of another config (it differs in {', '.join(differ[:5])}"
+            f"{', ...' if len(differ) > 5 else ''}): give a new folder"
+        )
+    return path
 
 
 def _has_checkpoint(path: Path, config: Config) -> bool:

@@ -52,7 +52,7 @@ class GameConfig(_Model):
     """colors (Mastermind) or digits (Bulls and Cows) (C)"""
     variant: Variant = "mastermind"
     """`mastermind` (colors may repeat) or `bulls-cows` (distinct digits)"""
-    memory_gib: float | None = Field(None, gt=0)
+    memory_gib: float | None = Field(None, gt=0, allow_inf_nan=False)
     """GiB the game may use: its feedback table is kept only within it, feedbacks are
     computed where needed beyond (the same results), and a game that needs more is
     refused before the run starts (default: 80% of the memory available, the table up

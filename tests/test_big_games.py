@@ -193,8 +193,17 @@ def test_depth_limited_optimum_of_4_6_is_the_published_5626():
 
 
 def _children(pid: int) -> list[int]:
-    with open(f"/proc/{pid}/task/{pid}/children") as f:
-        return [int(x) for x in f.read().split()]
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return [int(x) for x in f.read().split()]
+    except FileNotFoundError:  # ended meanwhile
+        return []
+
+
+def _workers(pid: int) -> list[int]:
+    """The pool's worker processes of run ``pid``: children of its fork server, itself a
+    child of the run."""
+    return [w for c in _children(pid) for w in _children(c)]
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux's /proc")
@@ -219,11 +228,11 @@ def test_a_killed_worker_stops_the_run_with_a_checkpoint(tmp_path):
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:  # generation 0 written, generation 1 breeding
             logs = list(tmp_path.glob("slow-*/logbook.jsonl"))
-            if logs and logs[0].read_text().strip() and len(_children(proc.pid)) >= 2:
+            if logs and logs[0].read_text().strip() and len(_workers(proc.pid)) >= 2:
                 break
             time.sleep(0.2)
         time.sleep(1.0)
-        os.kill(_children(proc.pid)[0], signal.SIGKILL)
+        os.kill(_workers(proc.pid)[0], signal.SIGKILL)
         _, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:

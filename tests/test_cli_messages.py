@@ -47,7 +47,7 @@ def test_render_a_refused_optimum_says_how_to_get_it(monkeypatch):
     def refuse(game, name):
         raise OptimalRefused(
             f"refused: the exact optimum of {game.name} would take about 9 years, more than "
-            "the 30 s allowed (--time-limit)"
+            "the 30 s allowed"
         )
 
     monkeypatch.setattr("evo.baselines.reference.reference_tree", refuse)

@@ -27,6 +27,7 @@ from evo.baselines import cache
 from evo.baselines.consistent import optimal_consistent
 from evo.baselines.easy import advanced, easy
 from evo.baselines.human import least_frequent, separating
+from evo.baselines.limits import BaselineRefused, check_time_limit, refuse_beyond
 from evo.baselines.optimal import (
     DEFAULT_TIME_LIMIT,
     KNOWN_OPTIMA,
@@ -60,6 +61,7 @@ __all__ = [
     "NAMES",
     "OPTIMA_SOURCES",
     "Baseline",
+    "BaselineRefused",
     "BaselineResult",
     "OptimalRefused",
     "Refused",
@@ -117,6 +119,8 @@ def default_names(game: Game) -> list[str]:
 
 def parse_name(game: Game, name: str) -> str:
     """The canonical form of a baseline name (openings with codes as printed)."""
+    if not isinstance(name, str):
+        raise ValueError(f"a baseline name is a string such as 'knuth', not {name!r}")
     text = name.strip().lower()
     if text in EASY and game.variant != "mastermind":
         raise ValueError(f"{text} is a Mastermind strategy (colors repeat), not for {game.name}")
@@ -234,7 +238,7 @@ def build(
     progress: Callable[[int, int], None] | None = None,
 ) -> Tree:
     """The tree of baseline ``name`` (no cache). ``seed``: of RC forms; ``time_limit``:
-    seconds the optimum may take (:class:`OptimalRefused` beyond); ``progress``: of the
+    seconds the optimum may take (:class:`BaselineRefused` beyond); ``progress``: of the
     one-step strategies (:func:`lookahead`)."""
     name = parse_name(game, name)
     rule = _one_step(name)
@@ -296,7 +300,9 @@ class Baseline:
 
 @dataclass(frozen=True)
 class Refused:
-    """A baseline that was not computed (an optimum beyond the time limit), and why."""
+    """A baseline that was not computed (estimated beyond the time limit, or its search
+    gave up there), and why (``reason`` names no option: the caller says what raises the
+    limit)."""
 
     name: str
     reason: str
@@ -389,9 +395,11 @@ def run(
 ) -> Baseline:
     """A baseline from the cache, or built (and cached). RC forms also carry the estimate
     of their expected average over ``rc_seeds`` seeds (0: none). Raises
-    :class:`OptimalRefused` for an optimum beyond ``time_limit``. ``progress``: see
-    :func:`build`."""
+    :class:`~evo.baselines.limits.BaselineRefused` for a baseline estimated beyond
+    ``time_limit`` seconds (before any work), or an optimum whose search reaches it.
+    ``progress``: see :func:`build`."""
     name = parse_name(game, name)
+    time_limit = check_time_limit(time_limit)
     key = cache_key(game, name, seed=seed)
     found = cached(game, name, seed=seed) if use_cache else None
     if found is not None:
@@ -407,6 +415,7 @@ def run(
                 seed=_cache_seed(name, seed),
             )
         return found
+    refuse_beyond(game, name, estimate_seconds(game, name), time_limit)  # before any work
     if reads_table(game, [name]):  # a one-step rule may compute its feedbacks instead
         game.prepare()  # the one-time table is not part of a strategy's time
     t0 = time.perf_counter()
@@ -458,6 +467,6 @@ def run_all(
                     progress=progress,
                 )
             )
-        except OptimalRefused as e:
-            out.append(Refused(e.name, str(e), e.estimate_seconds))
+        except BaselineRefused as e:
+            out.append(Refused(e.name, e.reason, e.estimate_seconds))
     return out

@@ -15,7 +15,8 @@ import time
 
 import numpy as np
 
-from evo.baselines.optimal import DEFAULT_TIME_LIMIT, OptimalRefused
+from evo.baselines.limits import BaselineRefused, check_time_limit, duration_text
+from evo.baselines.optimal import DEFAULT_TIME_LIMIT
 from evo.core.game import Game
 from evo.core.tree import Tree
 from evo.search.build import Node, build_tree
@@ -25,18 +26,19 @@ NAME = "optimal-consistent"
 
 
 def optimal_consistent(game: Game, *, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Tree:
-    """The consistent-only tree of least total. Raises :class:`OptimalRefused` when the
-    search does not finish within ``time_limit`` seconds (None: no limit)."""
+    """The consistent-only tree of least total. Raises
+    :class:`~evo.baselines.limits.BaselineRefused` when the search does not finish within
+    ``time_limit`` seconds (None: no limit)."""
+    time_limit = check_time_limit(time_limit)
     deadline = None if time_limit is None else time.monotonic() + time_limit
     solver = Solver(game, pool="consistent", policy="symmetry", deadline=deadline)
     try:
         solver.solve(game.all_codes().astype(np.int64), Node(game), np.iinfo(np.int64).max)
     except SearchTimeout:
-        e = OptimalRefused(
+        raise BaselineRefused(
             f"gave up: the consistent optimum of {game.name} ({game.num_codes:,} codes) did "
-            f"not finish in the {time_limit:g} s allowed (--time-limit), after "
-            f"{solver.nodes:,} searched nodes"
-        )
-        e.name = NAME
-        raise e from None
+            f"not finish in the {duration_text(time_limit or 0)} allowed, after "
+            f"{solver.nodes:,} searched nodes",
+            name=NAME,
+        ) from None
     return build_tree(game, solver.best_guess)

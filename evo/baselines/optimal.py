@@ -12,6 +12,7 @@ import time
 
 import numpy as np
 
+from evo.baselines.limits import BaselineRefused, check_time_limit, duration_text, refuse_beyond
 from evo.core.game import Game, count_codes
 from evo.core.tree import Tree
 from evo.search.build import Node, build_tree
@@ -101,13 +102,9 @@ OPTIMA_SOURCES: dict[tuple[int, int, str], str] = {(p, c, v): s for p, c, v, _, 
 DEFAULT_TIME_LIMIT = 600.0
 
 
-class OptimalRefused(RuntimeError):
-    """The optimum cannot be computed in the time allowed; says the estimate."""
-
-    def __init__(self, message: str, estimate_seconds: float | None = None):
-        super().__init__(message)
-        self.estimate_seconds = estimate_seconds
-        self.name = "optimal"
+#: The refusal of the optimum: a :class:`~evo.baselines.limits.BaselineRefused` (the
+#: name it had when the optimum was the only baseline with a time limit).
+OptimalRefused = BaselineRefused
 
 
 def estimate_seconds(game: Game) -> float | None:
@@ -134,15 +131,8 @@ def estimate_seconds(game: Game) -> float | None:
 def optimal(game: Game, *, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Tree:
     """The tree of smallest total. Raises :class:`OptimalRefused` (with an estimate)
     when the estimate is beyond ``time_limit`` seconds, or when the limit is reached."""
-    if time_limit is not None:
-        est = estimate_seconds(game)
-        if est is not None and est > time_limit:
-            raise OptimalRefused(
-                f"refused: the exact optimum of {game.name} ({game.num_codes:,} codes) would "
-                f"take about {duration_text(est)}, more than the "
-                f"{duration_text(time_limit)} allowed (--time-limit)",
-                est,
-            )
+    time_limit = check_time_limit(time_limit)
+    refuse_beyond(game, "optimal", estimate_seconds(game), time_limit)
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     solver = Solver(game, policy="symmetry", deadline=deadline)
@@ -154,23 +144,10 @@ def optimal(game: Game, *, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Tre
             raise
         est = estimate_seconds(game)
         more = f"; estimated {duration_text(est)}" if est is not None and est > time_limit else ""
-        raise OptimalRefused(
+        raise BaselineRefused(
             f"gave up: the exact optimum of {game.name} ({game.num_codes:,} codes) did not "
-            f"finish in the {duration_text(time_limit)} allowed (--time-limit), after "
+            f"finish in the {duration_text(time_limit)} allowed, after "
             f"{solver.nodes:,} searched nodes{more}",
-            est,
+            estimate_seconds=est,
         ) from None
     return build_tree(game, solver.best_guess)
-
-
-def duration_text(seconds: float) -> str:
-    """A duration as people say it: seconds, minutes, hours, days or years."""
-    if seconds < 120:
-        return f"{seconds:.1f} s"
-    if seconds < 7200:
-        return f"{seconds / 60:.0f} min"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.0f} h"
-    if seconds < 2 * 365 * 86400:
-        return f"{seconds / 86400:.0f} days"
-    return f"{seconds / (365 * 86400):.2g} years"

@@ -48,6 +48,7 @@ USER_ERRORS = {
     "evo.core.game.GameTooLargeError",
     "evo.core.files.FileWriteError",
     "evo.ea.cluster.ClusterError",
+    "evo.baselines.limits.BaselineRefused",
 }
 
 #: Exit status of every user-caused error.
@@ -75,6 +76,8 @@ def one_line(e: BaseException) -> str:
             text += f" (see: {e.ctx.command_path} --help)"
     elif isinstance(e, click.ClickException):
         text = e.format_message()
+    elif callable(citing := getattr(e, "citing", None)):  # a refusal: what raises the limit
+        text = str(citing("--time-limit"))
     elif isinstance(e, OSError) and e.filename is not None and type(e).__name__ != "FileWriteError":
         text = f"{e.filename}: {e.strerror or e}"
     elif isinstance(e, OSError):
@@ -148,3 +151,9 @@ def main(debug: bool) -> None:
     """evo: evolve complete strategies (breaker trees) for Mastermind-family games."""
     global _debug
     _debug = debug
+    from evo.core.numbers import env_count
+
+    try:
+        env_count("EVO_THREADS", os.environ)  # read deep inside the kernels: say it now
+    except ValueError as e:
+        raise click.ClickException(str(e)) from None

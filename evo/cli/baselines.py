@@ -9,7 +9,14 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import FoundProgress, format_table, game_options, open_game, threads_option
+from evo.cli.common import (
+    FINITE_POSITIVE,
+    FoundProgress,
+    format_table,
+    game_options,
+    open_game,
+    threads_option,
+)
 
 #: A baseline expected to take at least this many seconds has its estimate shown first.
 LONG_SECONDS = 10.0
@@ -38,10 +45,11 @@ def _histogram(h: dict) -> str:
 )
 @click.option(
     "--time-limit",
-    type=click.FloatRange(min=0, min_open=True),
+    type=FINITE_POSITIVE,
     default=60.0,
     show_default=True,
-    help="Seconds the exact optimum may take; beyond, it is refused with an estimate.",
+    help="Seconds a baseline may take: one estimated beyond is refused with its estimate "
+    "before any work, and the exact optimum gives up there.",
 )
 @click.option(
     "--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Seed of the RC trees."
@@ -79,7 +87,7 @@ def baselines(
         run_all,
     )
     from evo.baselines.cache import cache_path
-    from evo.baselines.optimal import duration_text
+    from evo.baselines.limits import duration_text
     from evo.core.game import table_note
     from evo.core.treeio import save_tree
 
@@ -148,6 +156,11 @@ def baselines(
                 out.append({**r.result})
         click.echo(json.dumps(out))
         return
+    if not done:  # nothing to show: every baseline asked for was refused (--json lists them)
+        raise click.ClickException(
+            "; ".join(f"{r.name}: {r.reason}" for r in results if isinstance(r, Refused))
+            + " (--time-limit)"
+        )
     rows: list[list] = []
     for r in results:
         if isinstance(r, Refused):
@@ -189,7 +202,7 @@ def baselines(
             )
     for r in results:
         if isinstance(r, Refused):
-            notes.append(f"{r.name}: {r.reason}")
+            notes.append(f"{r.name}: {r.reason} (--time-limit)")
     known = known_optimum(game)
     if known is not None and any(isinstance(r, Refused) or r.name == "optimal" for r in results):
         total, source = known.total, known.source

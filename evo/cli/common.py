@@ -18,8 +18,31 @@ if TYPE_CHECKING:
     from evo.core.tree import Tree
 
 
+class FinitePositive(click.ParamType):
+    """A finite number above 0 (click's FloatRange lets NaN and infinity through: a NaN
+    compares false with every limit and would turn it off)."""
+
+    name = "float"
+
+    def convert(self, value, param, ctx):
+        from evo.core.numbers import positive
+
+        try:
+            return positive(float(value), what="the value")
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a finite number above 0", param, ctx)
+
+    def get_metavar(self, param, ctx=None):  # click 8.1 and 8.2 call it with or without ctx
+        return "FLOAT"
+
+
+FINITE_POSITIVE = FinitePositive()
+
+
 def _set_memory(ctx: click.Context, param: click.Parameter, value: float | None) -> None:
-    ctx.meta["evo.memory"] = None if value is None else int(value * 1024**3)
+    from evo.core.numbers import budget_bytes
+
+    ctx.meta["evo.memory"] = None if value is None else budget_bytes(value, what="--memory")
 
 
 def game_options(f):
@@ -36,7 +59,7 @@ def game_options(f):
     )
     @click.option(
         "--memory",
-        type=click.FloatRange(min=0, min_open=True),
+        type=FINITE_POSITIVE,
         default=None,
         metavar="GIB",
         expose_value=False,
@@ -116,13 +139,13 @@ def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, varian
         except TreeFileError as e:
             raise click.ClickException(str(e)) from None
     game = open_game(pegs, colors, variant)
-    from evo.baselines import OptimalRefused
+    from evo.baselines import BaselineRefused
     from evo.baselines.reference import OPTIMAL_SECONDS, reference_tree
 
     try:
         return reference_tree(game, source)
-    except OptimalRefused as e:  # a baseline, but too long to compute here
-        reason = str(e).replace(" (--time-limit)", "").removeprefix("refused: ")
+    except BaselineRefused as e:  # a baseline, but too long to compute here
+        reason = e.reason.removeprefix("refused: ")
         raise click.ClickException(
             f"{source!r} of {game.name} is not cached and cannot be computed within "
             f"{OPTIMAL_SECONDS:g} s here: {reason}; `evo baselines --only {source} "
@@ -170,7 +193,7 @@ class FoundProgress:
         now = self.clock()
         if now - self.last < self.every or found >= total:
             return
-        from evo.baselines.optimal import duration_text  # only when a line is written
+        from evo.baselines.limits import duration_text  # only when a line is written
 
         self.last = now
         spent = now - self.start

@@ -44,11 +44,10 @@ def resume(
     with lock_run(run_dir):  # refused at once when another process writes the run
         if overrides:
             cfg = extend_config(cfg, overrides)
-        plan = check_run(cfg, cache=cache_dir())
-        if cfg.islands.count > 1:
-            from evo.ea.cluster import check_cluster
+        from evo.ea.cluster import check_cluster
 
-            check_cluster(cfg, scheduler=scheduler)
+        check_cluster(cfg, scheduler=scheduler)
+        plan = check_run(cfg, cache=cache_dir(), plant=False)
         execute(
             cfg,
             run_dir,

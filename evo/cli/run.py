@@ -8,7 +8,8 @@ from typing import Any
 
 import click
 
-from evo.cli.common import format_table
+from evo.baselines.limits import PLANT_SECONDS
+from evo.cli.common import FINITE_POSITIVE, format_table
 from evo.show.text import printable
 
 
@@ -31,6 +32,14 @@ from evo.show.text import printable
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--no-report", is_flag=True, help="Do not write the HTML/Markdown report.")
 @click.option(
+    "--time-limit",
+    type=FINITE_POSITIVE,
+    default=PLANT_SECONDS,
+    show_default=True,
+    help="Seconds a planted baseline (population.init.baselines) may take to compute: one "
+    "estimated beyond is refused before any work.",
+)
+@click.option(
     "--scheduler",
     metavar="ADDRESS",
     help="Run the islands on this Dask scheduler (tcp://host:port; default: cluster.address, "
@@ -42,20 +51,20 @@ def run(
     runs: Path,
     quiet: bool,
     no_report: bool,
+    time_limit: float,
     scheduler: str | None,
 ) -> None:
     """Evolve breakers as CONFIG (a YAML file, see configs/) says. Writes
     runs/<name>-<timestamp>/ and ends with a summary against Knuth's strategy."""
     from evo.config import load_config
     from evo.core.files import cache_dir
+    from evo.ea.cluster import check_cluster
     from evo.runs.driver import check_run
 
     cfg = load_config(config, overrides)
-    plan = check_run(cfg, cache=cache_dir())  # what can fail before a run, before its directory
-    if cfg.islands.count > 1:
-        from evo.ea.cluster import check_cluster
-
-        check_cluster(cfg, scheduler=scheduler)  # a scheduler that does not answer, or no worker
+    check_cluster(cfg, scheduler=scheduler)  # a scheduler that does not answer, or no worker
+    # What can fail before a run, before its directory: the planted baselines too.
+    plan = check_run(cfg, cache=cache_dir(), time_limit=time_limit)
     from evo.runs.rundir import create_run_dir
 
     run_dir = create_run_dir(cfg, root=runs)

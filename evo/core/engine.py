@@ -51,9 +51,10 @@ THREADS: int | None = None
 
 def threads() -> int:
     """The threads a big job's kernels use now: :data:`THREADS`, ``$EVO_THREADS``, or
-    every core."""
-    env = os.environ.get("EVO_THREADS", "")
-    return THREADS or (int(env) if env.isdigit() and int(env) > 0 else 0) or os.cpu_count() or 1
+    every core; ValueError when ``$EVO_THREADS`` is set to anything but a count."""
+    from evo.core.numbers import env_count
+
+    return THREADS or env_count("EVO_THREADS", os.environ) or os.cpu_count() or 1
 
 
 def set_threads(count: int | None) -> None:

@@ -158,3 +158,14 @@ def cache_dir() -> Path:
     else ``~/.cache/evo``."""
     root = os.environ.get("EVO_CACHE")
     return Path(root).expanduser() if root else Path.home() / ".cache" / "evo"
+
+
+def path_argument(value: Any, *, what: str) -> Path:
+    """A path a caller gave (a string or path-like, not empty, without NUL bytes) as a
+    :class:`~pathlib.Path`; ValueError naming ``what`` otherwise."""
+    if not isinstance(value, str | os.PathLike):
+        raise ValueError(f"{what} must be a path, not {value!r}")
+    text = os.fspath(value)
+    if isinstance(text, bytes) or not text.strip() or "\0" in text:
+        raise ValueError(f"{what} must name a file or folder, not {value!r}")
+    return Path(text)

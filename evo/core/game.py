@@ -18,7 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
+from evo.core.files import path_argument
 from evo.core.kinds import VARIANTS, Variant
+from evo.core.numbers import MAX_BUDGET_BYTES, whole
 
 #: Symbols used to print pegs: Mastermind colors read 1..C, Bulls and Cows digits 0..C-1.
 _SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -460,16 +462,17 @@ def memory_estimate(
     memory: int | None = None,
 ) -> tuple[int, bool]:
     """Bytes a game needs (its table when it is used, plus ``trees`` trees), and whether
-    the full feedback table is used: within a ``memory`` budget (bytes) when one is
-    given, else when it is at most :data:`TABLE_LIMIT_BYTES` and a third of the memory
-    available."""
+    the full feedback table is used: within a ``memory`` budget (bytes) and 80% of the
+    memory available when a budget is given (a budget beyond the machine is no reason to
+    build a table that does not fit it), else when it is at most
+    :data:`TABLE_LIMIT_BYTES` and a third of the memory available."""
     m = count_codes(pegs, colors, variant)
     table = m * m
     working = m * (pegs + colors + _WORKING_BYTES_PER_CODE) + trees * m * 64
     if memory is None:
         use_table = table <= min(TABLE_LIMIT_BYTES, available_memory_bytes() // 3)
     else:
-        use_table = table + working <= memory
+        use_table = table + working <= min(memory, available_memory_bytes() * 0.8)
     return (table if use_table else 0) + working, use_table
 
 
@@ -497,18 +500,19 @@ def make_game(
     None keeps nothing on disk. Raises :class:`GameTooLargeError`, with the estimate,
     before any work.
     """
-    if variant not in VARIANTS:
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
-    if not isinstance(pegs, int) or not 1 <= pegs <= 20:
-        raise ValueError(f"pegs must be a whole number from 1 to 20, not {pegs!r}")
-    if not isinstance(colors, int) or not 1 <= colors <= len(_SYMBOLS) - 1:
-        raise ValueError(
-            f"colors must be a whole number from 1 to {len(_SYMBOLS) - 1}, not {colors!r}"
-        )
+    pegs = whole(pegs, what="pegs", low=1, high=20)
+    colors = whole(colors, what="colors", low=1, high=len(_SYMBOLS) - 1)
+    trees = whole(trees, what="trees", low=1)
     if variant == "bulls-cows" and pegs > colors:
         raise ValueError(f"Bulls and Cows needs pegs <= colors (digits), got {pegs} > {colors}")
-    if memory is not None and memory <= 0:
-        raise ValueError(f"memory must be a positive number of bytes, not {memory!r}")
+    if memory is not None:
+        memory = min(MAX_BUDGET_BYTES, whole(memory, what="memory (bytes)", low=1))
+    if table is not None and not isinstance(table, bool):
+        raise ValueError(f"table must be True, False or None, not {table!r}")
+    if cache is not None:
+        cache = path_argument(cache, what="cache")
     need, use_table = memory_estimate(pegs, colors, variant, trees, memory=memory)
     have = available_memory_bytes()
     m = count_codes(pegs, colors, variant)

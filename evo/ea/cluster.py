@@ -46,28 +46,42 @@ def serial_map(fn: Callable, args: list[tuple], limit: TimeLimit) -> list:
 
 def check_cluster(config: Config, *, scheduler: str | None = None) -> None:
     """The scheduler the islands would use answers and has a worker within
-    ``cluster.wait`` seconds (nothing to check without a scheduler)."""
+    ``cluster.wait`` seconds (nothing to check without a scheduler). A scheduler given
+    for a run of one population (``--scheduler``, ``cluster.address``) is refused: only
+    islands run on Dask, and it would be ignored."""
+    if config.islands.count == 1:
+        if scheduler is not None or config.cluster.address is not None:
+            raise ClusterError(
+                "a Dask scheduler (--scheduler, cluster.address) runs islands, and this "
+                "config evolves one population (islands.count: 1), whose worker processes "
+                "run on this machine: set islands.count, or leave the scheduler out"
+            )
+        return
     address = scheduler_address(config, scheduler=scheduler)
     if address is not None:
         check_scheduler(address, wait=config.cluster.wait)
 
 
-def check_scheduler(address: str, *, timeout: float = 10.0, wait: float = 10.0) -> None:
-    """Connect to the scheduler at ``address`` and wait up to ``wait`` seconds for a
-    worker, so that a wrong address or an empty cluster is reported before anything is
-    written. Raises :class:`ClusterError`."""
+def check_scheduler(address: str, *, wait: float = 10.0) -> None:
+    """Connect to the scheduler at ``address`` and have a worker within ``wait``
+    seconds in all (the connection included: a refused one is retried until then), so
+    that a wrong address or an empty cluster is reported before anything is written.
+    Raises :class:`ClusterError`."""
     scheme = urlsplit(address).scheme
     if scheme not in SCHEMES:
         raise ClusterError(
             f"cannot use the Dask scheduler at {address}: scheme {scheme!r} is not supported "
             f"here (supported: {', '.join(s + '://' for s in SCHEMES)})"
         )
+    import time
+
     from dask.distributed import Client
 
+    deadline = time.monotonic() + wait
     try:
-        with Client(address, timeout=f"{timeout}s") as client:
+        with Client(address, timeout=f"{wait}s") as client:
             try:
-                client.wait_for_workers(1, timeout=wait)
+                client.wait_for_workers(1, timeout=max(0.1, deadline - time.monotonic()))
             except TimeoutError:
                 raise ClusterError(
                     f"the Dask scheduler at {address} has no worker (waited {wait:g} s, "

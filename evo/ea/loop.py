@@ -24,6 +24,7 @@ from deap import base, tools
 
 from evo.config import Config
 from evo.core.game import Game, make_game
+from evo.core.numbers import budget_bytes
 from evo.core.tree import Tree
 from evo.ea.individuals import as_individual, as_tree
 from evo.ea.selection import sel_tournament_dcd
@@ -38,7 +39,7 @@ def config_game(config: Config, *, cache: str | os.PathLike | None = None) -> Ga
     """The config's game, checked to fit in memory with the run's breakers
     (:class:`~evo.core.game.GameTooLargeError` before any work)."""
     g = config.game
-    memory = None if g.memory_gib is None else int(g.memory_gib * 1024**3)
+    memory = None if g.memory_gib is None else budget_bytes(g.memory_gib, what="game.memory_gib")
     return make_game(
         g.pegs,
         g.colors,

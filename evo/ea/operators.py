@@ -8,8 +8,8 @@ the run's guess pool, one that takes ``time_limit`` the run's
 :class:`~evo.ea.deadline.TimeLimit`.
 
 Operators of one's own are registered from Python with :func:`register_operator`. Worker
-processes get them with the run: a forked worker inherits them, and an island task on
-Dask carries them (pickled by reference: the function must be importable on the workers,
+processes get them with the run: a pool's workers by value as they start, and an island
+task on Dask carries them (pickled by reference: the function must be importable on the workers,
 or be defined in ``__main__``, which Dask ships by value).
 """
 
@@ -27,6 +27,11 @@ Role = Literal["crossover", "mutation"]
 
 #: What the toolbox hands to an operator that asks for it by parameter name.
 RUN_PARAMETERS = ("pool", "time_limit")
+
+
+class OperatorError(RuntimeError):
+    """An operator returned what is not a breaker of its parent's game: the message names
+    the operator (a bug of the operator, not of the run)."""
 
 
 @dataclass(frozen=True)

@@ -8,17 +8,19 @@ does not depend on which process ran it, nor in which order.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from deap import base, tools
 
-from evo.config import Config
+from evo.config import BUILTIN_KINDS, Config
 from evo.core.game import Game
-from evo.core.growth import random_breaker
-from evo.core.tree import Tree
+from evo.core.growth import Template, build_exact, random_breaker
+from evo.core.tree import InvalidTreeError, Tree
 from evo.ea.deadline import TimeLimit
 from evo.ea.fitness import evaluate_total, evaluate_total_worst
 from evo.ea.individuals import as_tree, individual_class
-from evo.ea.operators import OPERATORS
+from evo.ea.operators import OPERATORS, OperatorError
 from evo.ea.selection import sel_tournament
 
 #: A bred child and its fitness values, or ``(None, None)`` for a copy of its parent.
@@ -39,7 +41,7 @@ def build_toolbox(config: Config, game: Game) -> base.Toolbox:
     cx = config.crossover.operator
     op = OPERATORS[cx.kind]
     tb.register("mate", op.function, **op.params(_entry_params(cx), **run))
-    names, weights = [], []
+    names, kinds, weights = [], [], []
     for i, m in enumerate(config.mutation.operators):
         op = OPERATORS[m.kind]
         name = f"mutate_{m.kind.replace('-', '_')}"
@@ -47,8 +49,10 @@ def build_toolbox(config: Config, game: Game) -> base.Toolbox:
             name = f"{name}_{i}"
         tb.register(name, op.function, **op.params(_entry_params(m), **run))
         names.append(name)
+        kinds.append(m.kind)
         weights.append(m.weight)
     tb.mutation_names = names
+    tb.mutation_kinds = kinds
     w = np.array(weights, dtype=np.float64)
     tb.mutation_cum = np.cumsum(w) / w.sum() if w.sum() > 0 else None
     tb.register("mutate", mutate, tb)
@@ -76,8 +80,44 @@ def _entry_params(entry) -> dict:
 def mutate(tb: base.Toolbox, tree: Tree, *, rng: np.random.Generator) -> Tree:
     """One of the toolbox's mutation operators, drawn with probability proportional to
     its weight, applied to ``tree``."""
-    k = int(np.searchsorted(tb.mutation_cum, rng.random(), side="right"))
-    return getattr(tb, tb.mutation_names[min(k, len(tb.mutation_names) - 1)])(tree, rng=rng)
+    k = min(
+        int(np.searchsorted(tb.mutation_cum, rng.random(), side="right")),
+        len(tb.mutation_names) - 1,
+    )
+    child = getattr(tb, tb.mutation_names[k])(tree, rng=rng)
+    return checked(child, tree, operator=tb.mutation_kinds[k])
+
+
+def checked(child: Any, parent: Tree, *, operator: str) -> Tree:
+    """``child``, an operator's result, once it is known to be a whole breaker of the
+    parent's game: the parent itself (nothing changed), or a tree of every code. An
+    operator registered from Python is not trusted further: its tree is rebuilt from its
+    guesses and feedbacks, every code played (:func:`~evo.core.growth.build_exact`), so
+    no fitness is counted from arrays that disagree. Raises :class:`OperatorError`
+    naming the operator."""
+    if child is parent:
+        return child
+    if not isinstance(child, Tree):
+        raise OperatorError(
+            f"the operator {operator!r} returned {type(child).__name__}, not a tree"
+        )
+    game = parent.game
+    if child.game.key != game.key:
+        raise OperatorError(f"the operator {operator!r} returned a tree of {child.game.name}")
+    if child.num_codes != parent.num_codes or len(child) == 0 or child.count[0] != child.num_codes:
+        raise OperatorError(
+            f"the operator {operator!r} returned a tree of {child.num_codes:,} codes, not a "
+            f"breaker of all {parent.num_codes:,} (a subtree not spliced back into its tree?)"
+        )
+    if operator in BUILTIN_KINDS:
+        return child
+    try:
+        rebuilt = build_exact(game, Template.of(child), codes=parent.codes)
+    except InvalidTreeError as e:
+        raise OperatorError(
+            f"the operator {operator!r} returned a tree that is not valid: {e}"
+        ) from None
+    return rebuilt
 
 
 def breed(tb: base.Toolbox, parents: tuple[Tree, Tree], key: tuple[int, ...]) -> list[Bred]:
@@ -90,7 +130,12 @@ def breed(tb: base.Toolbox, parents: tuple[Tree, Tree], key: tuple[int, ...]) ->
     a, b = parents
     kids = [a, b]
     if rng.random() < cfg.crossover.rate:
-        kids = list(tb.mate(a, b, rng=rng))
+        kind = cfg.crossover.operator.kind
+        pair = tb.mate(a, b, rng=rng)
+        if not isinstance(pair, tuple | list) or len(pair) != 2:
+            got = type(pair).__name__
+            raise OperatorError(f"the crossover {kind!r} returned a {got}, not two trees")
+        kids = [checked(k, p, operator=kind) for k, p in zip(pair, (a, b))]
     out: list[Bred] = []
     for child, parent in zip(kids, (a, b)):
         if cfg.mutation.rate > 0 and rng.random() < cfg.mutation.rate:

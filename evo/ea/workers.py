@@ -10,12 +10,14 @@ import math
 import multiprocessing
 import multiprocessing.pool
 import os
+import pickle
 import signal
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+import cloudpickle
 import numpy as np
 from deap import base
 
@@ -48,17 +50,31 @@ def individual_task(key: tuple[int, ...]):
     return tree, tb.evaluate(tree)
 
 
-def _init_worker(
-    config_data: dict, game: Game, operators: dict[str, Operator], threads: int
-) -> None:
+def _init_worker(config_data: dict, game: Game, operators: bytes, threads: int, ready: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
     set_threads(threads)  # the pool's processes share the cores: no oversubscription
     for stop in (signal.SIGTERM, signal.SIGHUP):  # the pool's terminate() must end us at
         signal.signal(stop, signal.SIG_DFL)  # once, even blocked in a lock
-    install_operators(operators)
+    install_operators(pickle.loads(operators))  # from the parent's memory, never a file
     config = Config.model_validate(config_data)
-    game.prepare()  # the parent's table, shared when forked; else built once per process
+    game.prepare()  # built once per process; a big table is the cache's shared file
     _WORKER["toolbox"] = build_toolbox(config, game)
+    ready.release()
+
+
+def process_context() -> multiprocessing.context.BaseContext:
+    """How worker processes start: from a fork server, a fresh process that imported evo
+    and never ran a compiled kernel, not by forking this one. This process may already
+    run numba's parallel kernels on OpenMP threads, and GNU OpenMP cannot be used in a
+    child forked after that (the child aborts at its first parallel kernel); numba's
+    other layers are slower (workqueue) or not loadable from pip in a virtual
+    environment (TBB). The workers get the game by its parameters (big tables are shared
+    memory-mapped files) and the operators registered from Python by value."""
+    if sys.platform == "win32":
+        return multiprocessing.get_context("spawn")
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload([__name__])
+    return ctx
 
 
 def local_processes(asked: int) -> int:
@@ -86,6 +102,19 @@ class WorkerLost(RuntimeError):
     out-of-memory killer): the pool would wait for them for ever."""
 
 
+def _wait_ready(pool: multiprocessing.pool.Pool, ready: Any, count: int) -> None:
+    """Wait until ``count`` workers have started (imported evo, built their toolbox); a
+    worker that dies meanwhile raises :class:`WorkerLost`."""
+    started = _worker_pids(pool)
+    for _ in range(count):
+        while not ready.acquire(timeout=_POLL):
+            if _worker_pids(pool) != started:
+                raise WorkerLost(
+                    "a worker process died as it started (out of memory, or a script that "
+                    'starts workers outside `if __name__ == "__main__":`)'
+                )
+
+
 def _worker_pids(pool: multiprocessing.pool.Pool) -> set[int | None]:
     """The pool's worker processes; the pool replaces one that dies, with a new pid."""
     return {p.pid for p in getattr(pool, "_pool", [])}
@@ -102,18 +131,25 @@ def worker_pool(
     _WORKER["toolbox"] = tb
     pool: multiprocessing.pool.Pool | None = None
     if config.workers > 1:
-        ctx = multiprocessing.get_context("fork" if sys.platform != "win32" else "spawn")
+        ctx = process_context()
+        ready = ctx.Semaphore(0)
         procs = ctx.Pool(
             config.workers,
             initializer=_init_worker,
             initargs=(
                 config.model_dump(mode="json"),
                 tb.game,
-                operators or {},
+                cloudpickle.dumps(operators or {}),  # functions of __main__ by value
                 max(1, threads() // config.workers),
+                ready,
             ),
         )
         pool = procs
+        try:
+            _wait_ready(procs, ready, config.workers)  # their start is not the run's time
+        except BaseException:
+            procs.terminate()
+            raise
 
         def pool_map(f, items):
             items = list(items)
@@ -129,8 +165,9 @@ def worker_pool(
                         raise GenerationCut from None
                     if _worker_pids(procs) != started:
                         raise WorkerLost(
-                            "a worker process died (killed from outside?): the generation "
-                            "under way is lost"
+                            "a worker process died (killed from outside, out of memory, or "
+                            "a script that starts workers outside `if __name__ == "
+                            '"__main__":`): the generation under way is lost'
                         ) from None
 
         tb.register("map", pool_map)

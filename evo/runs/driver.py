@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+from evo.baselines.limits import PLANT_SECONDS
 from evo.config import Config, ConfigError
 from evo.core.game import Game
 from evo.core.tree import Tree
@@ -85,46 +86,75 @@ class RunInterrupted(Exception):
 
 @dataclass
 class Plan:
-    """What a run starts from, checked before its directory is made: the game and the
-    breakers of tree files to plant."""
+    """What a run starts from, checked before its directory is made: the game, the
+    breakers to plant (tree files' and trees given in memory) and the seconds a planted
+    baseline may take to compute."""
 
     game: Game
     trees: list[Tree]
+    time_limit: float | None = PLANT_SECONDS
+    baselines_planted: bool = False
+
+    def planted(self, config: Config) -> list[Tree]:
+        """The breakers of the first population: the tree files', then the baselines'
+        (computed now unless :func:`check_run` did)."""
+        if not self.baselines_planted:
+            from evo.baselines import run
+
+            names = config.population.init.baselines
+            self.trees += [
+                run(self.game, name, rc_seeds=0, time_limit=self.time_limit).tree for name in names
+            ]
+            self.baselines_planted = True
+        return self.trees
 
 
-def check_run(config: Config, *, cache: str | os.PathLike | None = None) -> Plan:
+def check_run(
+    config: Config,
+    *,
+    cache: str | os.PathLike | None = None,
+    time_limit: float | None = PLANT_SECONDS,
+    plant: bool = True,
+) -> Plan:
     """Every check that can fail before a run, done before its directory is made: the
     game fits in memory (:class:`~evo.core.game.GameTooLargeError`), the baselines of
-    ``population.init.baselines`` exist and the files of ``population.init.trees`` are
-    trees of the game (:class:`~evo.config.ConfigError` naming the key)."""
-    from evo.baselines import parse_name
+    ``population.init.baselines`` exist and can be computed within ``time_limit``
+    seconds (:class:`~evo.baselines.limits.BaselineRefused`, with the estimate), and the
+    files of ``population.init.trees`` are trees of the game
+    (:class:`~evo.config.ConfigError` naming the key). With ``plant`` (a new run, not a
+    resumed one) the breakers to plant are read and computed here too, so that a search
+    that gives up leaves no run behind."""
+    from evo.baselines import cached, estimate_seconds, parse_name
+    from evo.baselines.limits import BaselineRefused, check_time_limit, refuse_beyond
     from evo.core.treeio import TreeFileError, load_tree
     from evo.ea.loop import config_game
 
+    time_limit = check_time_limit(time_limit)
     game = config_game(config, cache=cache)
     for i, name in enumerate(config.population.init.baselines):
         try:
-            parse_name(game, name)
+            name = parse_name(game, name)
         except ValueError as e:
             raise ConfigError(f"population.init.baselines.{i}: {e}") from None
+        if cached(game, name) is None:
+            try:
+                refuse_beyond(game, name, estimate_seconds(game, name), time_limit)
+            except BaselineRefused as e:
+                raise BaselineRefused(
+                    f"population.init.baselines.{i}: {e.reason}",
+                    name=e.name,
+                    estimate_seconds=e.estimate_seconds,
+                ) from None
     trees = []
     for i, path in enumerate(config.population.init.trees):
         try:
             trees.append(load_tree(path, game=game))
         except TreeFileError as e:
             raise ConfigError(f"population.init.trees.{i}: {e}") from None
-    return Plan(game, trees)
-
-
-def planted_trees(config: Config, plan: Plan) -> list[Tree]:
-    """The breakers put into the first population: the tree files', then the baselines'
-    (computed, or read from the game's cache)."""
-    names = config.population.init.baselines
-    if not names:
-        return list(plan.trees)
-    from evo.baselines import run
-
-    return plan.trees + [run(plan.game, name, rc_seeds=0).tree for name in names]
+    plan = Plan(game, trees, time_limit)
+    if plant:
+        plan.planted(config)
+    return plan
 
 
 def run_config(
@@ -151,7 +181,7 @@ def run_config(
     SIGTERM or SIGHUP, after writing a checkpoint;
     :class:`~evo.runs.rundir.RunLockedError` when another process writes ``run_dir``;
     :class:`~evo.runs.checkpoint.CheckpointWriteError` when a write fails."""
-    plan = plan or check_run(config, cache=cache)
+    plan = plan or check_run(config, cache=cache, plant=not resume)
     game = plan.game
     if config.islands.count == 1 and config.workers > 1:
         from evo.ea.workers import local_processes
@@ -180,7 +210,7 @@ def run_config(
                     assert path is not None
                     state = engine.load(path)
                 else:
-                    state = engine.first(planted_trees(config, plan))
+                    state = engine.first(plan.planted(config))
                 recorder.start(state, resumed=resume)
                 if on_start is not None:
                     on_start()
@@ -191,7 +221,8 @@ def run_config(
                         recorder.done(state)
                         bar.update(state)
                         if on_generation is not None:
-                            if on_generation(state.generation, state.population, state.logbook):
+                            said = on_generation(state.generation, state.population, state.logbook)
+                            if _stops(said):
                                 recorder.stopped_by = "callback"
                                 break
                         if "signal" in got:
@@ -245,12 +276,30 @@ def _check_fresh(run_dir: Path, checkpoint: str) -> None:
         raise CheckpointError(f"{run_dir} has no {checkpoint} to resume from")
 
 
+def _stops(said: Any) -> bool:
+    """Whether ``on_generation``'s answer stops the run: True stops, None or False goes
+    on; anything else is refused (a truthy string or array is not a yes)."""
+    if said is None or said is False or said is True:
+        return bool(said)
+    import numpy as np
+
+    if isinstance(said, np.bool_):
+        return bool(said)
+    raise TypeError(
+        f"on_generation returned {type(said).__name__} {said!r}: return True to stop the run, "
+        "None or False to go on"
+    )
+
+
 def _knuth(game: Game, knuth: int | None | bool) -> int | None:
     """Knuth's total to show beside the run: computed (True), none (False), or given."""
     if knuth is True:
-        from evo.baselines import knuth_total
+        from evo.baselines import BaselineRefused, knuth_total
 
-        return knuth_total(game)
+        try:
+            return knuth_total(game)
+        except BaselineRefused:  # a game too big for Knuth's tree here: no yardstick
+            return None
     return None if knuth is False else knuth
 
 
