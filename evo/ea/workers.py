@@ -58,7 +58,8 @@ def _init_worker(config_data: dict, game: Game, operators: bytes, threads: int, 
     install_operators(pickle.loads(operators))  # from the parent's memory, never a file
     config = Config.model_validate(config_data)
     game.prepare()  # built once per process; a big table is the cache's shared file
-    _WORKER["toolbox"] = build_toolbox(config, game)
+    _WORKER["toolbox"] = tb = build_toolbox(config, game)
+    tb.individual(rng=np.random.default_rng(0))  # loads the growth kernels, off the clock
     ready.release()
 
 
