@@ -43,6 +43,7 @@ $(STAMP): pyproject.toml
 	  || { echo "evo needs Python 3.10 or newer (found: $$($(PYTHON) --version))"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	@$(BIN)/python -m pip uninstall --quiet --yes evo 2>/dev/null || true  # the old distribution name
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	@touch $(STAMP)
 

@@ -29,20 +29,25 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from evo import ops
     from evo.api import (
         BaselineRefused,
         Breaker,
         Config,
         Evolution,
         Game,
+        State,
         baseline,
         default_config,
         evolve,
+        load_config,
         load_tree,
         make_game,
         random_breaker,
         register_operator,
+        register_selection,
         save_tree,
+        steps,
     )
 
 __all__ = [
@@ -51,19 +56,31 @@ __all__ = [
     "Config",
     "Evolution",
     "Game",
+    "State",
     "baseline",
     "default_config",
     "evolve",
+    "load_config",
     "load_tree",
     "make_game",
     "random_breaker",
     "register_operator",
+    "register_selection",
     "save_tree",
+    "steps",
+    "ops",
 ]
+
+#: The version of evo (the distribution ``evo-breakers``), in one place.
+__version__ = "0.2.0"
 
 
 def __getattr__(name: str) -> Any:
     """The public names, imported from :mod:`evo.api` when first asked for."""
+    if name == "ops":
+        value: Any = importlib.import_module("evo.ops")
+        globals()[name] = value
+        return value
     if name in __all__:
         value = getattr(importlib.import_module("evo.api"), name)
         globals()[name] = value

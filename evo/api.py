@@ -8,23 +8,26 @@ which draws itself in Jupyter.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from deap import tools
 
 from evo.baselines.limits import PLANT_SECONDS, PYTHON_OPTION
 from evo.baselines.limits import BaselineRefused as BaselineRefused
 from evo.config import Config as Config
-from evo.config import load_config
+from evo.config import load_config as load_config
 from evo.core.files import cache_dir, path_argument
 from evo.core.game import Game as Game
 from evo.core.game import make_game as make_game
 from evo.core.numbers import whole
 from evo.core.tree import Tree
 from evo.ea.operators import register_operator as register_operator
+from evo.ea.operators import register_selection as register_selection
+from evo.ea.state import State as State
 from evo.show.breaker import Breaker as Breaker
 
 # The names `import evo` hands out (these re-exports among them) are listed once, in
@@ -134,16 +137,28 @@ def default_config(game: Game, **keys: Any) -> Config:
     return _config(game, None, **keys)
 
 
-def _config(game: Game, config: Config | Mapping | None, **keys: Any) -> Config:
-    """``config`` (a Config, a mapping of its keys over :data:`DEFAULTS`, or None) for
-    ``game``, with the top-level ``keys`` that are not None set (a ``stop`` replaces the
-    whole stop rule). A config that names another game is refused."""
-    from evo.config import _merge
+#: What :func:`evolve` takes as a config: a :class:`Config`, a mapping of its keys (over
+#: :data:`DEFAULTS`), the path of a YAML config file, or None (the defaults).
+ConfigLike = Config | Mapping | str | os.PathLike | None
 
+
+def _config(game: Game, config: ConfigLike, **keys: Any) -> Config:
+    """``config`` (see :data:`ConfigLike`) for ``game``, with the top-level ``keys`` that
+    are not None set (a ``stop`` replaces the whole stop rule). A config that names
+    another game is refused."""
+    from evo.config import merge
+
+    if isinstance(config, str | os.PathLike):
+        config = load_config(path_argument(config, what="config"))
     if isinstance(config, Config):
         data: dict = config.model_dump(mode="json")
+    elif config is not None and not isinstance(config, Mapping):
+        raise ValueError(
+            f"config must be a Config, a mapping of config keys, a YAML file's path or None, "
+            f"not {type(config).__name__}"
+        )
     else:
-        data = _merge(DEFAULTS, dict(config or {}))
+        data = merge(DEFAULTS, dict(config or {}))
         if config is not None and "stop" in config:
             data["stop"] = config["stop"]  # a stop rule of its own, not merged with 50 generations
     mine = {"pegs": game.pegs, "colors": game.colors, "variant": game.variant}
@@ -161,11 +176,15 @@ def _config(game: Game, config: Config | Mapping | None, **keys: Any) -> Config:
 
 @dataclass
 class Evolution:
-    """What :func:`evolve` returns: the best breaker found, DEAP's logbook (a record per
-    generation: gen, nevals, min, avg, max, std, worst, worst_min, roots), the hall of
-    fame (the best breakers ever seen, best first), the run's summary, and why it
-    stopped (``generations``, ``seconds``, ``target_total``, ``callback``, or the signal
-    that interrupted it)."""
+    """What :func:`evolve` returns, as DEAP's ``eaSimple`` returns its population and
+    logbook and pymoo's result its ``X`` and ``F``: the best breaker found, DEAP's
+    logbook (a record per generation: gen, nevals, min, avg, max, std, worst, worst_min,
+    roots), the hall of fame (the best breakers ever seen, best first), the last
+    population and its fitness values (a row per breaker), the Pareto front on the total
+    and the worst case (NSGA-II's front; else the breakers of the hall of fame and the
+    last population that no other beats on both), the run's summary, and why it stopped
+    (``generations``, ``seconds``, ``target_total``, ``callback``, or the signal that
+    interrupted it)."""
 
     best: Breaker
     logbook: tools.Logbook
@@ -173,6 +192,9 @@ class Evolution:
     summary: dict
     stopped_by: str | None
     config: Config
+    population: list[Breaker] = field(default_factory=list)
+    fitness: np.ndarray = field(default_factory=lambda: np.zeros((0, 1)))
+    pareto_front: list[Breaker] = field(default_factory=list)
 
     @property
     def total(self) -> int:
@@ -193,6 +215,7 @@ def evolve(
     cache: Cache = None,
     progress: bool = False,
     time_limit: float | None = PLANT_SECONDS,
+    plant: Sequence[Tree] = (),
 ) -> Evolution:
     """Evolve breakers of ``game`` and return the best (:class:`Evolution`).
 
@@ -205,11 +228,14 @@ def evolve(
     directory of this config, resumed when it holds a checkpoint; another config's is
     refused) and ``cache`` (where the game's big tables and baselines are kept;
     ``True``: the machine's cache). ``time_limit``: seconds a planted baseline may take
-    to compute (refused beyond, on its estimate, before any work). With ``workers`` > 1
+    to compute (refused beyond, on its estimate, before any work). ``plant``: breakers
+    in memory (a :func:`baseline`, a tree of an earlier run) put into the first
+    population, before the config's own. With ``workers`` > 1
     a script calls this under ``if __name__ == "__main__":`` (the workers start afresh
     and import it). Ctrl-C (interrupting a notebook's kernel) stops after the generation
     under way and returns what was reached."""
     from evo.baselines.limits import BaselineRefused
+    from evo.ea.state import pareto_front
     from evo.runs.driver import RunInterrupted, check_run, run_config
 
     stop = None
@@ -222,7 +248,9 @@ def evolve(
     path = None if run_dir is None else _run_dir(run_dir, cfg)
     resume = path is not None and _has_checkpoint(path, cfg)
     try:
-        plan = check_run(cfg, cache=root, time_limit=time_limit, plant=not resume)
+        plan = check_run(
+            cfg, cache=root, time_limit=time_limit, plant=not resume, trees=list(plant)
+        )
     except BaselineRefused as e:
         raise e.citing(PYTHON_OPTION) from None
     if path is not None:
@@ -249,14 +277,69 @@ def evolve(
             raise KeyboardInterrupt(str(e)) from None
         result = e.result
         result.summary["stopped_by"] = e.signal if e.reason is None else e.reason
+    state = result.state
     return Evolution(
         best=Breaker.of(result.best),
-        logbook=result.state.logbook,
-        hall_of_fame=[Breaker.of(t) for t in result.state.halloffame],
+        logbook=state.logbook,
+        hall_of_fame=[Breaker.of(t) for t in state.halloffame],
         summary=dict(result.summary),
         stopped_by=result.summary.get("stopped_by"),
         config=cfg,
+        population=[Breaker.of(t) for t in state.population],
+        fitness=np.array([t.fitness.values for t in state.population], dtype=np.int64),
+        pareto_front=[Breaker.of(t) for t in pareto_front(state, cfg)],
     )
+
+
+def steps(
+    game: Game,
+    config: ConfigLike = None,
+    *,
+    seed: int | None = None,
+    generations: int | None = None,
+    seconds: float | None = None,
+    workers: int | None = None,
+    plant: Sequence[Tree] = (),
+    cache: Cache = None,
+    time_limit: float | None = PLANT_SECONDS,
+) -> Iterator[State]:
+    """Evolve step by step, as a generator (pymoo's ``ask``/``tell`` in one loop): the
+    run's state after generation 0, then after every generation (or, with islands, every
+    epoch), until the config's stop rule, or until you stop iterating. A state has
+    ``generation``, ``population`` (DEAP individuals: ``fitness.values``),
+    ``halloffame``, ``logbook`` and ``elapsed``; it is the same object, updated in place
+    (``state.snapshot()`` keeps one). The arguments are :func:`evolve`'s; nothing is
+    written, and the workers stop when the generator ends.
+
+    >>> import evo
+    >>> game = evo.make_game(3, 3)
+    >>> for state in evo.steps(game, seed=1, generations=3):
+    ...     print(state.generation, state.logbook[-1]["min"])  # doctest: +SKIP
+    0 78
+    1 76
+    2 73
+    3 73
+    """
+    from evo.ea.deadline import GenerationCut
+    from evo.ea.engine import make_engine
+    from evo.runs.driver import check_run
+
+    stop = None
+    if generations is not None or seconds is not None:
+        stop = {"generations": generations, "seconds": seconds}
+    cfg = _config(game, config, seed=seed, workers=workers, stop=stop)
+    try:
+        plan = check_run(cfg, cache=_cache_root(cache), time_limit=time_limit, trees=list(plant))
+    except BaselineRefused as e:
+        raise e.citing(PYTHON_OPTION) from None
+    engine = make_engine(cfg, plan.game)
+    with engine.running():
+        state = engine.first(plan.planted(cfg))
+        yield state
+        try:
+            yield from engine.steps(state)
+        except GenerationCut:  # stop.seconds fell inside a step: the one before stands
+            return
 
 
 def _run_dir(run_dir: str | os.PathLike, config: Config) -> Path:

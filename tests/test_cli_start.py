@@ -168,3 +168,17 @@ def test_render_choices_are_those_of_evo_render():
     assert cli_render.LAYOUTS == render.LAYOUTS
     assert cli_render.FORMATS == render.FORMATS
     assert cli_render.RANKDIRS == render.RANKDIRS
+
+
+def test_every_user_error_named_is_a_class_of_evo():
+    """USER_ERRORS names classes without importing them: a class moved to another module
+    would no longer be matched, and its errors would show a traceback."""
+    import importlib
+
+    from evo.cli import USER_ERRORS
+
+    for name in USER_ERRORS:
+        module, _, cls = name.rpartition(".")
+        found = getattr(importlib.import_module(module), cls)
+        assert isinstance(found, type) and issubclass(found, Exception), name
+        assert f"{found.__module__}.{found.__qualname__}" == name, name

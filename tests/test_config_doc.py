@@ -58,7 +58,9 @@ def test_defaults_in_the_reference_are_the_models_defaults():
     assert "generations: 50" in documented["stop"].default
     assert documented["stop.generations"].default == "null"
     assert documented["seed"].default == "0"
-    assert documented["selection.method"].allowed == "`tournament`, `nsga2`"
+    assert documented["selection.method"].allowed == (
+        "`tournament`, `nsga2`, or a name registered from Python"
+    )
     assert documented["workers"].allowed == "≥ 1; ≤ 256"
     assert documented["mutation.operators[].k"].default == "4"
 

@@ -8,7 +8,8 @@ import pickle
 
 import pytest
 
-from evo.config import ConfigError, island_seed, load_config
+from evo.config import ConfigError, load_config
+from evo.core.rng import island_seed
 from evo.ea import cluster as cl
 from evo.ea import islands as isl
 from evo.ea.cluster import island_map, scheduler_address

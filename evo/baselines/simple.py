@@ -17,7 +17,8 @@ from collections.abc import Sequence
 import numpy as np
 
 from evo.core.game import Game
-from evo.core.growth import grow, random_breaker, tree_rngs
+from evo.core.growth import grow, random_breaker
+from evo.core.rng import generator, tree_generators
 from evo.core.tree import Tree
 from evo.search.build import Node, Player, build_tree
 
@@ -35,7 +36,7 @@ def lowest_consistent(game: Game) -> Tree:
 def random_consistent(game: Game, *, seed: int = 0) -> Tree:
     """RC: a uniformly random consistent code at every node, drawn from ``seed``. This is
     random path completion with the consistent pool (:func:`evo.core.growth.random_breaker`)."""
-    return random_breaker(game, rng=np.random.default_rng(seed), pool="consistent")
+    return random_breaker(game, rng=generator(seed), pool="consistent")
 
 
 def opening_player(game: Game, opening: Sequence[int], then: Player) -> Player:
@@ -110,7 +111,7 @@ def with_opening(
     skeleton, starts = _opening_skeleton(game, opening, skip=skip)
     if then == "lc":
         return skeleton
-    return _rc_below(game, skeleton, starts, np.random.default_rng(seed))
+    return _rc_below(game, skeleton, starts, generator(seed))
 
 
 def estimate_rc(
@@ -128,7 +129,7 @@ def estimate_rc(
         raise ValueError("estimating RC needs at least 2 seeds")
     skeleton = _opening_skeleton(game, opening, skip=skip) if len(opening) else None
     averages = []
-    for rng in tree_rngs(seed, seeds):
+    for rng in tree_generators(seed, seeds):
         if skeleton is None:
             tree = random_breaker(game, rng=rng, pool="consistent")
         else:

@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from evo import __version__
 from evo.show.text import short_message
 
 #: Each subcommand: the module of ``evo.cli`` defining a click command of the same name,
@@ -40,7 +41,7 @@ COMMANDS: dict[str, str] = {
 #: one line with exit status 2. Named, not imported, so that no command pays for the
 #: modules of another; any other exception is a bug and shows its traceback.
 USER_ERRORS = {
-    "evo.config.ConfigError",
+    "evo.config.base.ConfigError",
     "evo.runs.rundir.RunDirError",
     "evo.core.treeio.TreeFileError",
     "evo.core.tree.InvalidTreeError",
@@ -143,7 +144,7 @@ class LazyGroup(click.Group):
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="evo")
+@click.version_option(version=__version__, prog_name="evo")
 @click.option(
     "--debug", is_flag=True, help="Show the traceback of errors too (or set EVO_DEBUG=1)."
 )

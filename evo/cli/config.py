@@ -22,8 +22,19 @@ def config() -> None:
     help="Override a config key, e.g. --set population.size=200 (repeatable).",
 )
 def show(config_file: Path, overrides: tuple[str, ...]) -> None:
-    """Print CONFIG (a YAML file) as a run reads it: checked, with --set applied and
-    every key that it leaves out at its default."""
+    """Print CONFIG (a YAML file, or the name of one of evo's, such as quick) as a run
+    reads it: checked, with --set applied and every key that it leaves out at its
+    default."""
     from evo.config import load_config
 
     click.echo(load_config(config_file, overrides).to_yaml(), nl=False)
+
+
+@config.command(name="list")
+def list_() -> None:
+    """List the configs shipped with evo: ``evo run NAME`` runs one from any folder."""
+    from evo.config import load_config, shipped_configs
+
+    for name, path in sorted(shipped_configs().items()):
+        game = load_config(path).game
+        click.echo(f"{name:28} {game.variant} {game.pegs} pegs, {game.colors} colors  {path}")

@@ -87,12 +87,6 @@ def grow(
     return _build(game, np.asarray(codes, dtype=np.int32), rng, pool, template, strict=False)
 
 
-def tree_rngs(seed: int | None, size: int) -> list[np.random.Generator]:
-    """One independent generator per individual, spawned from ``seed``: the population is
-    the same whatever order or process grows it."""
-    return [np.random.default_rng(s) for s in np.random.SeedSequence(seed).spawn(size)]
-
-
 def random_breaker(game: Game, *, rng: np.random.Generator, pool: Pool = "all") -> Tree:
     """A random breaker for the whole game: random path completion, shrink, triangles."""
     return grow(game, game.all_codes(), rng=rng, pool=pool)

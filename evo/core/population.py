@@ -9,8 +9,9 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from evo.core.game import Game
-from evo.core.growth import random_breaker, tree_rngs
+from evo.core.growth import random_breaker
 from evo.core.kinds import Pool
+from evo.core.rng import tree_generators
 from evo.core.tree import Tree
 
 
@@ -24,7 +25,7 @@ def random_population(
 ) -> list[Tree]:
     """``size`` random breakers (random path completion), reproducible from ``seed``."""
     trees = []
-    for rng in tree_rngs(seed, size):
+    for rng in tree_generators(seed, size):
         trees.append(random_breaker(game, rng=rng, pool=pool))
         if progress is not None:
             progress(1)

@@ -13,7 +13,6 @@ islands; ``islands.jsonl`` keeps each island's own.
 from __future__ import annotations
 
 import functools
-import random
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -21,8 +20,9 @@ from typing import Any
 
 from deap import tools
 
-from evo.config import Config, island_seed
+from evo.config import Config
 from evo.core.game import Game
+from evo.core.rng import migration_random
 from evo.core.tree import Tree
 from evo.ea.deadline import TimeLimit
 from evo.ea.individuals import as_individual, as_tree, individual_class
@@ -33,8 +33,6 @@ from evo.ea.state import State, hall_of_fame
 from evo.ea.stats import make_statistics, new_logbook
 from evo.ea.toolbox import build_toolbox
 from evo.ea.workers import use_toolbox
-
-_MIGRATION_TAG = 0x316  # seed tag of the draws of random replacement
 
 
 @dataclass
@@ -140,7 +138,7 @@ def migrate(islands: list[Packed], configs: list[Config], config: Config, epoch:
         return
     states = [unpack(p, c) for p, c in zip(islands, configs)]
     pops = [s.population for s in states]
-    rnd = random.Random(island_seed(config.seed, _MIGRATION_TAG + epoch))
+    rnd = migration_random(config.seed, epoch)
     if m.replace == "worst":
         replacement = tools.selWorst
     else:

@@ -25,14 +25,13 @@ from deap import base, tools
 from evo.config import Config
 from evo.core.game import Game, make_game
 from evo.core.numbers import budget_bytes
+from evo.core.rng import breed_key, init_key, selection_random
 from evo.core.tree import Tree
 from evo.ea.individuals import as_individual, as_tree
 from evo.ea.selection import sel_tournament_dcd
 from evo.ea.state import State, hall_of_fame
 from evo.ea.stats import new_logbook
 from evo.ea.workers import breed_task, individual_task
-
-_INIT_TAG = 0x1D17  # seed sequence tag of the first population's draws
 
 
 def config_game(config: Config, *, cache: str | os.PathLike | None = None) -> Game:
@@ -57,10 +56,10 @@ def initial_state(
     breakers for the rest, evaluated."""
     size = config.population.size
     planted = list(planted)[:size]
-    keys = [(config.seed, _INIT_TAG, i) for i in range(size - len(planted))]
+    keys = [init_key(config.seed, i) for i in range(size - len(planted))]
     pop = [as_individual(tb.cls, t, v) for t, v in tb.map(individual_task, keys)]
     pop += [as_individual(tb.cls, t, tb.evaluate(t)) for t in planted]
-    rnd = random.Random(config.seed)
+    rnd = selection_random(config.seed)
     if config.selection.method == "nsga2":
         pop = tb.select(pop, len(pop))  # assigns the crowding distances selection needs
     hof = hall_of_fame(config)
@@ -96,7 +95,9 @@ def generation(
         n_off = size - config.elitism
         parents = tb.select(pop, n_off + n_off % 2, rng=rnd)
     pairs = [(parents[2 * k], parents[2 * k + 1]) for k in range(len(parents) // 2)]
-    tasks = [((as_tree(a), as_tree(b)), (config.seed, gen, k)) for k, (a, b) in enumerate(pairs)]
+    tasks = [
+        ((as_tree(a), as_tree(b)), breed_key(config.seed, gen, k)) for k, (a, b) in enumerate(pairs)
+    ]
     with tb.time_limit.within(time_left):
         bred = list(tb.map(breed_task, tasks))  # GenerationCut past the time left
     offspring, nevals = [], 0

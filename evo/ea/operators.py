@@ -20,10 +20,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from evo.config import BUILTIN_KINDS, register_kind
+from evo.config import BUILTIN_KINDS, BUILTIN_SELECTIONS, register_kind
 from evo.ea import crossover, mutation
 
-Role = Literal["crossover", "mutation"]
+Role = Literal["crossover", "mutation", "selection"]
 
 #: What the toolbox hands to an operator that asks for it by parameter name.
 RUN_PARAMETERS = ("pool", "time_limit")
@@ -96,6 +96,24 @@ def register_operator(
     OPERATORS[name] = Operator(function, role, dict(params))
 
 
+def register_selection(name: str, function: Callable, **params: Any) -> None:
+    """Make ``function`` a selection that configs can name as ``selection.method: name``,
+    with ``params`` as its default keyword parameters. It is called
+    ``function(individuals, k, rng=..., **params)`` and returns ``k`` individuals to breed
+    (a list, repeats allowed), drawing only from ``rng`` (the run's ``random.Random``,
+    saved in checkpoints); an individual's ``fitness.values[0]`` is its total (less is
+    better). It replaces the tournament on the total (``nsga2`` stays built in)."""
+    if name in BUILTIN_SELECTIONS:
+        raise ValueError(f"{name!r} is a built-in selection; register yours under another name")
+    if not callable(function):
+        raise TypeError(f"the selection {name!r} must be a function, not {function!r}")
+    takes = inspect.signature(function).parameters
+    if "rng" not in takes and not any(p.kind is p.VAR_KEYWORD for p in takes.values()):
+        raise TypeError(f"the selection {name!r} must take the generator as keyword 'rng'")
+    register_kind(name, "selection", set())
+    OPERATORS[name] = Operator(function, "selection", dict(params))
+
+
 def custom_operators(kinds: set[str]) -> dict[str, Operator]:
     """The operators registered from Python among ``kinds`` (a config's), to send along
     with a task to a process that did not register them."""
@@ -105,5 +123,9 @@ def custom_operators(kinds: set[str]) -> dict[str, Operator]:
 def install_operators(operators: Mapping[str, Operator]) -> None:
     """Register operators received from another process (see :func:`custom_operators`)."""
     for name, op in operators.items():
-        if OPERATORS.get(name) is not op:
+        if OPERATORS.get(name) is op:
+            continue
+        if op.role == "selection":
+            register_selection(name, op.function, **op.defaults)
+        else:
             register_operator(name, op.function, role=op.role, **op.defaults)

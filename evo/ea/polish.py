@@ -16,8 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-import numpy as np
-
+from evo.core.rng import generator
 from evo.core.tree import Tree
 from evo.ea.mutation import exhaustive_mutation, greedy_mutation
 
@@ -77,7 +76,7 @@ def polish(
     out = []
     for band in bands:
         start, before = time.perf_counter(), tree.total
-        rng = np.random.default_rng(seed)
+        rng = generator(seed)
         if band.search == "greedy":
             tree = greedy_mutation(
                 tree,

@@ -58,3 +58,23 @@ def best_of(state: State, config: Config):
     if config.selection.method == "nsga2":
         return min(state.halloffame, key=lambda i: (i.total, i.worst))
     return state.halloffame[0]
+
+
+def pareto_front(state: State, config: Config) -> list:
+    """The breakers no other beats on both the total and the worst case: NSGA-II's front
+    (its hall of fame), else those of the hall of fame and the population, least total
+    first, one of each (total, worst) pair."""
+    if config.selection.method == "nsga2":
+        return sorted(state.halloffame, key=lambda i: (i.total, i.worst))
+    best: dict[int, Any] = {}  # worst case -> the breaker of least total with it
+    for ind in [*state.halloffame, *state.population]:
+        kept = best.get(ind.worst)
+        if kept is None or ind.total < kept.total:
+            best[ind.worst] = ind
+    front, least = [], None
+    for worst in sorted(best):  # each worst case kept when its total beats every lower one's
+        ind = best[worst]
+        if least is None or ind.total < least:
+            front.append(ind)
+            least = ind.total
+    return sorted(front, key=lambda i: (i.total, i.worst))

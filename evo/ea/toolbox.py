@@ -8,6 +8,7 @@ does not depend on which process ran it, nor in which order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -16,6 +17,7 @@ from deap import base, tools
 from evo.config import BUILTIN_KINDS, Config
 from evo.core.game import Game
 from evo.core.growth import Template, build_exact, random_breaker
+from evo.core.rng import task_generator
 from evo.core.tree import InvalidTreeError, Tree
 from evo.ea.deadline import TimeLimit
 from evo.ea.fitness import evaluate_total, evaluate_total_worst
@@ -63,7 +65,15 @@ def build_toolbox(config: Config, game: Game) -> base.Toolbox:
         tb.register("select", tools.selNSGA2)
     else:
         tb.register("evaluate", evaluate_total, max_guesses=config.max_guesses)
-        tb.register("select", sel_tournament, tournsize=config.selection.tournament_size)
+        if config.selection.method == "tournament":
+            tb.register("select", sel_tournament, tournsize=config.selection.tournament_size)
+        else:  # registered from Python
+            chosen = OPERATORS[config.selection.method]
+            tb.register(
+                "select",
+                checked_selection(chosen.function, config.selection.method),
+                **chosen.defaults,
+            )
     tb.register("individual", random_breaker, game, pool=config.population.init.pool)
     tb.register("breed", breed, tb)
     tb.register("map", tb.time_limit.map)
@@ -125,7 +135,7 @@ def breed(tb: base.Toolbox, parents: tuple[Tree, Tree], key: tuple[int, ...]) ->
     child mutated with probability ``mutation.rate`` (``mutation.repeat`` times); draws
     from a generator seeded by ``key``. Returns ``[(tree, fitness values)]``, with
     ``(None, None)`` for a child identical to its parent (nothing to send or evaluate)."""
-    rng = np.random.default_rng(np.random.SeedSequence(list(key)))
+    rng = task_generator(*key)
     cfg = tb.config
     a, b = parents
     kids = [a, b]
@@ -147,3 +157,22 @@ def breed(tb: base.Toolbox, parents: tuple[Tree, Tree], key: tuple[int, ...]) ->
         else:
             out.append((as_tree(child), tb.evaluate(child)))
     return out
+
+
+def checked_selection(function: Callable, name: str) -> Callable:
+    """A registered selection whose result is checked: a list of the individuals it was
+    given, as many as asked (:class:`OperatorError` naming it otherwise)."""
+
+    def select(individuals: list, k: int, **kw: Any) -> list:
+        chosen = function(individuals, k, **kw)
+        ids = {id(i) for i in individuals}
+        if not isinstance(chosen, list | tuple) or len(chosen) != k:
+            raise OperatorError(
+                f"the selection {name!r} returned {type(chosen).__name__} of "
+                f"{len(chosen) if hasattr(chosen, '__len__') else '?'} items, not a list of {k}"
+            )
+        if any(id(i) not in ids for i in chosen):
+            raise OperatorError(f"the selection {name!r} returned breakers it was not given")
+        return list(chosen)
+
+    return select

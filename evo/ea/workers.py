@@ -18,12 +18,12 @@ from contextlib import contextmanager
 from typing import Any
 
 import cloudpickle
-import numpy as np
 from deap import base
 
 from evo.config import Config
 from evo.core.engine import set_threads, threads
 from evo.core.game import Game
+from evo.core.rng import generator, task_generator
 from evo.ea.deadline import GenerationCut
 from evo.ea.operators import Operator, install_operators
 from evo.ea.toolbox import build_toolbox
@@ -45,7 +45,7 @@ def breed_task(args):
 def individual_task(key: tuple[int, ...]):
     """A random breaker drawn from a generator seeded by ``key``, and its fitness."""
     tb = _WORKER["toolbox"]
-    rng = np.random.default_rng(np.random.SeedSequence(list(key)))
+    rng = task_generator(*key)
     tree = tb.individual(rng=rng)
     return tree, tb.evaluate(tree)
 
@@ -59,7 +59,7 @@ def _init_worker(config_data: dict, game: Game, operators: bytes, threads: int, 
     config = Config.model_validate(config_data)
     game.prepare()  # built once per process; a big table is the cache's shared file
     _WORKER["toolbox"] = tb = build_toolbox(config, game)
-    tb.individual(rng=np.random.default_rng(0))  # loads the growth kernels, off the clock
+    tb.individual(rng=generator(0))  # loads the growth kernels, off the clock
     ready.release()
 
 

@@ -26,6 +26,7 @@ from evo.config import Config, ConfigError
 from evo.core.game import Game
 from evo.core.tree import Tree
 from evo.ea.deadline import GenerationCut
+from evo.ea.engine import Engine, Islands, Population, make_engine
 from evo.ea.individuals import as_tree
 from evo.ea.state import State, best_of
 from evo.runs.checkpoint import CheckpointError, CheckpointWriteError
@@ -115,6 +116,7 @@ def check_run(
     cache: str | os.PathLike | None = None,
     time_limit: float | None = PLANT_SECONDS,
     plant: bool = True,
+    trees: Sequence[Tree] = (),
 ) -> Plan:
     """Every check that can fail before a run, done before its directory is made: the
     game fits in memory (:class:`~evo.core.game.GameTooLargeError`), the baselines of
@@ -123,7 +125,9 @@ def check_run(
     files of ``population.init.trees`` are trees of the game
     (:class:`~evo.config.ConfigError` naming the key). With ``plant`` (a new run, not a
     resumed one) the breakers to plant are read and computed here too, so that a search
-    that gives up leaves no run behind."""
+    that gives up leaves no run behind. ``trees``: breakers given in memory, planted
+    first, each checked to be a whole breaker of the game (rebuilt from its guesses and
+    feedbacks, every code played: ValueError otherwise)."""
     from evo.baselines import cached, estimate_seconds, parse_name
     from evo.baselines.limits import BaselineRefused, check_time_limit, refuse_beyond
     from evo.core.treeio import TreeFileError, load_tree
@@ -145,16 +149,32 @@ def check_run(
                     name=e.name,
                     estimate_seconds=e.estimate_seconds,
                 ) from None
-    trees = []
+    given = [_whole_breaker(t, game, i) for i, t in enumerate(trees)]
     for i, path in enumerate(config.population.init.trees):
         try:
-            trees.append(load_tree(path, game=game))
+            given.append(load_tree(path, game=game))
         except TreeFileError as e:
             raise ConfigError(f"population.init.trees.{i}: {e}") from None
-    plan = Plan(game, trees, time_limit)
+    plan = Plan(game, given, time_limit)
     if plant:
         plan.planted(config)
     return plan
+
+
+def _whole_breaker(tree: Any, game: Game, i: int) -> Tree:
+    """A tree given in memory to plant, rebuilt from its guesses and feedbacks on every
+    code of ``game`` (its other arrays are not trusted); ValueError naming it otherwise."""
+    from evo.core.growth import Template, build_exact
+    from evo.core.tree import InvalidTreeError
+
+    if not isinstance(tree, Tree):
+        raise ValueError(f"plant[{i}] is {type(tree).__name__}, not a tree")
+    if tree.game.key != game.key:
+        raise ValueError(f"plant[{i}] is a tree of {tree.game.name}, not of {game.name}")
+    try:
+        return build_exact(game, Template.of(tree))
+    except InvalidTreeError as e:
+        raise ValueError(f"plant[{i}] is not a whole breaker of {game.name}: {e}") from None
 
 
 def run_config(
@@ -190,25 +210,22 @@ def run_config(
     path = None if run_dir is None else Path(run_dir)
     lock = lock_run(path) if path is not None else contextlib.nullcontext()
     with lock, stop_signals() as got:
-        engine: _Engine
-        if config.islands.count > 1:
-            engine = _Islands(config, game, scheduler=scheduler)
-        else:
-            engine = _Population(config, game)
-        if resume and path is not None and not engine.saved(path):
-            _check_fresh(path, engine.checkpoint)  # stopped before its first checkpoint
+        engine = make_engine(config, game, scheduler=scheduler)
+        saved = _saved(engine)
+        if resume and path is not None and not saved.saved(path):
+            _check_fresh(path, saved.checkpoint)  # stopped before its first checkpoint
             resume = False
         if path is not None and not resume:
             write_logbook(path, [])  # the run has started here: `evo resume` may start it
         game.prepare()  # the feedback table, built once per process
         knuth_total = _knuth(game, knuth)
-        recorder = _Recorder(path, config, engine, game, knuth_total)
+        recorder = _Recorder(path, config, saved, game, knuth_total)
         state: State | None = None
         try:
             with engine.running():
                 if resume:
                     assert path is not None
-                    state = engine.load(path)
+                    state = saved.load(path)
                 else:
                     state = engine.first(plan.planted(config))
                 recorder.start(state, resumed=resume)
@@ -343,53 +360,29 @@ def stop_signals() -> Iterator[dict]:
             signal.signal(s, handler)
 
 
-# ----------------------------------------------------------------- engines
-class _Engine(Protocol):
-    """A run's engine as the driver drives it, step by step."""
+# ----------------------------------------------------------------- checkpoints
+class _Saved(Protocol):
+    """How a run directory keeps an engine's steps: its checkpoint file, how often it is
+    written, and the summary's engine-specific keys."""
 
-    config: Config
     interval: int  # steps between checkpoints
     checkpoint: str  # the checkpoint's file, in the run directory
 
-    def running(self) -> contextlib.AbstractContextManager: ...
-    def first(self, planted: Sequence[Tree]) -> State: ...
     def saved(self, run_dir: Path) -> bool: ...
     def load(self, run_dir: Path) -> State: ...
-    def steps(self, state: State) -> Iterator[State]: ...
-    def stop_reason(self, state: State) -> str | None: ...
     def save(self, run_dir: Path, state: State) -> None: ...
     def summary(self, summary: RunSummary) -> None: ...
 
 
-class _Population:
-    """One population; a step is a generation, checkpointed every
-    ``checkpoint_interval`` generations into ``checkpoint.npz``."""
+class _PopulationSaved:
+    """One population, checkpointed every ``checkpoint_interval`` generations into
+    ``checkpoint.npz``."""
 
-    def __init__(self, config: Config, game: Game):
-        from evo.ea.operators import custom_operators
-        from evo.ea.stats import make_statistics
-        from evo.ea.toolbox import build_toolbox
+    checkpoint = CHECKPOINT
 
-        self.config = config
-        self.interval = config.checkpoint_interval
-        self.checkpoint = CHECKPOINT
-        self.toolbox = build_toolbox(config, game)
-        self.stats = make_statistics()
-        self.operators = custom_operators(_kinds(config))
-
-    def running(self) -> contextlib.AbstractContextManager:
-        from evo.ea.workers import worker_pool
-
-        return worker_pool(self.config, self.toolbox, operators=self.operators)
-
-    def first(self, planted: Sequence[Tree]) -> State:
-        from evo.ea.loop import initial_state
-
-        clock = time.perf_counter()
-        with self.toolbox.time_limit.within(self.config.stop.seconds):
-            state = initial_state(self.config, self.toolbox, self.stats, planted=planted)
-        state.elapsed = time.perf_counter() - clock
-        return state
+    def __init__(self, engine: Population):
+        self.engine = engine
+        self.interval = engine.config.checkpoint_interval
 
     def saved(self, run_dir: Path) -> bool:
         return (run_dir / CHECKPOINT).exists() or (run_dir / OLD_CHECKPOINT).exists()
@@ -399,77 +392,26 @@ class _Population:
 
         if not (run_dir / CHECKPOINT).exists():
             raise CheckpointError(pickle_refusal(run_dir / OLD_CHECKPOINT))
-        return load_checkpoint(run_dir / CHECKPOINT, self.config, self.toolbox.game)
-
-    def steps(self, state: State) -> Iterator[State]:
-        from evo.ea.loop import generations
-
-        return generations(self.config, self.toolbox, self.stats, state)
-
-    def stop_reason(self, state: State) -> str | None:
-        from evo.ea.loop import stop_reason
-
-        return stop_reason(self.config, state)
+        return load_checkpoint(run_dir / CHECKPOINT, self.engine.config, self.engine.game)
 
     def save(self, run_dir: Path, state: State) -> None:
         from evo.runs.checkpoint import save_checkpoint
 
-        save_checkpoint(run_dir / CHECKPOINT, state, self.config)
+        save_checkpoint(run_dir / CHECKPOINT, state, self.engine.config)
 
     def summary(self, summary: RunSummary) -> None:
         pass
 
 
-class _Islands:
-    """Islands; a step is an epoch, every one checkpointed into ``islands/`` (and each
-    island's own records appended to ``islands.jsonl``)."""
+class _IslandsSaved:
+    """Islands, every epoch checkpointed into ``islands/`` (and each island's own records
+    appended to ``islands.jsonl``)."""
 
-    def __init__(self, config: Config, game: Game, *, scheduler: str | None):
-        from evo.ea.operators import custom_operators
+    checkpoint = "islands/current.json"
+    interval = 1
 
-        self.config = config
-        self.game = game
-        self.scheduler = scheduler
-        self.interval = 1
-        self.checkpoint = "islands/current.json"
-        self.operators = custom_operators(_kinds(config))
-        self.run_map: Any = None
-        self.epochs: Iterator = iter(())
-        self.current: Any = None  # the islands after the last epoch
-        self.records: list[dict] = []
-
-    @contextlib.contextmanager
-    def running(self) -> Iterator[None]:
-        from evo.ea.cluster import island_map
-
-        with island_map(self.config, scheduler=self.scheduler) as run_map:
-            self.run_map = run_map
-            yield
-
-    def _start(self, start: Any, planted: Sequence[Tree] = ()) -> None:
-        from evo.ea.islands import epochs
-
-        self.epochs = epochs(
-            self.config,
-            self.game,
-            self.run_map,
-            start=start,
-            planted=tuple(planted),
-            operators=self.operators,
-        )
-
-    def _state(self) -> State:
-        from evo.ea.islands import merged_state
-
-        return merged_state(self.config, self.current, self.records)
-
-    def first(self, planted: Sequence[Tree]) -> State:
-        from evo.ea.islands import run_logbook
-
-        self._start(None, planted)
-        self.current = next(self.epochs)
-        self.records = list(run_logbook(self.current))
-        return self._state()
+    def __init__(self, engine: Islands):
+        self.engine = engine
 
     def saved(self, run_dir: Path) -> bool:
         from evo.runs.checkpoint import islands_saved
@@ -479,22 +421,8 @@ class _Islands:
     def load(self, run_dir: Path) -> State:
         from evo.runs.checkpoint import load_islands
 
-        self.current, self.records = load_islands(run_dir, self.config, self.game)
-        self._start(self.current)
-        return self._state()
-
-    def steps(self, state: State) -> Iterator[State]:
-        from evo.ea.islands import run_logbook
-
-        for islands in self.epochs:
-            self.current = islands
-            self.records += list(run_logbook(islands))
-            yield self._state()
-
-    def stop_reason(self, state: State) -> str | None:
-        from evo.ea.islands import stop_reason
-
-        return stop_reason(self.config, self.current)
+        engine = self.engine
+        return engine.resume(*load_islands(run_dir, engine.config, engine.game))
 
     def save(self, run_dir: Path, state: State) -> None:
         import json
@@ -502,19 +430,22 @@ class _Islands:
         from evo.ea.islands import island_logbook
         from evo.runs.checkpoint import save_islands
 
-        save_islands(run_dir, self.config, self.current, self.records)
-        lines = "".join(json.dumps(r) + "\n" for r in island_logbook(self.current))
-        mode = "w" if self.current.epoch == 0 else "a"  # a new run's first epoch
+        engine = self.engine
+        save_islands(run_dir, engine.config, engine.current, engine.records)
+        lines = "".join(json.dumps(r) + "\n" for r in island_logbook(engine.current))
+        mode = "w" if engine.current.epoch == 0 else "a"  # a new run's first epoch
         with open(run_dir / ISLANDS_LOGBOOK, mode, encoding="utf-8") as f:
             f.write(lines)
 
     def summary(self, summary: RunSummary) -> None:
-        summary["islands"] = self.config.islands.count
+        summary["islands"] = self.engine.config.islands.count
 
 
-def _kinds(config: Config) -> set[str]:
-    """The operator kinds a config names."""
-    return {config.crossover.operator.kind} | {m.kind for m in config.mutation.operators}
+def _saved(engine: Engine) -> _Saved:
+    """How ``engine``'s steps are kept in a run directory."""
+    if isinstance(engine, Islands):
+        return _IslandsSaved(engine)
+    return _PopulationSaved(engine)
 
 
 # ----------------------------------------------------------------- recording
@@ -526,11 +457,11 @@ class _Recorder:
     looked at."""
 
     def __init__(
-        self, run_dir: Path | None, config: Config, engine: _Engine, game: Game, knuth: int | None
+        self, run_dir: Path | None, config: Config, saved: _Saved, game: Game, knuth: int | None
     ):
         self.run_dir = run_dir
         self.config = config
-        self.engine = engine
+        self.engine = saved
         self.game = game
         self.knuth = knuth
         self.logged = 0

@@ -22,7 +22,7 @@ from evo.config import Config
 #: What the file says at its top, so that nobody edits it by hand.
 HEADER = """# Config reference
 
-<!-- Generated from evo/config.py by `python scripts/config_doc.py`; do not edit by hand. -->
+<!-- Generated from evo/config/ by `python scripts/config_doc.py`; do not edit by hand. -->
 
 A run's config is a YAML file (`configs/*.yaml` are commented examples). Every key is
 optional: a missing key takes its default. A mapping left out entirely takes the default
@@ -116,6 +116,13 @@ def allowed_text(field: FieldInfo) -> str:
     parts = []
     if get_origin(tp) is Literal:
         parts.append(", ".join(f"`{a}`" for a in get_args(tp)))
+    extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+    choices = extra.get("choices")
+    if isinstance(choices, list):  # names, more of which may be registered
+        names = ", ".join(f"`{a}`" for a in choices)
+        parts.append(
+            names + (", or a name registered from Python" if extra.get("registered") else "")
+        )
     kinds = kind_models(tp) or (kind_models(get_args(tp)[0]) if get_origin(tp) is list else [])
     if kinds:
         parts.append("kind: " + ", ".join(f"`{_kind(m)}`" for m in kinds))
@@ -146,8 +153,10 @@ def meaning(model: type[BaseModel], name: str) -> str:
 
 
 def _doc(model: type[BaseModel]) -> str:
-    doc = inspect.getdoc(model) or ""
-    return "" if doc == inspect.getdoc(BaseModel) else " ".join(doc.split())
+    """A model's own docstring (not one it inherits), its first paragraph: an example
+    below it is for the API reference."""
+    doc = inspect.cleandoc(model.__dict__.get("__doc__") or "")
+    return " ".join(doc.split("\n\n")[0].split())
 
 
 def sections(
