@@ -220,7 +220,8 @@ class Config(ConfigModel):
     """the best breakers copied unchanged into the next generation"""
     max_guesses: int | None = Field(None, ge=1)
     """a limit on the worst case: each code solved later adds codes × max_guesses to the total, so
-    any breaker within the limit beats any beyond it"""
+    any breaker within the limit beats any beyond it; the exact rebuilds of `greedy` and
+    `exhaustive` keep every code within it where they can"""
     hall_of_fame: int = Field(5, ge=1)
     """how many of the best breakers ever seen the run keeps"""
     workers: int = Field(1, ge=1, le=256)

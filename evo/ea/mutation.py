@@ -189,6 +189,7 @@ def greedy_mutation(
     impossible: int = 2,
     sweep: bool = False,
     time_limit: TimeLimit | None = None,
+    max_guesses: int | None = None,
 ) -> Tree:
     """*Greedy subtree*: a node's subtree is rebuilt by one-step look-ahead with
     ``heuristic``. ``tries`` root guesses are drawn among the ``top`` best by the heuristic
@@ -201,7 +202,9 @@ def greedy_mutation(
     most ``max_depth`` guesses from the root) are picked; with ``sweep``, every one of
     them that no other contains, not one at random.
     The ``time_limit`` is checked between the tries (a rebuild near the root of a big
-    game takes seconds)."""
+    game takes seconds). With ``max_guesses`` (the run's limit on the worst case), the
+    exact searches below keep every code within it when they can (:func:`depth_budget`).
+    """
     game = tree.game
 
     def rebuild(tree: Tree, node: int) -> Tree:
@@ -214,7 +217,7 @@ def greedy_mutation(
         picks = [0]
         if tries > 1 and n > 1:
             picks += (1 + rng.permutation(n - 1)[: tries - 1]).tolist()
-        depth = tree.height(node) if keep_depth else None
+        depth = depth_budget(tree, node, keep_depth=keep_depth, max_guesses=max_guesses)
         subs = []
         for p in picks:
             if time_limit is not None:
@@ -264,6 +267,7 @@ def exhaustive_mutation(
     sweep: bool = False,
     shallower: bool = False,
     time_limit: TimeLimit | None = None,
+    max_guesses: int | None = None,
 ) -> Tree:
     """*Exhaustive subtree*: a node of ``min_codes`` to ``max_codes`` codes, at most
     ``max_depth`` guesses from the root (with ``sweep``, every one that no other
@@ -275,14 +279,20 @@ def exhaustive_mutation(
     With ``keep_depth``, the best subtree no deeper than the current one (the worst case
     kept, for NSGA-II); with ``shallower``, a node under which some code needs the tree's
     worst case gets the best subtree one guess shorter than its own, when there is one
-    (fewer codes at the worst case: NSGA-II's third objective). The search runs where
+    (fewer codes at the worst case: NSGA-II's third objective). With ``max_guesses`` (the
+    run's limit on the worst case), the best subtree that keeps every code within it
+    (:func:`depth_budget`; the node stays when there is none). The search runs where
     the node's first guess is the lowest of its orbit, so that nodes below symmetric
     first guesses (in Bulls and Cows, every first guess) share the search's memo."""
     solver = exact_solver(tree.game, pool=pool, guesses=guesses, impossible=impossible)
 
     def rebuild(tree: Tree, node: int) -> Tree:
         history = tuple(tree.used_guesses(node))
-        depth = tree.height(node) - int(shallower) if keep_depth or shallower else None
+        depth = depth_budget(
+            tree, node, keep_depth=keep_depth or shallower, max_guesses=max_guesses
+        )
+        if depth is not None and shallower:
+            depth = min(depth, tree.height(node) - 1)
         if depth is not None and not solver.feasible(int(tree.count[node]), depth):
             return tree.subtree(node)  # no such subtree: the node stays as it is
         try:
@@ -308,6 +318,20 @@ def exhaustive_mutation(
         time_limit=time_limit,
         at_worst=shallower,
     )
+
+
+def depth_budget(
+    tree: Tree, node: int, *, keep_depth: bool = False, max_guesses: int | None = None
+) -> int | None:
+    """How many guesses a rebuilt subtree of ``node`` may take, counting its root: no
+    more than the current subtree's (``keep_depth``), and no more than the run's limit
+    on the worst case leaves below the guesses above it (``max_guesses``); None: any."""
+    limits = []
+    if keep_depth:
+        limits.append(int(tree.height(node)))
+    if max_guesses is not None:
+        limits.append(max_guesses - int(tree.depth[node]) + 1)
+    return min(limits) if limits else None
 
 
 def _rebuild_nodes(

@@ -5,7 +5,8 @@ crossover ``op(a, b, *, rng, **params) -> (a, b)``) registered under a name, as 
 toolbox registers functions. A config entry names it by ``kind``; its other fields but
 ``weight`` are the function's keyword parameters. An operator that takes ``pool`` gets
 the run's guess pool, one that takes ``time_limit`` the run's
-:class:`~evo.ea.deadline.TimeLimit`.
+:class:`~evo.ea.deadline.TimeLimit`, one that takes ``max_guesses`` the run's limit on the
+worst case (None: none).
 
 Operators of one's own are registered from Python with :func:`register_operator`. Worker
 processes get them with the run: a pool's workers by value as they start, and an island
@@ -26,7 +27,7 @@ from evo.ea import crossover, mutation
 Role = Literal["crossover", "mutation", "selection"]
 
 #: What the toolbox hands to an operator that asks for it by parameter name.
-RUN_PARAMETERS = ("pool", "time_limit")
+RUN_PARAMETERS = ("pool", "time_limit", "max_guesses")
 
 
 class OperatorError(RuntimeError):

@@ -39,7 +39,7 @@ def build_toolbox(config: Config, game: Game) -> base.Toolbox:
     tb.game = game
     tb.config = config
     tb.time_limit = TimeLimit()
-    run = {"pool": config.pool, "time_limit": tb.time_limit}
+    run = {"pool": config.pool, "time_limit": tb.time_limit, "max_guesses": config.max_guesses}
     cx = config.crossover.operator
     op = OPERATORS[cx.kind]
     tb.register("mate", op.function, **op.params(_entry_params(cx), **run))
