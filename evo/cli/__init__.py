@@ -48,6 +48,7 @@ USER_ERRORS = {
     "evo.core.game.GameTooLargeError",
     "evo.core.files.FileWriteError",
     "evo.ea.cluster.ClusterError",
+    "evo.show.render.GraphvizMissing",
 }
 
 #: Exit status of every user-caused error.
