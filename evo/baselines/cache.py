@@ -110,6 +110,6 @@ def store(
     doc[ENTRY_KEY] = entry(game, key, name, seed)
     doc[HASH_KEY] = content_hash(doc)
     try:
-        return atomic_write_json(path, doc, None)
+        return atomic_write_json(path, doc, None, replace_any=True)  # evo's own folder
     except OSError:
         return None

@@ -50,6 +50,7 @@ USER_ERRORS = {
     "evo.core.files.FileWriteError",
     "evo.ea.cluster.ClusterError",
     "evo.baselines.limits.BaselineRefused",
+    "evo.show.render.GraphvizMissing",
 }
 
 #: Exit status of every user-caused error.

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 from click.core import ParameterSource
 
-from evo.core.files import cache_dir
+from evo.core.files import FileWriteError, cache_dir, check_output
 from evo.core.game import VARIANTS, Game, GameTooLargeError, make_game
 from evo.core.growth import POOLS
 
@@ -103,6 +103,25 @@ threads_option = click.option(
     help="Threads for one big search (a big node's candidates scored side by side; the same "
     "result). Default: $EVO_THREADS, else every core.",
 )
+
+
+class OutputFile(click.ParamType):
+    """A file a command will write, checked as it is read from the command line, before
+    any work (:func:`evo.core.files.check_output`: not empty, in a folder that exists,
+    naming nothing or a regular file); a :class:`~pathlib.Path`."""
+
+    name = "file"
+
+    def convert(self, value, param, ctx) -> Path:
+        try:
+            return check_output(value)
+        except FileWriteError as e:
+            self.fail(e.strerror or str(e), param, ctx)
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(incomplete, type="file")]  # the shell's own file names
 
 
 def open_game(pegs: int, colors: int, variant: str, trees: int = 1) -> Game:

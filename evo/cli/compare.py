@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import format_table
+from evo.cli.common import OutputFile, format_table
 from evo.cli.report import baseline_names
 from evo.show.text import printable
 
@@ -24,7 +24,7 @@ def _say(text: str) -> None:
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     default=Path("compare.png"),
     show_default=True,
     help="The plot to write, in the format its suffix names (png, pdf, svg, jpg...; a suffix "

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import game_options, load_breaker
+from evo.cli.common import OutputFile, game_options, load_breaker
 
 
 def _name(source: str) -> str:
@@ -22,7 +22,7 @@ def _name(source: str) -> str:
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     default=None,
     help="Page to write (default: explore-TREE[-TREE2].html, here).",
 )
@@ -32,16 +32,17 @@ def explore(ctx, tree, tree2, output, pegs, colors, variant):
     """Write an HTML page to walk TREE (a tree file, a run directory, or a baseline name
     with --pegs/--colors) in a browser, offline: click a guess to see the next guesses,
     type a secret to see its game, compare with TREE2 to see where and what they differ."""
+    from evo.core.files import check_output
     from evo.show.explore import write_explorer
     from evo.show.text import printable
 
+    name_a, name_b = _name(tree), _name(tree2) if tree2 else ""
+    if output is None:  # checked before the work, as --output is
+        output = check_output(f"explore-{name_a}" + (f"-{name_b}" if tree2 else "") + ".html")
     a = load_breaker(ctx, tree, pegs, colors, variant)
     b = load_breaker(ctx, tree2, pegs, colors, variant) if tree2 else None
-    name_a, name_b = _name(tree), _name(tree2) if tree2 else ""
     if b is not None and b.game != a.game:
         raise click.UsageError(f"{tree} plays {a.game.name} but {tree2} plays {b.game.name}")
-    if output is None:
-        output = Path(f"explore-{name_a}" + (f"-{name_b}" if b is not None else "") + ".html")
     page = write_explorer(output, a, name_a, b, name_b)
     size = page.stat().st_size
     nodes = f"{len(a)} nodes" + (f" and {len(b)}" if b is not None else "")

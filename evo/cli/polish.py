@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
-from evo.cli.common import game_options, load_breaker, threads_option
+from evo.cli.common import OutputFile, game_options, load_breaker, threads_option
 
 
 @click.command()
@@ -27,7 +25,7 @@ from evo.cli.common import game_options, load_breaker, threads_option
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     required=True,
     help="Where to write the polished tree (.json, or .npz for the compact form).",
 )

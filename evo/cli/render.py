@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import game_options, load_breaker
+from evo.cli.common import OutputFile, game_options, load_breaker, open_game
 from evo.show.text import printable, suffix_format
 
 #: The choices of evo.show.render (LAYOUTS, FORMATS, RANKDIRS), repeated here so that the
@@ -21,7 +21,7 @@ RANKDIRS: tuple[str, ...] = ("auto", "TB", "LR")
 @click.option(
     "--output",
     "-o",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     default=None,
     help="Picture to write (default: TREE's name with the format's suffix, here).",
 )
@@ -66,13 +66,20 @@ def render(ctx, tree, output, depth, min_codes, layout, fmt, direction, pegs, co
     """Draw TREE (a tree file such as best.json, a run directory, or a baseline name such
     as knuth with --pegs/--colors) through Graphviz: pegs as colored cells, terminal nodes
     in yellow, edges labelled with the black and white pegs."""
-    from evo.show.render import render_tree
+    from evo.core.files import check_output
+    from evo.show.render import graphviz_missing, render_tree
 
     fmt = picture_format(output, fmt)
+    missing = graphviz_missing()
+    if missing is not None:
+        raise click.ClickException(missing)
+    if output is None:  # checked before the work, as --output is
+        if Path(tree).exists():
+            stem = Path(tree).stem
+        else:
+            stem = f"{tree}-{open_game(pegs, colors, variant).name}"
+        output = check_output(f"{stem}.{fmt}")
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
-    if output is None:
-        stem = Path(tree).stem if Path(tree).exists() else f"{tree}-{breaker.game.name}"
-        output = Path(f"{stem}.{fmt}")
     title = (
         f"{Path(tree).stem if Path(tree).exists() else tree}: total {breaker.total}, "
         f"average {breaker.average:.4f}, worst {breaker.worst} (yellow: can be the secret)"

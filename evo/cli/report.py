@@ -7,9 +7,16 @@ from pathlib import Path
 
 import click
 
+from evo.show.text import printable
+
 
 def _say(text: str) -> None:
     click.echo(f"report: {text}...", err=True)
+
+
+def left_out(text: str) -> None:
+    """Say on standard error, in one line, what the report left out (and why)."""
+    click.echo(f"report: {printable(text)}", err=True)
 
 
 def baseline_names(text: str | None) -> list[str] | None:
@@ -48,7 +55,6 @@ def report(run_dir: Path, baselines: str | None, log_time: bool, progress: bool 
     from evo.core.files import cache_dir
     from evo.core.treeio import TreeFileError
     from evo.show.report import RunDirError, write_report
-    from evo.show.text import printable
 
     try:
         page = write_report(
@@ -57,6 +63,7 @@ def report(run_dir: Path, baselines: str | None, log_time: bool, progress: bool 
             log_time=log_time,
             progress=_say if (sys.stderr.isatty() if progress is None else progress) else None,
             cache=cache_dir(),
+            warn=left_out,
         )
     except (RunDirError, TreeFileError) as e:
         raise click.ClickException(str(e)) from None

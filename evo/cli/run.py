@@ -141,9 +141,10 @@ def execute(
         ) from None
     click.echo(summary_table(result.summary))
     if report:
+        from evo.cli.report import left_out
         from evo.show.report import write_report
 
-        path = write_report(run_dir, cache=cache_dir())
+        path = write_report(run_dir, cache=cache_dir(), warn=left_out)
         click.echo(f"report: {printable(str(path))}")
     click.echo(f"run directory: {printable(str(run_dir))}")
 

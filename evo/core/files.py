@@ -3,6 +3,7 @@ the files users give, with one-line errors."""
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import stat
@@ -21,12 +22,17 @@ class FileWriteError(OSError):
     """A file could not be written (disk full, no permission…): the message names it."""
 
 
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+def atomic_write_bytes(path: str | os.PathLike, data: bytes, *, replace_any: bool = False) -> Path:
     """Write ``data`` to ``path`` so that a crash leaves either the old file or the new one.
-    A failed write removes its temporary file and raises :class:`FileWriteError`."""
+    What is at ``path`` must be a regular file or nothing (:func:`check_target`, checked
+    before writing and again just before the rename), unless ``replace_any`` (a file of
+    evo's own, such as a cache entry, whatever is there). A failed or refused write
+    removes its temporary file and raises :class:`FileWriteError`."""
     path = Path(path)
     tmp: str | None = None
     try:
+        if not replace_any:
+            check_target(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
         os.fchmod(fd, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
@@ -34,6 +40,8 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
             _write(f, data)
             f.flush()
             os.fsync(f.fileno())
+        if not replace_any:
+            check_target(path)  # something else may have come there meanwhile
         os.replace(tmp, path)
     except BaseException as e:
         if tmp is not None and os.path.exists(tmp):
@@ -42,6 +50,62 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
             raise FileWriteError(e.errno, f"cannot write {path}: {e.strerror or e}") from e
         raise
     return path
+
+
+#: What :func:`check_target` calls the entries that are not regular files.
+_KINDS = {
+    stat.S_IFLNK: "a symbolic link",
+    stat.S_IFIFO: "a FIFO",
+    stat.S_IFCHR: "a character device",
+    stat.S_IFBLK: "a block device",
+    stat.S_IFSOCK: "a socket",
+    stat.S_IFDIR: "a folder",
+}
+
+
+def check_target(path: str | os.PathLike) -> Path:
+    """``path`` as a name a writer may replace: a new name, or a regular file. Anything
+    else a rename would swap for a file: a symbolic link, a FIFO, a device (``-o
+    /dev/null`` run as root would replace the machine's /dev/null), a folder. Else
+    :class:`FileWriteError` naming it and what it is."""
+    if os.fspath(path) == "":
+        raise FileWriteError(errno.ENOENT, "cannot write a file with an empty name")
+    path = Path(path)
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        return path
+    except OSError as e:  # e.g. a path through a regular file
+        raise FileWriteError(e.errno, f"cannot write {path}: {e.strerror or e}") from None
+    if not stat.S_ISREG(mode):
+        kind = _KINDS.get(stat.S_IFMT(mode), "a special file")
+        raise FileWriteError(
+            errno.EEXIST,
+            f"cannot write {path}: it is {kind}, not a regular file, and is left as it is "
+            "(give another name)",
+        )
+    return path
+
+
+def check_output(path: str | os.PathLike) -> Path:
+    """The file a command is asked to write, checked before its work: a name that is not
+    empty and does not end in a slash, in a folder that exists and may be written in,
+    naming nothing or a regular file (:func:`check_target`); else
+    :class:`FileWriteError` saying why. The writer checks the file again when it writes."""
+    text = os.fspath(path)
+    if text == "":
+        raise FileWriteError(errno.ENOENT, "the output file name is empty")
+    if text.endswith(("/", os.sep)):
+        raise FileWriteError(errno.EISDIR, f"cannot write {text}: it names a folder, not a file")
+    target = Path(text)
+    folder = target.parent
+    if not folder.is_dir():
+        raise FileWriteError(errno.ENOENT, f"cannot write {target}: there is no folder {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise FileWriteError(
+            errno.EACCES, f"cannot write {target}: the folder {folder} may not be written in"
+        )
+    return check_target(target)
 
 
 def _write(f, data: bytes) -> None:
@@ -55,14 +119,16 @@ def _umask() -> int:
     return mask
 
 
-def atomic_write_text(path: str | os.PathLike, text: str) -> Path:
-    """Write ``text`` (UTF-8) atomically."""
-    return atomic_write_bytes(path, text.encode("utf-8"))
+def atomic_write_text(path: str | os.PathLike, text: str, *, replace_any: bool = False) -> Path:
+    """Write ``text`` (UTF-8) atomically (see :func:`atomic_write_bytes`)."""
+    return atomic_write_bytes(path, text.encode("utf-8"), replace_any=replace_any)
 
 
-def atomic_write_json(path: str | os.PathLike, data: Any, indent: int | None = 1) -> Path:
-    """Write ``data`` as JSON atomically."""
-    return atomic_write_text(path, json.dumps(data, indent=indent) + "\n")
+def atomic_write_json(
+    path: str | os.PathLike, data: Any, indent: int | None = 1, *, replace_any: bool = False
+) -> Path:
+    """Write ``data`` as JSON atomically (see :func:`atomic_write_bytes`)."""
+    return atomic_write_text(path, json.dumps(data, indent=indent) + "\n", replace_any=replace_any)
 
 
 def remove_temporaries(folder: str | os.PathLike) -> list[Path]:
@@ -96,19 +162,24 @@ def read_bytes(
     *,
     what: str,
     error: type[Exception],
-    max_bytes: int = MAX_READ_BYTES,
+    max_bytes: int | None = MAX_READ_BYTES,
 ) -> bytes:
     """The bytes of a file the user gave (``what`` it is: ``config``, ``tree file``); when
-    it is not a regular file, cannot be read or is too big, ``error`` with one line naming
-    the file and why."""
+    it is not a regular file, cannot be read or is bigger than ``max_bytes`` (None: any
+    size), ``error`` with one line naming the file and why."""
     path = Path(path)
     try:
         with os.fdopen(open_regular(path), "rb") as f:  # a FIFO would wait for a writer
             size = os.fstat(f.fileno()).st_size
-            data = f.read(max_bytes + 1)
+            if max_bytes is None:
+                data = f.read()
+            else:  # a read of n bytes sets n bytes aside first: the size, and one more
+                data = f.read(min(size, max_bytes) + 1)
+                if size < len(data) <= max_bytes:  # grown since
+                    data += f.read(max_bytes + 1 - len(data))
     except OSError as e:
         raise error(f"cannot read {what} {path}: {e.strerror or e}") from None
-    if max(size, len(data)) > max_bytes:
+    if max_bytes is not None and max(size, len(data)) > max_bytes:
         raise error(f"{path} is too big for a {what} ({size:,} bytes; the limit is {max_bytes:,})")
     return data
 
@@ -139,18 +210,38 @@ def decode_text(data: bytes, *, path: str | os.PathLike, what: str, error: type[
 
 def parse_json(text: str, *, where: str, error: type[Exception]) -> Any:
     """JSON text as data; ``error`` with one line naming ``where`` when it is not valid
-    JSON or is nested too deep to read."""
+    JSON, is nested too deep to read or gives a key twice in one object (JSON keeps the
+    last silently: what the first one held would be lost unseen)."""
     try:
-        return json.loads(text)
+        return json.loads(text, object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as e:
         raise error(
             f"{where} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
             "the file is corrupted or truncated"
         ) from None
+    except _KeyTwice as e:
+        raise error(f"{where} gives the key {e.key!r} twice in one object") from None
     except RecursionError:
         raise error(
             f"{where} is nested too deep to read (arrays or objects inside each other)"
         ) from None
+
+
+class _KeyTwice(Exception):
+    def __init__(self, key: str):
+        self.key = key
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object as a dict, refusing a key given twice."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise _KeyTwice(key)
+            seen.add(key)
+    return out
 
 
 def cache_dir() -> Path:
@@ -162,10 +253,13 @@ def cache_dir() -> Path:
 
 def path_argument(value: Any, *, what: str) -> Path:
     """A path a caller gave (a string or path-like, not empty, without NUL bytes) as a
-    :class:`~pathlib.Path`; ValueError naming ``what`` otherwise."""
+    :class:`~pathlib.Path`, ``~`` expanded; ValueError naming ``what`` otherwise."""
     if not isinstance(value, str | os.PathLike):
         raise ValueError(f"{what} must be a path, not {value!r}")
     text = os.fspath(value)
     if isinstance(text, bytes) or not text.strip() or "\0" in text:
         raise ValueError(f"{what} must name a file or folder, not {value!r}")
-    return Path(text)
+    try:
+        return Path(text).expanduser()  # ~ and ~user, as a shell would
+    except RuntimeError:  # ~user of no such user
+        raise ValueError(f"{what} {value!r} names the home folder of no user") from None

@@ -529,7 +529,7 @@ def make_game(
         )
     if table is not None:
         use_table = table
-    root = None if cache is None else str(Path(cache).expanduser())
+    root = None if cache is None else str(cache)  # path_argument expanded ~
     return _interned_game(pegs, colors, variant, use_table, root)
 
 

@@ -4,25 +4,28 @@ A tree file is JSON: the format name and version, the game, the fitness summary
 (checked on load) and the tree as nested nodes ``{"guess": "1122", "children": {"1,0":
 {...}}}`` with codes and feedbacks printed as people read them. A file named ``.npz`` is
 the compact form of the same, for trees of big games (hundreds of thousands of nodes): a
-NumPy archive, read with ``allow_pickle=False``, of the nodes' ``guess``, ``parent`` and
-``label`` arrays in preorder and the same document without its nodes. Either is checked
-on every code when loaded.
+NumPy archive of the nodes' ``guess``, ``parent`` and ``label`` arrays in preorder and the
+same document without its nodes, read only as far as a tree of its game can go
+(:mod:`evo.core.archive`). Either is checked on every code when loaded, and its summary
+against the tree.
 """
 
 from __future__ import annotations
 
 import io
 import json
+import math
 import os
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from evo.core.archive import Archive, ArchiveError
 from evo.core.files import (
     atomic_write_bytes,
     atomic_write_json,
+    check_target,
     decode_text,
     parse_json,
     read_bytes,
@@ -93,6 +96,7 @@ def from_nested(game: Game, nested: dict[str, Any], *, where: str = "tree") -> T
             raise InvalidTreeError(
                 f"{where}: node {path(parent, fb)}: 'children' should be an object"
             )
+        given: dict[int, Any] = {}  # feedback -> its key, to refuse one given twice
         for key, sub in kids.items():
             f = feedback.get(key) if isinstance(key, str) else None
             if f is None:
@@ -104,6 +108,12 @@ def from_nested(game: Game, nested: dict[str, Any], *, where: str = "tree") -> T
                     feedback[key] = f
             if f == game.win:
                 raise InvalidTreeError(f"{where}: node {path(parent, fb)} has a child for the win")
+            if f in given:
+                raise InvalidTreeError(
+                    f"{where}: node {path(parent, fb)} has two children for feedback "
+                    f"{game.format_feedback(f)} ({given[f]!r} and {key!r})"
+                )
+            given[f] = key
             stack.append((sub, me, f))
     try:
         guesses = _parse_all(game, raw)
@@ -169,6 +179,7 @@ def tree_document(tree: Tree, *, nodes: bool = True, **extra: Any) -> dict[str, 
 def save_tree(tree: Tree, path: str | os.PathLike, **extra: Any) -> Path:
     """Write a tree atomically: JSON, or the compact archive when ``path`` ends in
     ``.npz``."""
+    check_target(path)  # before the work (the writer checks again)
     if Path(path).suffix.lower() == ".npz":
         return atomic_write_bytes(path, _archive(tree, **extra))
     return atomic_write_json(path, tree_document(tree, **extra), indent=None)
@@ -231,32 +242,43 @@ def load_tree(
         raise TreeFileError(f"{path}: {e}") from None
 
 
+#: The longest document (without its nodes) a compact file may hold, in bytes.
+MAX_META_BYTES = 16 * 2**20
+
+#: The most nodes a tree file is read with: more than a JSON file of the size read
+#: (:data:`evo.core.files.MAX_READ_BYTES`, over 16 bytes a node) can hold.
+MAX_TREE_NODES = 2**24
+
+
+def max_tree_nodes(game: Game) -> int:
+    """The most nodes a tree of ``game`` can have, as far as a file is read: every node
+    holds a code, so a level holds at most ``M`` nodes, and no guess repeats on a path,
+    so there are at most ``M`` levels (and no more than :data:`MAX_TREE_NODES`)."""
+    return min(game.num_codes**2, MAX_TREE_NODES)
+
+
 def _from_archive(data: bytes, *, game: Game | None, cache: str | os.PathLike | None) -> Tree:
-    """The tree of a compact file (its arrays checked, nothing unpickled)."""
+    """The tree of a compact file: its document first (of at most :data:`MAX_META_BYTES`),
+    then its arrays, each checked against what a tree of the document's game can hold
+    before it is read (:class:`~evo.core.archive.Archive`; nothing unpickled)."""
     try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            if sorted(npz.files) != sorted(_ARCHIVE):
-                raise InvalidTreeError("not an evo breaker archive (its arrays differ)")
-            arrays = {name: npz[name] for name in _ARCHIVE}
-    except (OSError, ValueError, EOFError, zipfile.BadZipFile, KeyError) as e:
-        if isinstance(e, InvalidTreeError):
-            raise
-        raise InvalidTreeError("a corrupted or truncated archive") from None
-    if arrays["meta"].dtype != np.uint8 or any(
-        arrays[k].ndim != 1 or arrays[k].dtype.kind != "i" for k in ("guess", "parent", "label")
-    ):
-        raise InvalidTreeError("not an evo breaker archive (its arrays are of other types)")
-    try:
-        doc = json.loads(arrays["meta"].tobytes().decode("utf-8"))
-    except (ValueError, RecursionError):
-        raise InvalidTreeError("its document is not valid JSON") from None
-    game = _document_game(doc, game=game, cache=cache)
-    tree = tree_from_arrays(
-        game,
-        arrays["guess"].astype(np.int64),
-        arrays["parent"].astype(np.int64),
-        arrays["label"].astype(np.int64),
-    )
+        with Archive(data, _ARCHIVE, kind="evo breaker archive") as archive:
+            meta = archive.array("meta", max_items=MAX_META_BYTES, kinds="u", itemsize=1)
+            try:
+                text = meta.tobytes().decode("utf-8")
+            except UnicodeDecodeError:
+                raise InvalidTreeError("its document is not UTF-8 text") from None
+            doc = parse_json(text, where="its document", error=InvalidTreeError)
+            game = _document_game(doc, game=game, cache=cache)
+            most = max_tree_nodes(game)
+            limit = f"a tree of {game.name} has at most {most:,} nodes"
+            arrays = {
+                name: archive.array(name, max_items=most, limit=limit, kinds="i").astype(np.int64)
+                for name in ("guess", "parent", "label")
+            }
+    except ArchiveError as e:
+        raise InvalidTreeError(str(e)) from None
+    tree = tree_from_arrays(game, arrays["guess"], arrays["parent"], arrays["label"])
     _check_summary(doc, tree)
     return tree
 
@@ -304,16 +326,53 @@ def _document_game(doc: Any, *, game: Game | None, cache: str | os.PathLike | No
 
 
 def _check_summary(doc: dict, tree: Tree) -> None:
-    """The figures a document states agree with its tree (else it was edited)."""
-    summary = doc.get("summary")
-    if isinstance(summary, dict):
-        for key in ("total", "worst"):
-            if key in summary and not _is_int(summary[key]):
-                raise InvalidTreeError(
-                    f"summary.{key} should be a whole number, not {summary[key]!r}"
-                )
-            if key in summary and summary[key] != getattr(tree, key):
-                raise InvalidTreeError(
-                    f"the file says {key} {summary[key]} but its tree has {getattr(tree, key)}: "
-                    "the file was edited or corrupted"
-                )
+    """Every figure the document's summary states agrees with its tree (else the file was
+    edited): the whole numbers exactly, the average to the six places a file writes."""
+    if "summary" not in doc:
+        return
+    summary = doc["summary"]
+    if not isinstance(summary, dict):
+        raise InvalidTreeError(f"'summary' should be an object, not {summary!r}")
+    figures = tree.summary()
+    for key in ("total", "worst", "nodes"):
+        if key in summary and not _is_int(summary[key]):
+            raise InvalidTreeError(f"summary.{key} should be a whole number, not {summary[key]!r}")
+        if key in summary and summary[key] != figures[key]:
+            _disagrees(key, summary[key], figures[key])
+    if "average" in summary:
+        value = summary["average"]
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise InvalidTreeError(f"summary.average should be a number, not {value!r}")
+        try:
+            off = abs(float(value) - tree.average)
+        except OverflowError:  # a whole number too big for a float
+            off = math.inf
+        if not off <= 5.000001e-7:  # written to six places; NaN is no number either
+            _disagrees("average", value, figures["average"])
+    if "histogram" in summary:
+        histogram = _histogram(summary["histogram"])
+        if histogram != figures["histogram"]:
+            _disagrees("histogram", summary["histogram"], figures["histogram"])
+
+
+def _disagrees(key: str, said: Any, has: Any) -> None:
+    raise InvalidTreeError(
+        f"the file says {key} {said} but its tree has {has}: the file was edited or corrupted"
+    )
+
+
+def _histogram(value: Any) -> dict[int, int]:
+    """A summary's histogram ``{"guesses": codes}`` with whole numbers as keys."""
+    bad = InvalidTreeError(
+        f'summary.histogram should map guesses to codes (such as {{"1": 1, "2": 6}}), not {value!r}'
+    )
+    if not isinstance(value, dict):
+        raise bad
+    out: dict[int, int] = {}
+    for key, count in value.items():
+        if isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 20:
+            key = int(key)
+        if not _is_int(key) or not _is_int(count) or key in out:
+            raise bad
+        out[key] = count
+    return out

@@ -1,8 +1,9 @@
 """Checkpoints: what a run needs to go on after a stop, on disk.
 
 A checkpoint is data only, so that a run directory from anywhere cannot run code: one
-NumPy ``.npz`` archive (read with ``allow_pickle=False``) holding the trees as flat
-arrays and a JSON document with the rest (fitness values, hall of fame, logbook, Python's
+NumPy ``.npz`` archive (each array checked before it is read, :mod:`evo.core.archive`)
+holding the trees as flat arrays and a JSON document with the rest (fitness values, hall
+of fame, logbook, Python's
 random state, elapsed time, the config), versioned and sealed by a SHA-256 of the whole
 content. Loading rebuilds every tree with :func:`evo.core.growth.build_exact`, which checks it
 on every code. It is written atomically, so a kill leaves the previous one intact. An
@@ -17,14 +18,14 @@ import io
 import json
 import random
 import shutil
-import zipfile
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from evo.config import EXTENDABLE, Config, config_differences
-from evo.core.files import atomic_write_bytes, atomic_write_json
+from evo.core.archive import Archive, ArchiveError
+from evo.core.files import atomic_write_bytes, atomic_write_json, read_bytes
 from evo.core.game import Game
 from evo.core.tree import InvalidTreeError, Tree
 from evo.core.treeio import tree_from_arrays
@@ -142,10 +143,7 @@ def read_document(path: Path) -> dict:
 def _open(path: Path) -> tuple[dict[str, np.ndarray], dict]:
     """A checkpoint's arrays and JSON document, read without executing anything (a pickle
     is refused unread) and checked against its content hash."""
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise CheckpointError(f"cannot read checkpoint {path}: {e.strerror or e}") from None
+    data = read_bytes(path, what="checkpoint", error=CheckpointError, max_bytes=None)
     if data[:1] == b"\x80" or path.suffix == ".pkl":
         raise CheckpointError(pickle_refusal(path))
     arrays = _read_arrays(path, data)
@@ -175,21 +173,20 @@ def pickle_refusal(path: Path) -> str:
 
 
 def _read_arrays(path: Path, data: bytes) -> dict[str, np.ndarray]:
-    """The archive's arrays, once they are the expected ones with a matching digest."""
-    corrupt = f"checkpoint {path} is corrupted or truncated; the run cannot be resumed from it"
-    if data[:4] != b"PK\x03\x04":
-        raise CheckpointError(corrupt)
+    """The archive's arrays, once they are the expected ones with a matching digest. Its
+    entries are stored uncompressed (as :func:`checkpoint_bytes` writes them), so no array
+    holds more than the file; each is checked before it is read
+    (:class:`~evo.core.archive.Archive`)."""
+    most = len(data)
     try:
-        with np.load(io.BytesIO(data), allow_pickle=False) as npz:
-            if set(npz.files) != {*_ARRAYS, "sha256"}:
-                raise CheckpointError(f"{path} is not an evo checkpoint (its arrays differ)")
-            arrays = {name: npz[name] for name in npz.files}
-    except CheckpointError:
-        raise
-    except (ValueError, OSError, EOFError, zipfile.BadZipFile, KeyError):
-        raise CheckpointError(corrupt) from None
-    if arrays["meta"].dtype != np.uint8 or arrays["sha256"].dtype != np.uint8:
-        raise CheckpointError(corrupt)
+        with Archive(data, (*_ARRAYS, "sha256"), kind="evo checkpoint", stored_only=True) as a:
+            arrays = {name: a.array(name, max_items=most) for name in _ARRAYS if name != "meta"}
+            arrays["meta"] = a.array("meta", max_items=most, kinds="u", itemsize=1)
+            arrays["sha256"] = a.array("sha256", max_items=64, kinds="u", itemsize=1)
+    except ArchiveError as e:
+        raise CheckpointError(
+            f"checkpoint {path}: {e}; the run cannot be resumed from it"
+        ) from None
     if arrays["sha256"].tobytes().decode("ascii", "replace") != _digest(arrays):
         raise CheckpointError(
             f"checkpoint {path} does not match its content hash (corrupted or edited); "

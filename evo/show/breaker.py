@@ -54,7 +54,9 @@ class Breaker(Tree):
     ) -> Path:
         """Draw the tree into ``path`` (its suffix says the format: ``.svg``, ``.png``,
         ``.pdf``…), down to ``depth`` levels and nodes of at least ``min_codes`` codes (the
-        rest collapsed into boxes saying how many codes and guesses they hold)."""
+        rest collapsed into boxes saying how many codes and guesses they hold). A path
+        that is not a regular file (a link, a FIFO, a device) is refused, never replaced;
+        without Graphviz, :class:`evo.show.render.GraphvizMissing`."""
         from evo.show.render import render_tree
 
         return render_tree(self, path, depth=depth, min_codes=min_codes, title=title)
@@ -62,11 +64,11 @@ class Breaker(Tree):
     def svg(self, *, depth: int | None = None, min_codes: int | None = None) -> str:
         """The drawing as SVG text (by default the top levels, at most
         :data:`INLINE_NODES` nodes)."""
-        from evo.show.render import auto_depth, tree_dot
+        from evo.show.render import auto_depth, draw, tree_dot
 
         if depth is None and min_codes is None:
             depth = auto_depth(self, max_nodes=INLINE_NODES)
-        return tree_dot(self, depth=depth, min_codes=min_codes).pipe(format="svg").decode()
+        return draw(tree_dot(self, depth=depth, min_codes=min_codes), "svg").decode()
 
     def _repr_svg_(self) -> str:
         return self.svg()

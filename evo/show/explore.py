@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from evo.core.files import atomic_write_text
+from evo.core.files import atomic_write_text, check_target
 from evo.core.game import feedback_pair
 from evo.core.tree import Tree
 from evo.show.render import PALETTE, text_color
@@ -190,5 +190,7 @@ def write_explorer(
     b: Tree | None = None,
     name_b: str = "",
 ) -> Path:
-    """Write the explorer page atomically; return its path."""
+    """Write the explorer page atomically; return its path. A path that is not a regular
+    file is refused before the page is made (:func:`evo.core.files.check_target`)."""
+    check_target(path)
     return atomic_write_text(path, explorer_html(a, name_a, b, name_b))

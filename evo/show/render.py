@@ -12,13 +12,15 @@ many guesses those codes make there, so the picture still tells the cost.
 from __future__ import annotations
 
 import os
+import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
 import graphviz
 import networkx as nx
+from graphviz.backend.dot_command import DOT_BINARY
 
-from evo.core.files import atomic_write_bytes
+from evo.core.files import atomic_write_bytes, check_target
 from evo.core.game import feedback_text
 from evo.core.tree import Tree
 from evo.show.graph import to_networkx
@@ -249,6 +251,35 @@ def _check_choice(name: str, value: str, allowed: tuple[str, ...]) -> None:
         raise ValueError(f"{name} must be one of {', '.join(allowed)}, not {value!r}")
 
 
+class GraphvizMissing(RuntimeError):
+    """Graphviz's ``dot`` program, which draws the pictures, cannot be found."""
+
+
+#: What :class:`GraphvizMissing` says: what is missing and how to get it.
+GRAPHVIZ_MISSING = (
+    "Graphviz's dot program, which draws the trees, was not found on PATH: install "
+    "Graphviz (https://graphviz.org/download/; e.g. apt install graphviz, brew install "
+    "graphviz or conda install graphviz)"
+)
+
+
+def graphviz_missing() -> str | None:
+    """Why no picture can be drawn here (Graphviz's ``dot`` is not on PATH), or None."""
+    return None if shutil.which(os.fspath(DOT_BINARY)) else GRAPHVIZ_MISSING
+
+
+def draw(dot: graphviz.Digraph, fmt: str) -> bytes:
+    """The picture ``dot`` describes, in ``fmt``, drawn by Graphviz (raises
+    :class:`GraphvizMissing` when its ``dot`` program cannot be found)."""
+    missing = graphviz_missing()
+    if missing is not None:
+        raise GraphvizMissing(missing)
+    try:
+        return dot.pipe(format=fmt)
+    except graphviz.ExecutableNotFound:
+        raise GraphvizMissing(GRAPHVIZ_MISSING) from None
+
+
 def render_tree(
     tree: Tree,
     path: str | os.PathLike,
@@ -262,14 +293,20 @@ def render_tree(
 ) -> Path:
     """Draw a tree into ``path``, written atomically, in ``fmt`` (one of :data:`FORMATS`),
     by default the format of the path's suffix (SVG without one; a ValueError for a suffix
-    naming none of them)."""
+    naming none of them). A path that is not a regular file is refused
+    (:class:`~evo.core.files.FileWriteError`), and so is a machine without Graphviz
+    (:class:`GraphvizMissing`), before the drawing."""
     if fmt is None:
         fmt = suffix_format(path, FORMATS, default="svg")
     _check_choice("format", fmt, FORMATS)
+    check_target(path)  # before the work (the writer checks again)
+    missing = graphviz_missing()
+    if missing is not None:
+        raise GraphvizMissing(missing)
     dot = tree_dot(
         tree, depth=depth, min_codes=min_codes, layout=layout, rankdir=rankdir, title=title
     )
-    return atomic_write_bytes(path, dot.pipe(format=fmt))
+    return atomic_write_bytes(path, draw(dot, fmt))
 
 
 def auto_depth(tree: Tree, *, max_nodes: int = 150) -> int | None:

@@ -22,13 +22,13 @@ from evo.baselines.reference import (
     reference_names,
     reference_tree,
 )
-from evo.core.files import atomic_write_text
+from evo.core.files import atomic_write_text, check_target
 from evo.core.game import Game, make_game
 from evo.core.tree import Tree
 from evo.runs.rundir import BEST, LOGBOOK, RunDirError, load_run
 from evo.show.explore import write_explorer
 from evo.show.plots import plot_depths, plot_fitness, plot_islands
-from evo.show.render import auto_depth, render_tree
+from evo.show.render import GraphvizMissing, auto_depth, render_tree
 from evo.show.text import printable
 
 #: Drawn nodes above which the best breaker's picture is cut to a depth.
@@ -36,6 +36,23 @@ MAX_DRAWN_NODES = 150
 
 #: The breaker explorer page a report writes beside itself (:mod:`evo.show.explore`).
 EXPLORER = "explore.html"
+
+#: The best breaker's picture (drawn by Graphviz: left out without it).
+PICTURE = "best.svg"
+
+#: The best total of each island per generation, in the report of a run of islands.
+ISLANDS_PLOT = "islands.png"
+
+#: The files a report writes into the run directory.
+REPORT_FILES = (
+    "fitness.png",
+    "depths.png",
+    ISLANDS_PLOT,
+    PICTURE,
+    EXPLORER,
+    "report.md",
+    "report.html",
+)
 
 
 @dataclass(frozen=True)
@@ -202,6 +219,7 @@ class ReportParts:
     pareto: list[list[str]]
     explorer_note: str = ""
     islands: int = 0  # islands of the run (0: a single population)
+    drawn: bool = True  # best.svg was drawn (not without Graphviz)
 
 
 def render_html(parts: ReportParts) -> str:
@@ -243,9 +261,7 @@ Knuth's.</figcaption></figure>
 <h2>The best breaker</h2>
 <p><a href="{EXPLORER}"><b>Explore the whole tree</b></a>
 ({html.escape(parts.explorer_note)}).</p>
-<p>{html.escape(parts.tree_note)} <a href="best.svg">Open the picture alone</a>;
-the tree itself: <a href="best.json">best.json</a>.</p>
-<div class="tree"><img src="best.svg" alt="the best breaker tree"></div>
+{_picture_html(parts)}
 {pareto}
 </body>
 </html>
@@ -281,8 +297,7 @@ def render_markdown(parts: ReportParts) -> str:
         "",
         f"{parts.tree_note} The tree itself: [best.json](best.json).",
         "",
-        "![the best breaker tree](best.svg)",
-        "",
+        *([f"![the best breaker tree]({PICTURE})", ""] if parts.drawn else []),
     ]
     if parts.pareto:
         table = markdown_table(PARETO_HEADERS[: len(parts.pareto[0])], parts.pareto)
@@ -290,7 +305,16 @@ def render_markdown(parts: ReportParts) -> str:
     return "\n".join(lines)
 
 
-ISLANDS_PLOT = "islands.png"
+def _picture_html(parts: ReportParts) -> str:
+    """The best breaker's picture and its note (only the note when it was not drawn)."""
+    note = html.escape(parts.tree_note)
+    if not parts.drawn:
+        return f'<p>{note} The tree itself: <a href="best.json">best.json</a>.</p>'
+    return (
+        f'<p>{note} <a href="{PICTURE}">Open the picture alone</a>;\n'
+        'the tree itself: <a href="best.json">best.json</a>.</p>\n'
+        f'<div class="tree"><img src="{PICTURE}" alt="the best breaker tree"></div>'
+    )
 
 
 def _islands_html(islands: int) -> str:
@@ -357,14 +381,19 @@ def write_report(
     log_time: bool = False,
     progress: Callable[[str], None] | None = None,
     cache: str | os.PathLike | None = None,
+    warn: Callable[[str], None] | None = None,
 ) -> Path:
     """Write ``fitness.png``, ``depths.png``, ``best.svg``, ``explore.html``, ``report.html``
     and ``report.md`` into the run directory; return the path of ``report.html``.
     ``log_time``: the fitness plot's generation axis is logarithmic (long runs);
     ``progress``: called with what is being done before each step that can take long;
-    ``cache``: where the game's baselines are read and kept."""
+    ``cache``: where the game's baselines are read and kept; ``warn``: called with one
+    line saying what was left out (``best.svg`` without Graphviz: the rest is written).
+    A report file that is not a regular file is refused before any is written."""
     say = progress or (lambda _text: None)
     run = read_run(run_dir, cache=cache)
+    for name in REPORT_FILES:  # refused before the work, not after it
+        check_target(run.path / name)
     game, best = run.game, run.best
     names = list(reference_names(game) if baselines is None else baselines)
     figures = []
@@ -401,15 +430,21 @@ def write_report(
 
     say("tree picture")
     depth = auto_depth(best, max_nodes=MAX_DRAWN_NODES)
-    render_tree(
-        best,
-        run.path / "best.svg",
-        depth=depth,
-        title=f"best breaker of {run.name}: total {best.total}, average {best.average:.4f}",
-    )
-    if depth is None:
+    try:
+        render_tree(
+            best,
+            run.path / PICTURE,
+            depth=depth,
+            title=f"best breaker of {run.name}: total {best.total}, average {best.average:.4f}",
+        )
+        drawn = True
+    except GraphvizMissing as e:  # the rest of the report needs no Graphviz
+        drawn = False
+        note = f"{PICTURE} is not drawn: {e}."
+        (warn or (lambda _text: None))(note)
+    if drawn and depth is None:
         note = f"The whole tree ({len(best)} nodes); yellow nodes can be the secret."
-    else:
+    elif drawn:
         note = (
             f"The top {depth} levels of {len(best)} nodes; the gray boxes hold the subtrees "
             "below (their codes and the guesses those codes still make). Yellow nodes can be "
@@ -429,6 +464,7 @@ def write_report(
         pareto_rows(run.summary, game.num_codes),
         explorer_note,
         islands,
+        drawn,
     )
     atomic_write_text(run.path / "report.md", render_markdown(parts))
     return atomic_write_text(run.path / "report.html", render_html(parts))
