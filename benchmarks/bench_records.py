@@ -134,8 +134,7 @@ def polish_case(name: str, tree_file: str, bands: list[str]) -> None:
 
     def hook(done) -> None:
         trace.append([round(time.perf_counter() - t0, 2), len(trace), done.after])
-        b = done.band
-        say = f"band {b.min_codes}:{b.max_codes}:{b.search}: {done.before} -> {done.after}"
+        say = f"band {done.band}: {done.before} -> {done.after}"
         print(f"{say} in {done.seconds:.0f} s", flush=True)
 
     best, _ = polish(tree, [Band.parse(b) for b in bands], on_band=hook)

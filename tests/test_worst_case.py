@@ -52,3 +52,34 @@ def test_the_toolbox_gives_the_operators_the_runs_limit():
     tb = build_toolbox(cfg, make_game(4, 6))
     mutated = tb.mutate(_tree(), rng=np.random.default_rng(0))
     assert mutated.worst == 6 and mutated.total == 5879
+
+
+def test_a_tree_is_brought_within_a_worst_case():
+    from evo.ea.polish import within_worst_case
+
+    tree = _tree()  # worst case 9
+    held = within_worst_case(tree, 6)
+    held.validate()
+    assert held.worst <= 6 and tree.worst == 9
+    assert held.total <= tree.total + 50  # only the deep nodes change, to their best within
+    import pytest
+
+    with pytest.raises(ValueError, match="within 4"):
+        within_worst_case(tree, 4)  # (4,6) needs 5 guesses for some code
+
+
+def test_polish_keeps_a_worst_case(tmp_path):
+    from click.testing import CliRunner
+
+    from evo.cli import main
+    from evo.core.treeio import load_tree, save_tree
+
+    src, out = tmp_path / "t.json", tmp_path / "p.json"
+    save_tree(_tree(), src)
+    args = ["polish", str(src), "--band", "3:60:all", "-o", str(out)]
+    free = CliRunner().invoke(main, args)
+    assert free.exit_code == 0 and load_tree(out).worst == 7, free.output
+    held = CliRunner().invoke(main, [*args, "--max-guesses", "6"])
+    assert held.exit_code == 0 and "within 6 guesses" in held.output, held.output
+    tree = load_tree(out)
+    assert tree.worst == 6 and tree.total == 5879

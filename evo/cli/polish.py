@@ -71,10 +71,17 @@ from evo.cli.common import OutputFile, game_options, load_breaker, threads_optio
     show_default=True,
     help="greedy: the draws of the tries.",
 )
+@click.option(
+    "--max-guesses",
+    type=click.IntRange(min=1),
+    default=None,
+    help="A worst case to keep: TREE is first brought within it (each code deeper gets the "
+    "best subtree that fits above it), then every rebuild keeps it.",
+)
 @game_options
 @click.pass_context
 def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_below, seed,
-           pegs, colors, variant) -> None:  # fmt: skip
+           max_guesses, pegs, colors, variant) -> None:  # fmt: skip
     """Improve TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) by searching every node of the --band sizes, keeping a subtree only
     where the search finds a better one: a local search after evolution. Prints each
@@ -88,12 +95,13 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--band") from None
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
-    click.echo(f"{tree}: total {breaker.total}", err=True)
+    click.echo(f"{tree}: total {breaker.total}, worst case {breaker.worst}", err=True)
 
     def say(done) -> None:
         b = done.band
+        what = f"within {max_guesses} guesses" if b is None else f"band {b}"
         click.echo(
-            f"band {b.min_codes}:{b.max_codes}:{b.search}: {done.before} -> {done.after} "
+            f"{what}: {done.before} -> {done.after} "
             f"({done.after - done.before:+d}) in {done.seconds:.0f} s",
             err=True,
         )
@@ -107,7 +115,11 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         exact_below=exact_below,
         mixed_below=mixed_below,
         seed=seed,
+        max_guesses=max_guesses,
         on_band=say,
     )
     save_tree(polished, output, polished_from=str(tree), bands=list(bands))
-    click.echo(f"{output}: total {polished.total} ({polished.total - breaker.total:+d})")
+    click.echo(
+        f"{output}: total {polished.total} ({polished.total - breaker.total:+d}), "
+        f"worst case {polished.worst}"
+    )

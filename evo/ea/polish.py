@@ -16,9 +16,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from evo.core.rng import generator
 from evo.core.tree import Tree
-from evo.ea.mutation import exhaustive_mutation, greedy_mutation
+from evo.ea.mutation import depth_budget, exhaustive_mutation, greedy_mutation
+from evo.ea.variation import splice
+from evo.search.build import in_canonical_frame
+from evo.search.exact import shared_solver
 
 #: What a band can search with.
 SEARCHES = ("all", "consistent", "mixed", "greedy")
@@ -31,6 +36,9 @@ class Band:
     min_codes: int
     max_codes: int
     search: str = "all"
+
+    def __str__(self) -> str:
+        return f"{self.min_codes}:{self.max_codes}:{self.search}"
 
     @classmethod
     def parse(cls, text: str) -> Band:
@@ -50,9 +58,10 @@ class Band:
 
 @dataclass
 class Polished:
-    """A band's outcome: the totals before and after, and the seconds it took."""
+    """A band's outcome (``band`` None: the tree brought within ``max_guesses``): the
+    totals before and after, and the seconds it took."""
 
-    band: Band
+    band: Band | None
     before: int
     after: int
     seconds: float
@@ -68,12 +77,22 @@ def polish(
     exact_below: int = 80,
     mixed_below: int = 400,
     seed: int = 0,
+    max_guesses: int | None = None,
     on_band: Callable[[Polished], None] | None = None,
 ) -> tuple[Tree, list[Polished]]:
     """``tree`` with every band's nodes rebuilt (see the module); ``seed``: the draws of
-    the greedy band's tries. Returns the polished tree and each band's outcome (also
-    passed to ``on_band`` as each band ends)."""
+    the greedy band's tries; ``max_guesses``: a worst case to keep (the tree brought
+    within it first, :func:`within_worst_case`; every rebuild's exact searches keep it).
+    Returns the polished tree and each band's outcome (also passed to ``on_band`` as
+    each band ends)."""
     out = []
+    if max_guesses is not None and tree.worst > max_guesses:
+        start, before = time.perf_counter(), tree.total
+        tree = within_worst_case(tree, max_guesses)
+        done = Polished(None, before, tree.total, time.perf_counter() - start)
+        out.append(done)
+        if on_band is not None:
+            on_band(done)
     for band in bands:
         start, before = time.perf_counter(), tree.total
         rng = generator(seed)
@@ -89,6 +108,7 @@ def polish(
                 min_codes=band.min_codes,
                 max_codes=band.max_codes,
                 sweep=True,
+                max_guesses=max_guesses,
             )
         else:
             tree = exhaustive_mutation(
@@ -99,9 +119,41 @@ def polish(
                 min_codes=band.min_codes,
                 max_codes=band.max_codes,
                 sweep=True,
+                max_guesses=max_guesses,
             )
         done = Polished(band, before, tree.total, time.perf_counter() - start)
         out.append(done)
         if on_band is not None:
             on_band(done)
     return tree, out
+
+
+def within_worst_case(tree: Tree, max_guesses: int) -> Tree:
+    """``tree`` with every code solved within ``max_guesses`` guesses: for each code
+    deeper, the deepest node above it whose code set fits a subtree within the node's
+    depth budget gets the best such subtree (the exact search; a node nearer the root
+    when none fits). ValueError when no breaker of the game is that short."""
+    game = tree.game
+    solver = shared_solver(game, pool="all", policy="symmetry")
+    if not solver.feasible(game.num_codes, max_guesses):
+        raise ValueError(f"no breaker of {game.name} solves every code within {max_guesses}")
+    while tree.worst > max_guesses:
+        node = int(np.flatnonzero(tree.terminal & (tree.depth > max_guesses))[0])
+        while True:
+            node = int(tree.parent[node])
+            budget = depth_budget(tree, node, max_guesses=max_guesses)
+            if budget is None or not solver.feasible(int(tree.count[node]), budget):
+                continue
+
+            def solve(codes: np.ndarray, history: tuple[int, ...], d: int = budget) -> Tree:
+                return solver.subtree(codes, history=history, depth=d)
+
+            try:
+                sub = in_canonical_frame(
+                    game, tree.code_set(node), tuple(tree.used_guesses(node)), solve
+                )
+            except ValueError:  # none that short below the guesses above: climb
+                continue
+            tree = splice(tree, node, sub)
+            break
+    return tree
