@@ -89,12 +89,16 @@ class Bounder:
         # and the feedback source they read, used as it uses them.
         self.solver = Solver(game, policy="symmetry", deadline=deadline, max_memo=max_memo)
         from evo.search import kernels
-        from evo.search.bound_kernel import most_parts
+        from evo.search.bound_kernel import kind_parts, most_parts, refined_least
         from evo.search.lookahead import identity_palette, palette
 
         self._score = kernels.score
         self._split = kernels.split
         self._most_parts = most_parts
+        self._kind_parts = kind_parts
+        self._refined = refined_least
+        self._kinds, self._common = self.solver._kinds, self.solver._common
+        self._pegs = game.pegs
         self._palette = palette
         self._identity = identity_palette(game)
         self._free: Solver | None = None
@@ -139,6 +143,14 @@ class Bounder:
             self._games[p] = tuple(game)
         return self._lbs[p], self._games[p]
 
+    def _small(self, most: int) -> int:
+        """The most codes whose perfect-split bound with ``most`` parts is ``2s - 1``."""
+        lb = self._with_parts(most)[0]
+        small = 1
+        while small + 1 < len(lb) and lb[small + 1] == 2 * small + 1:
+            small += 1
+        return small
+
     def _bound(
         self, codes: np.ndarray, node: Node | None, depth: int, budget: int, most: int
     ) -> int:
@@ -152,10 +164,13 @@ class Bounder:
             pal = self._identity
         else:
             pal = self._palette(self.game, node.history, symmetries=True)
-        if depth > 0 and n > most + 1:
-            # The most parts a guess makes of this set bounds those of its subsets too
-            # (counted where the search branches, not on the many sets below it).
-            most = int(self._most_parts(self._all, codes, self._source, self._nf, most, pal))
+        if n > most + 1:
+            # The most parts a guess makes of this set bounds those of its subsets too:
+            # bounded from the set's kinds of codes (cheap), and counted where the
+            # search branches (a pass over the guesses: not on the many sets below).
+            most = min(most, int(self._kind_parts(codes, self._kinds, self._common, self._pegs)))
+            if depth > 0 and n > most + 1:
+                most = int(self._most_parts(self._all, codes, self._source, self._nf, most, pal))
         lb, game = self._with_parts(most)
         low = lb[n]
         hit = self.memo.get(key)
@@ -171,7 +186,16 @@ class Bounder:
                 raise SearchTimeout
         kept, bounds, biggest, least = self._score(self._all, codes, budget, low, game, pal)
         if depth == 0:
-            value = max(low, int(least))
+            # The least over the guesses, parts without a perfect split counted one up.
+            small = self._small(most)
+            value = int(least)
+            if len(kept) and value < budget:
+                value = int(
+                    self._refined(
+                        self._all, kept, bounds, codes, self._source, self._nf, small, budget
+                    )
+                )
+            value = max(low, value)
             self._remember(key, value, depth if value < budget else -1)
             return value
         best, found = budget, False
@@ -384,6 +408,8 @@ class Bound:
             "depth": self.depth,
             "exact_below": self.exact_below,
             "seconds": round(self.seconds, 3),
+            "tasks": self.tasks,
+            "history": [[round(t, 3), v] for t, v in self.history],
             "rule": "lower_bound = min over classes of (codes + sum of the bounds of its parts); "
             "the orbits of the classes' guesses cover every code once",
             "classes": [
