@@ -298,6 +298,8 @@ def test_cli_bound_json_certificate_and_check(tmp_path):
         (["--check", "other.json"], "not a bound certificate"),
         (["--depth", "-1"], "--depth"),
         (["--seconds", "0"], "--seconds"),
+        (["--scheduler", "udp://127.0.0.1:1"], "scheme 'udp' is not supported"),
+        (["--scheduler", "tcp://127.0.0.1:1", "--workers", "2"], "--workers is for local"),
     ],
 )
 def test_cli_user_errors_are_one_line_with_status_2(tmp_path, monkeypatch, args, message):
@@ -349,3 +351,30 @@ def test_bounds_file_small_entries_are_proved_again():
         depth = int(words[words.index("--depth") + 1])
         game = make_game(e["pegs"], e["colors"], e["variant"])
         assert lower_bound(game, depth=depth).lower_bound >= e["lower_bound"], e
+
+
+def test_cli_passes_each_option_to_the_bound(monkeypatch):
+    import evo.search.bound as bound_module
+
+    seen = {}
+    real = bound_module.lower_bound
+
+    def spy(game, **kw):
+        seen.update(kw, game=game.key)
+        return real(game, depth=0)
+
+    monkeypatch.setattr(bound_module, "lower_bound", spy)
+    monkeypatch.setattr("evo.core.engine.THREADS", None)  # --threads sets it: restored after
+    monkeypatch.setattr("evo.ea.cluster.check_scheduler", lambda address: None)
+    args = ["bound", "-n", "3", "-c", "4", "--variant", "mastermind", "--depth", "2"]
+    res = CliRunner().invoke(
+        main, [*args, "--seconds", "7", "--exact-below", "9", "--threads", "3"]
+    )
+    assert res.exit_code == 0, res.output
+    assert seen["game"] == (3, 4, "mastermind")
+    assert (seen["depth"], seen["seconds"], seen["exact_below"]) == (2, 7.0, 9)
+    assert seen["workers"] == 3 and seen["scheduler"] is None
+    res = CliRunner().invoke(main, [*args, "--workers", "2"])
+    assert res.exit_code == 0 and seen["workers"] == 2 and seen["seconds"] is None
+    res = CliRunner().invoke(main, [*args, "--scheduler", "tcp://somewhere:8786"])
+    assert res.exit_code == 0 and seen["scheduler"] == "tcp://somewhere:8786"

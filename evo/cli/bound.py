@@ -106,6 +106,10 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers is for local processes, not with --scheduler")
     game = open_game(pegs, colors, variant)
+    if scheduler is not None:
+        from evo.ea.cluster import check_scheduler
+
+        check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
 
     def say(b) -> None:
         where = "exact" if b.depth is None else f"depth {b.depth}"
