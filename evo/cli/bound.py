@@ -79,7 +79,7 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
     guesses, of the codes plus the bounds of the guess's parts. Prints the bound and each
     first guess's."""
     from evo.core.engine import threads
-    from evo.search.bound import EXACT_BELOW, CertificateError, lower_bound
+    from evo.search.bound import EXACT_BELOW, CertificateError, lower_bound, write_certificate
 
     ctx = click.get_current_context()
     if check is not None:
@@ -111,7 +111,14 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
 
         check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
 
+    shown = []
+
     def say(b) -> None:
+        if certificate is not None:
+            write_certificate(b, certificate)  # kept as it goes: a stopped run loses nothing
+        if as_json or (shown and shown[-1] == b.lower_bound):
+            return
+        shown.append(b.lower_bound)
         where = "exact" if b.depth is None else f"depth {b.depth}"
         click.echo(f"[{b.seconds:7.1f} s] {b.lower_bound:,} ({where})", err=True)
 
@@ -123,15 +130,13 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
             exact_below=EXACT_BELOW if exact_below is None else exact_below,
             scheduler=scheduler,
             workers=threads() if workers is None else workers,
-            progress=None if as_json else say,
+            progress=say,
         )
     except OSError as e:
         if scheduler is None:
             raise
         raise click.ClickException(f"no Dask scheduler answers at {scheduler}: {e}") from None
     if certificate is not None:
-        from evo.search.bound import write_certificate
-
         write_certificate(result, certificate)
     data = result.to_json()
     if as_json:

@@ -485,7 +485,8 @@ def lower_bound(
     optimum itself (every part of the least class solved exactly; big games take
     forever). ``exact_below``: sets of at most this many codes are solved exactly.
     ``scheduler``: a Dask scheduler's address to run the tasks on; else ``workers``
-    local processes (1: this one). ``progress`` is told each new bound.
+    local processes (1: this one). ``progress`` is told the bound proved so far after
+    every round of tasks (a whole :class:`Bound`, whose certificate holds).
     """
     if depth is not None and depth < 0:
         raise ValueError(f"depth must be 0 or more, not {depth}")
@@ -520,7 +521,7 @@ def lower_bound(
         if not history or history[-1][1] != value:
             history.append((time.monotonic() - start, value))
         if progress is not None:
-            progress(snapshot())
+            progress(snapshot())  # after every round of tasks: a bound proved so far
 
     record()
     with task_mapper(scheduler=scheduler, workers=workers) as mapper:
