@@ -111,7 +111,7 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
 
         check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
 
-    shown = []
+    shown: list[int] = []
 
     def say(b) -> None:
         if certificate is not None:
