@@ -34,6 +34,7 @@ COMMANDS: dict[str, str] = {
     "explore": "Write an HTML page to walk TREE (a tree file, a run directory, or a baseline name",
     "table": "Print the strategy of TREE (a tree file, a run directory, or a baseline name with",
     "polish": "Improve TREE (a tree file, a run directory, or a baseline name with",
+    "bound": "Prove a lower bound on the least total of the game: no breaker, whatever its guesses",
 }
 
 

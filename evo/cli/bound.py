@@ -1,0 +1,205 @@
+"""``evo bound``: a proved lower bound on a game's least total, and the check of its
+certificate."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from evo.cli.common import game_options, open_game, threads_option
+
+
+@click.command()
+@game_options
+@click.option(
+    "--depth",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Levels of guesses tried exhaustively, the first guess's included (0: the first "
+    "guess scored with perfect-split bounds); below them each code set is bounded by its "
+    "best one-guess split. Without --depth or --seconds: the exact optimum.",
+)
+@click.option(
+    "--seconds",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    help="Refine the bound, best first, for this long (with --depth: up to that depth); "
+    "the bound proved by then is given.",
+)
+@click.option(
+    "--exact-below",
+    type=click.IntRange(min=0),
+    default=None,
+    help="Code sets of at most this many codes are solved exactly (default 20).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Local processes the tasks (a first-guess class's part each) run on. Default: "
+    "--threads, $EVO_THREADS, else every core.",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDR",
+    default=None,
+    help="Run the tasks on the Dask scheduler at ADDR (tcp://host:8786) instead.",
+)
+@threads_option
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+@click.option(
+    "--certificate",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the certificate: every first-guess class and part with the bound proved "
+    "there (JSON), which --check proves again.",
+)
+@click.option(
+    "--check",
+    "check",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Check the certificate FILE instead: its bound follows from its entries, and "
+    "each entry's bound is proved again (only --part K's with --part).",
+)
+@click.option(
+    "--part",
+    type=click.IntRange(min=0),
+    default=None,
+    help="With --check: prove only part K (counted over the classes, from 0).",
+)
+def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate, check, part,
+          pegs, colors, variant) -> None:  # fmt: skip
+    """Prove a lower bound on the least total of the game: no breaker, whatever its guesses
+    and worst case, has a smaller total. Exhaustive over the first levels (one guess per
+    symmetry class), admissible bounds below; the bound is the least, over the first
+    guesses, of the codes plus the bounds of the guess's parts. Prints the bound and each
+    first guess's."""
+    from evo.core.engine import threads
+    from evo.search.bound import EXACT_BELOW, CertificateError, lower_bound, write_certificate
+
+    ctx = click.get_current_context()
+    if check is not None:
+        given = [
+            name
+            for name, value in (
+                ("--depth", depth),
+                ("--seconds", seconds),
+                ("--certificate", certificate),
+                ("--scheduler", scheduler),
+                ("--exact-below", exact_below),
+            )
+            if value is not None
+        ]
+        if given:
+            raise click.UsageError(f"--check takes none of {', '.join(given)}")
+        try:
+            _check(ctx, check, part, as_json)
+        except CertificateError as e:
+            raise click.ClickException(f"{check}: {e}") from None
+        return
+    if part is not None:
+        raise click.UsageError("--part needs --check FILE")
+    if scheduler is not None and workers is not None:
+        raise click.UsageError("--workers is for local processes, not with --scheduler")
+    game = open_game(pegs, colors, variant)
+    if scheduler is not None:
+        from evo.ea.cluster import check_scheduler
+
+        check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
+
+    shown: list[int] = []
+
+    def say(b) -> None:
+        if certificate is not None:
+            write_certificate(b, certificate)  # kept as it goes: a stopped run loses nothing
+        if as_json or (shown and shown[-1] == b.lower_bound):
+            return
+        shown.append(b.lower_bound)
+        where = "exact" if b.depth is None else f"depth {b.depth}"
+        click.echo(f"[{b.seconds:7.1f} s] {b.lower_bound:,} ({where})", err=True)
+
+    try:
+        result = lower_bound(
+            game,
+            depth=depth,
+            seconds=seconds,
+            exact_below=EXACT_BELOW if exact_below is None else exact_below,
+            scheduler=scheduler,
+            workers=threads() if workers is None else workers,
+            progress=say,
+        )
+    except OSError as e:
+        if scheduler is None:
+            raise
+        raise click.ClickException(f"no Dask scheduler answers at {scheduler}: {e}") from None
+    if certificate is not None:
+        write_certificate(result, certificate)
+    data = result.to_json()
+    if as_json:
+        click.echo(json.dumps({"lower_bound": result.lower_bound, **data}))
+        return
+    what = "the optimum" if result.optimal else "a lower bound"
+    click.echo(
+        f"{game.name}: {result.lower_bound:,} is {what} of the least total "
+        f"(average {result.lower_bound / game.num_codes:.4f}), {result.seconds:.1f} s"
+    )
+    for c in sorted(data["classes"], key=lambda c: c["total"]):
+        depths = {str(p["depth"]) for p in c["parts"] if p["size"] > 2}
+        click.echo(
+            f"  first guess {c['guess']} (class of {c['orbit']}): at least {c['total']:,}"
+            f" (depth {', '.join(sorted(depths)) or 'exact'})"
+        )
+    if certificate is not None:
+        click.echo(f"certificate: {certificate}")
+
+
+def _check(ctx: click.Context, path: Path, part: int | None, as_json: bool) -> None:
+    """``--check``: the certificate's game from the file (checked against --pegs,
+    --colors and --variant when they are given)."""
+    from click.core import ParameterSource
+
+    from evo.search.bound import (
+        CertificateError,
+        certificate_game,
+        check_certificate,
+        read_certificate,
+    )
+
+    data = read_certificate(path)
+    key = certificate_game(data)
+    given = {
+        p: ctx.params[p]
+        for p in ("pegs", "colors", "variant")
+        if ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
+    }
+    mine = dict(zip(("pegs", "colors", "variant"), key))
+    for name, value in given.items():
+        if mine[name] != value:
+            raise CertificateError(f"the certificate's {name} is {mine[name]}, not {value}")
+    try:
+        game = open_game(*key)
+    except click.BadParameter as e:
+        raise CertificateError(f"game: {e.message}") from None
+    result = check_certificate(data, part=part, game=game)
+    proved = "every part" if part is None else f"part {part}"
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "lower_bound": result.lower_bound,
+                    "checked": True,
+                    "parts": result.parts,
+                    "proved": list(result.proved),
+                }
+            )
+        )
+        return
+    click.echo(
+        f"{path}: {result.lower_bound:,} follows from its {result.parts} parts; "
+        f"{proved} proved again"
+    )
+    sys.stdout.flush()

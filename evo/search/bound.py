@@ -1,0 +1,790 @@
+"""Proved lower bounds on the least total of a game (docs/DESIGN.md §5, "Lower bounds").
+
+The optimum is ``cost(U)`` for the set ``U`` of every code, with
+``cost(S) = |S| + min_g sum_f cost(S_f)`` over the guesses ``g`` that help (any code, no
+limit on the worst case), ``S_f`` the parts of ``S`` other than the win. The exact
+search (:mod:`evo.search.exact`) computes it; where that is out of reach, this module
+proves a number that ``cost(U)`` cannot be below.
+
+``V_d(S)``, a lower bound of ``cost(S)`` searched ``d`` levels deep:
+
+* a set of at most ``exact_below`` codes (or two) is solved exactly (the exact search's
+  :class:`~evo.search.exact.Solver`);
+* ``V_0(S)`` is the least, over every guess, of ``|S|`` plus the perfect-split bounds
+  ``LB`` of its parts, the floors of the kinds of guesses below it (the exact search's
+  scoring, :func:`evo.search.kernels.score`: its ``least``);
+* ``V_d(S) = |S| + min_g sum_f V_(d-1)(S_f)`` otherwise, one guess per orbit of the
+  symmetries that fix the history (:mod:`evo.search.symmetry`).
+
+Each step only replaces a lower bound of ``cost`` by another lower bound of it, so
+``V_d(S) <= cost(S)``; and ``V_d(S) = cost(S)`` once ``d`` reaches ``|S|`` (every path
+of helpful guesses ends before). ``V_d`` is computed by the exact search's branch and
+bound with ``V`` in place of the cost: a guess is dropped as soon as what its parts are
+proved to cost reaches the least found (it cannot be the minimum); a set whose guesses
+all reach a budget returns a lower bound of at least the budget, as the exact search does.
+
+The game's bound is split into independent tasks: one per part of each first guess (one
+first guess per symmetry class). A class is bounded by ``M + sum`` of its parts' bounds,
+and the game by the least class. The classes are refined best first: the parts of the
+class whose bound is the least go one level deeper, until the depth asked, the time,
+or (with neither) every part of the least class is solved exactly, which is then the
+optimum. A certificate lists each class and part with the bound proved there, so that
+any part can be proved again alone (:func:`check_certificate`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from evo.core.game import Game, make_game
+from evo.search.build import Node
+from evo.search.exact import UNBOUNDED, SearchTimeout, Solver
+from evo.search.symmetry import Stabilizer
+
+#: Code sets of at most this many codes are solved exactly by default.
+EXACT_BELOW = 20
+
+#: A part's depth when only its perfect-split bound ``LB(size)`` is known (no search).
+UNSEARCHED = -1
+
+#: Sets whose bounds a task keeps before it empties its memo (and the exact search's).
+MEMO_ENTRIES = 1_000_000
+
+#: The certificate's format, written in it.
+FORMAT = "evo-bound/1"
+
+
+class CertificateError(ValueError):
+    """A certificate that does not prove what it claims: a malformed entry, a bound that
+    does not follow from its parts, or a part whose bound cannot be proved again."""
+
+
+# --------------------------------------------------------------------- one code set
+class Bounder:
+    """``V_d`` of code sets of one game (the module's recursion), with a memo of the
+    bounds proved so far per set. Each call's answer is a lower bound of the set's
+    least total, whatever the memo holds."""
+
+    def __init__(
+        self,
+        game: Game,
+        *,
+        exact_below: int = EXACT_BELOW,
+        deadline: float | None = None,
+        max_memo: int = MEMO_ENTRIES,
+    ):
+        if exact_below < 0:
+            raise ValueError(f"exact_below must be 0 or more, not {exact_below}")
+        self.game = game
+        self.exact_below = exact_below
+        self.deadline = deadline
+        self.max_memo = max_memo
+        # The exact search: its perfect-split bounds, its scoring and splitting kernels
+        # and the feedback source they read, used as it uses them.
+        self.solver = Solver(game, policy="symmetry", deadline=deadline, max_memo=max_memo)
+        from evo.search import kernels
+        from evo.search.bound_kernel import kind_parts, most_parts, refined_least
+        from evo.search.lookahead import identity_palette, palette
+
+        self._score = kernels.score
+        self._split = kernels.split
+        self._most_parts = most_parts
+        self._kind_parts = kind_parts
+        self._refined = refined_least
+        self._kinds, self._common = self.solver._kinds, self.solver._common
+        self._pegs = game.pegs
+        self._palette = palette
+        self._identity = identity_palette(game)
+        self._free: Solver | None = None
+        self.lb = self.solver.lb
+        self.parts = self.solver._parts
+        self._game = self.solver._game
+        self._all = self.solver._all
+        self._source = self.solver._source
+        self._nf = game.num_feedbacks
+        # Per number of parts p: the perfect-split bounds with p parts, and the exact
+        # search's game tuple with them (its scoring reads them from there).
+        self._lbs: dict[int, list[int]] = {self.parts: self.lb.tolist()}
+        self._games: dict[int, tuple] = {self.parts: self._game}
+        #: Per set: ``[low, depth, value]``: the best lower bound proved of its least
+        #: total, and ``V_depth`` when known (depth -1: none). Sets meet again by other
+        #: orders of the same guesses.
+        self.memo: dict[bytes, list[int]] = {}
+        self.nodes = 0
+
+    def bound(
+        self, codes: np.ndarray, node: Node | None = None, *, depth: int, budget: int = UNBOUNDED
+    ) -> int:
+        """``V_depth(codes)`` when it is below ``budget``, else a lower bound of the
+        set's least total of at least ``budget``; ``node``: the guesses that led to the
+        codes (their symmetries reduce the guesses tried; None: unknown, no symmetry
+        used)."""
+        if depth < 0:
+            raise ValueError(f"depth must be 0 or more, not {depth}")
+        s = np.sort(np.asarray(codes, dtype=np.int64))
+        return self._bound(s, node, depth, budget, self.parts)
+
+    def _with_parts(self, p: int) -> tuple[list[int], tuple]:
+        """The perfect-split bounds with at most ``p`` parts, and the game tuple of the
+        exact search's kernels with them."""
+        if p not in self._lbs:
+            lb = _split_table(self.game.num_codes, p)
+            self._lbs[p] = lb.tolist()
+            game = list(self._game)
+            game[5] = lb
+            self._games[p] = tuple(game)
+        return self._lbs[p], self._games[p]
+
+    def _small(self, most: int) -> int:
+        """The most codes whose perfect-split bound with ``most`` parts is ``2s - 1``."""
+        lb = self._with_parts(most)[0]
+        small = 1
+        while small + 1 < len(lb) and lb[small + 1] == 2 * small + 1:
+            small += 1
+        return small
+
+    def _bound(
+        self, codes: np.ndarray, node: Node | None, depth: int, budget: int, most: int
+    ) -> int:
+        n = len(codes)
+        if n <= 2:
+            return 2 * n - 1
+        if n <= self.exact_below:
+            return self._solve(codes, node, budget)
+        key = codes.tobytes()
+        if node is None:
+            pal = self._identity
+        else:
+            pal = self._palette(self.game, node.history, symmetries=True)
+        if n > most + 1:
+            # The most parts a guess makes of this set bounds those of its subsets too:
+            # bounded from the set's kinds of codes (cheap), and counted where the
+            # search branches (a pass over the guesses: not on the many sets below).
+            most = min(most, int(self._kind_parts(codes, self._kinds, self._common, self._pegs)))
+            if depth > 0 and n > most + 1:
+                most = int(self._most_parts(self._all, codes, self._source, self._nf, most, pal))
+        lb, game = self._with_parts(most)
+        low = lb[n]
+        hit = self.memo.get(key)
+        if hit is not None:
+            if hit[1] >= depth:
+                return max(hit[0], hit[2])  # V at this depth or deeper: at least V_depth
+            low = max(low, hit[0])
+        if low >= budget:
+            return low
+        self.nodes += 1
+        if self.deadline is not None and (self.nodes & 15) == 0:
+            if time.monotonic() > self.deadline:
+                raise SearchTimeout
+        kept, bounds, biggest, least = self._score(self._all, codes, budget, low, game, pal)
+        if depth == 0:
+            # The least over the guesses, parts without a perfect split counted one up.
+            small = self._small(most)
+            value = int(least)
+            if len(kept) and value < budget:
+                value = int(
+                    self._refined(
+                        self._all, kept, bounds, codes, self._source, self._nf, small, budget
+                    )
+                )
+            value = max(low, value)
+            self._remember(key, value, depth if value < budget else -1)
+            return value
+        best, found = budget, False
+        seen: set[bytes] = set()
+        for i, b, big in zip(kept.tolist(), bounds.tolist(), biggest.tolist()):
+            if b >= best:
+                break
+            if big <= 2:
+                # Parts of one or two codes cost exactly their bound, the least left.
+                best, found = b, True
+                break
+            g = int(self._all[i])
+            grouped, sizes, label = self._split(self._source, g, codes, codes, self._nf)
+            mark = label.tobytes()
+            if mark in seen:
+                continue  # the same partition as a guess tried: the same bound
+            seen.add(mark)
+            total = n
+            parts = []
+            pos = 0
+            for size in sizes.tolist():
+                if size <= 2:
+                    total += 2 * size - 1
+                else:
+                    parts.append((grouped[pos : pos + size], lb[size]))
+                pos += size
+            rest = sum(p[1] for p in parts)
+            if total + rest >= best:
+                continue
+            below = None if node is None else node.then(g)
+            for part, part_low in parts:
+                rest -= part_low
+                total += self._bound(part, below, depth - 1, best - total - rest, most)
+                if total + rest >= best:
+                    break
+            else:
+                best, found = total, True
+        value = best if found else max(low, budget, int(least))
+        self._remember(key, value, depth if found else -1)
+        return value
+
+    def _remember(self, key: bytes, value: int, depth: int) -> None:
+        """Record a lower bound proved of a set, and that it is ``V_depth`` (depth -1:
+        only a lower bound, the search stopped at its budget)."""
+        hit = self.memo.get(key)
+        if hit is None:
+            if len(self.memo) >= self.max_memo:
+                self.memo.clear()
+            self.memo[key] = [value, depth, value]
+            return
+        hit[0] = max(hit[0], value)
+        if depth > hit[1]:
+            hit[1], hit[2] = depth, value
+
+    def exact(self, codes: np.ndarray, node: Node | None = None) -> int:
+        """The least total of ``codes`` (the exact search); ``node`` as for :meth:`bound`."""
+        return self._solve(np.sort(np.asarray(codes, dtype=np.int64)), node, UNBOUNDED)
+
+    def _solve(self, codes: np.ndarray, node: Node | None, budget: int) -> int:
+        """The exact search's ``solve``: with the symmetries of ``node``'s history, or,
+        when it is unknown, none (its path-independent policy)."""
+        if node is not None:
+            return self.solver.solve(codes, node, budget)
+        if self._free is None:
+            self._free = Solver(
+                self.game, policy="path-independent", deadline=self.deadline, max_memo=self.max_memo
+            )
+        return self._free.solve(codes, Node(self.game), budget)
+
+
+def set_bound(
+    game: Game,
+    codes: np.ndarray,
+    *,
+    history: Sequence[int] | None = None,
+    depth: int | None = None,
+    exact_below: int = EXACT_BELOW,
+) -> int:
+    """A proved lower bound of the least total of a subtree for ``codes``, reached by the
+    guesses of ``history`` (None: unknown, and no symmetry is used; ``()`` means every
+    code): ``V_depth`` (see the module); ``depth=None``: the least total itself (the
+    exact search)."""
+    bounder = Bounder(game, exact_below=exact_below)
+    node = None if history is None else Node.after(game, tuple(int(g) for g in history))
+    if depth is None:
+        return bounder.exact(codes, node)
+    return bounder.bound(codes, node, depth=depth)
+
+
+# --------------------------------------------------------------------- one task
+def first_guess_part(game: Game, guess: int, feedback: int) -> np.ndarray:
+    """The codes that answer ``feedback`` to the first guess ``guess``, ascending."""
+    fb = game.feedback_row(int(guess))
+    return np.flatnonzero(fb == feedback).astype(np.int64)
+
+
+def part_bound(
+    game: Game,
+    guess: int,
+    feedback: int,
+    depth: int | None,
+    *,
+    exact_below: int = EXACT_BELOW,
+    seconds: float | None = None,
+) -> tuple[int | None, float]:
+    """A task: ``(bound, seconds)`` of the part of the codes that answer ``feedback`` to
+    the first guess ``guess``: its perfect-split bound (depth :data:`UNSEARCHED`),
+    ``V_depth`` (depth 0 or more), or its least total (``None``); bound None when
+    ``seconds`` ran out first. A pure function of its arguments (a fresh memo)."""
+    start = time.monotonic()
+    codes = first_guess_part(game, guess, feedback)
+    n = len(codes)
+    if n <= 2 or depth == UNSEARCHED:
+        return perfect_split(game, n), time.monotonic() - start
+    deadline = None if seconds is None else start + seconds
+    bounder = Bounder(game, exact_below=exact_below, deadline=deadline)
+    node = Node.after(game, (int(guess),))
+    try:
+        if depth is None:
+            value = bounder.exact(codes, node)
+        else:
+            value = bounder.bound(codes, node, depth=depth)
+    except SearchTimeout:
+        return None, time.monotonic() - start
+    return int(value), time.monotonic() - start
+
+
+def perfect_split(game: Game, n: int) -> int:
+    """``LB(n)``, the exact search's perfect-split bound of ``n`` codes (exact up to two)."""
+    if n <= 2:
+        return 2 * n - 1
+    return int(_perfect_split_table(game)[n])
+
+
+@lru_cache(maxsize=64)
+def _split_table(n_max: int, parts: int) -> np.ndarray:
+    """The exact search's perfect-split bounds ``LB[0 .. n_max]`` with ``parts`` parts,
+    computed once per process (a second for (6,8)'s 262,144 codes)."""
+    from evo.search.exact import perfect_split_bounds
+
+    return perfect_split_bounds(n_max, parts)
+
+
+@lru_cache(maxsize=8)
+def _perfect_split_table(game: Game) -> np.ndarray:
+    from evo.search.exact import max_parts
+
+    return _split_table(game.num_codes, max_parts(game))
+
+
+# --------------------------------------------------------------------- the whole game
+@dataclass
+class PartBound:
+    """A part of a first guess: the codes answering ``feedback``, their number, and the
+    bound proved on their least total: at ``depth`` (:data:`UNSEARCHED`: the perfect
+    split alone; ``None``: exactly, their least total)."""
+
+    feedback: int
+    size: int
+    bound: int
+    depth: int | None
+    seconds: float = 0.0
+
+    @property
+    def exact(self) -> bool:
+        return self.depth is None or self.size <= 2
+
+
+@dataclass
+class ClassBound:
+    """One first guess per symmetry class (``orbit`` first guesses alike) and the bounds
+    of its parts: every first guess of the class costs at least :attr:`total`."""
+
+    guess: int
+    orbit: int
+    codes: int
+    parts: list[PartBound]
+
+    @property
+    def total(self) -> int:
+        return self.codes + sum(p.bound for p in self.parts)
+
+    @property
+    def depth(self) -> int | None:
+        """The depth of the shallowest part (``None``: every part exact)."""
+        depths = [p.depth for p in self.parts if p.depth is not None and not p.exact]
+        return min(depths) if depths else None
+
+
+@dataclass
+class Bound:
+    """A proved lower bound of a game's least total, and how it was proved."""
+
+    game: Game
+    lower_bound: int
+    classes: list[ClassBound]
+    exact_below: int
+    seconds: float
+    #: Whether the bound is the optimum (the least class solved exactly).
+    optimal: bool
+    #: The depth of the least class (root levels searched: its parts' depth + 1).
+    depth: int | None
+    tasks: int = 0
+    history: list[tuple[float, int]] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        """The certificate (see :func:`check_certificate`)."""
+        g = self.game
+        return {
+            "format": FORMAT,
+            "game": {"pegs": g.pegs, "colors": g.colors, "variant": g.variant},
+            "codes": g.num_codes,
+            "lower_bound": self.lower_bound,
+            "optimal": self.optimal,
+            "depth": self.depth,
+            "exact_below": self.exact_below,
+            "seconds": round(self.seconds, 3),
+            "tasks": self.tasks,
+            "history": [[round(t, 3), v] for t, v in self.history],
+            "rule": "lower_bound = min over classes of (codes + sum of the bounds of its parts); "
+            "the orbits of the classes' guesses cover every code once",
+            "classes": [
+                {
+                    "guess": g.format_code(c.guess),
+                    "orbit": c.orbit,
+                    "total": c.total,
+                    "parts": [
+                        {
+                            "feedback": g.format_feedback(p.feedback),
+                            "size": p.size,
+                            "bound": p.bound,
+                            "depth": "exact" if p.depth is None else p.depth,
+                            "seconds": round(p.seconds, 3),
+                        }
+                        for p in c.parts
+                    ],
+                }
+                for c in self.classes
+            ],
+        }
+
+
+#: Runs tasks: ``mapper(fn, [args, ...])`` returns ``[fn(*args), ...]``.
+Mapper = Callable[[Callable, list[tuple]], list]
+
+
+def first_guess_classes(game: Game) -> list[tuple[int, int]]:
+    """``(guess, orbit size)`` of each symmetry class of first guesses: the lowest code
+    of each orbit of the game's automorphisms and how many codes the orbit has."""
+    stab = Stabilizer.root(game)
+    canon = stab.canonical(game.all_codes())
+    reps, counts = np.unique(canon, return_counts=True)
+    return [(int(r), int(c)) for r, c in zip(reps, counts)]
+
+
+def _initial_classes(game: Game) -> list[ClassBound]:
+    """Every class with its parts bounded by the perfect split alone."""
+    out = []
+    for guess, orbit in first_guess_classes(game):
+        fb = game.feedback_row(guess)
+        sizes = np.bincount(fb, minlength=game.num_feedbacks)
+        parts = [
+            PartBound(f, int(s), perfect_split(game, int(s)), UNSEARCHED if s > 2 else None)
+            for f, s in enumerate(sizes.tolist())
+            if f != game.win and s > 0
+        ]
+        if len(parts) == 1 and sizes[game.win] == 0:
+            continue  # a first guess that tells nothing is never in an optimal tree
+        out.append(ClassBound(guess, orbit, game.num_codes, parts))
+    return out
+
+
+def lower_bound(
+    game: Game,
+    *,
+    depth: int | None = None,
+    seconds: float | None = None,
+    exact_below: int = EXACT_BELOW,
+    scheduler: str | None = None,
+    workers: int = 1,
+    progress: Callable[[Bound], None] | None = None,
+) -> Bound:
+    """A proved lower bound of ``game``'s least total.
+
+    ``depth``: levels of guesses tried exhaustively, the first guess's level included
+    (0: the first guess scored with the perfect-split bounds of its parts). ``seconds``:
+    refine, best first, until then (with ``depth``: whichever comes first). Neither: the
+    optimum itself (every part of the least class solved exactly; big games take
+    forever). ``exact_below``: sets of at most this many codes are solved exactly.
+    ``scheduler``: a Dask scheduler's address to run the tasks on; else ``workers``
+    local processes (1: this one). ``progress`` is told the bound proved so far after
+    every round of tasks (a whole :class:`Bound`, whose certificate holds).
+    """
+    if depth is not None and depth < 0:
+        raise ValueError(f"depth must be 0 or more, not {depth}")
+    if seconds is not None and seconds <= 0:
+        raise ValueError(f"seconds must be positive, not {seconds}")
+    start = time.monotonic()
+    classes = _initial_classes(game)
+    target = None if depth is None else depth - 1  # the parts' depth
+    history: list[tuple[float, int]] = []
+    tasks = 0
+
+    def least() -> ClassBound:
+        return min(classes, key=lambda c: (c.total, c.guess))
+
+    def snapshot(optimal: bool = False) -> Bound:
+        top = least()
+        d = top.depth
+        return Bound(
+            game,
+            top.total,
+            classes,
+            exact_below,
+            time.monotonic() - start,
+            optimal,
+            None if d is None else d + 1,
+            tasks,
+            history,
+        )
+
+    def record() -> None:
+        value = least().total
+        if not history or history[-1][1] != value:
+            history.append((time.monotonic() - start, value))
+        if progress is not None:
+            progress(snapshot())  # after every round of tasks: a bound proved so far
+
+    record()
+    with task_mapper(scheduler=scheduler, workers=workers) as mapper:
+        while True:
+            top = least()
+            if all(p.exact for p in top.parts):
+                return snapshot(optimal=True)
+            todo = [p for p in top.parts if not p.exact and _deeper(p.depth, target, seconds)]
+            if not todo:
+                break
+            left = None if seconds is None else seconds - (time.monotonic() - start)
+            if left is not None and left <= 0:
+                break
+            todo.sort(key=lambda p: -p.size)  # the longest first: the workers end together
+            until = None if left is None else time.time() + left
+            args = [
+                (
+                    game,
+                    top.guess,
+                    p.feedback,
+                    _next_depth(p.depth, target, seconds),
+                    exact_below,
+                    until,
+                )
+                for p in todo
+            ]
+            results = mapper(_task, args)
+            tasks += len(args)
+            progressed = False
+            for p, a, (value, spent) in zip(todo, args, results):
+                if value is None:
+                    continue  # out of time: the part keeps the bound it had
+                p.bound, p.seconds = max(p.bound, value), spent
+                p.depth = None if p.size <= exact_below else a[3]  # small parts: solved
+                progressed = True
+            record()
+            if not progressed:
+                break
+    return snapshot()
+
+
+def _task(
+    game: Game,
+    guess: int,
+    feedback: int,
+    depth: int | None,
+    exact_below: int,
+    until: float | None,
+) -> tuple[int | None, float]:
+    """:func:`part_bound` with positional arguments, for the mappers; ``until``: the
+    wall-clock time (``time.time()``) by which it gives up."""
+    seconds = None if until is None else max(until - time.time(), 0.0)
+    return part_bound(game, guess, feedback, depth, exact_below=exact_below, seconds=seconds)
+
+
+def _next_depth(depth: int | None, target: int | None, seconds: float | None) -> int | None:
+    """The depth a part goes to next: one level deeper, up to the target; straight to
+    the exact search when there is neither a depth nor a time limit."""
+    if target is None and seconds is None:
+        return None
+    assert depth is not None
+    return depth + 1 if target is None else min(depth + 1, target)
+
+
+def _deeper(depth: int | None, target: int | None, seconds: float | None) -> bool:
+    """Whether a part at ``depth`` is to be refined further."""
+    if depth is None:
+        return False
+    return target is None or depth < target
+
+
+# --------------------------------------------------------------------- where tasks run
+class task_mapper:
+    """A :data:`Mapper` as a context: the tasks on a Dask scheduler at ``scheduler``
+    (``Client(address).map`` and ``gather``), else on ``workers`` local processes (1:
+    in this process, in order). The one place that knows where tasks run."""
+
+    def __init__(self, *, scheduler: str | None = None, workers: int = 1):
+        self.scheduler = scheduler
+        self.workers = max(1, workers)
+        self._close: Callable[[], None] | None = None
+
+    def __enter__(self) -> Mapper:
+        if self.scheduler is not None:
+            from dask.distributed import Client
+
+            client = Client(self.scheduler, timeout="20s")
+            self._close = client.close
+
+            def dask_map(fn: Callable, args: list[tuple]) -> list:
+                if not args:
+                    return []
+                futures = client.map(fn, *zip(*args), pure=False)
+                return client.gather(futures)
+
+            return dask_map
+        if self.workers == 1:
+            return lambda fn, args: [fn(*a) for a in args]
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # Spawned, not forked: the parent may run numba's threads already.
+        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        self._close = pool.shutdown
+        return lambda fn, args: list(pool.map(fn, *zip(*args))) if args else []
+
+    def __exit__(self, *exc: object) -> None:
+        if self._close is not None:
+            self._close()
+
+
+# --------------------------------------------------------------------- certificates
+def write_certificate(bound: Bound, path: str | Path) -> Path:
+    """Write the bound's certificate as JSON, atomically."""
+    from evo.core.files import atomic_write_json
+
+    return atomic_write_json(path, bound.to_json())
+
+
+def read_certificate(path: str | Path) -> dict[str, Any]:
+    """A certificate file's content (a one-line :class:`CertificateError` when it is not one)."""
+    from evo.core.files import parse_json, read_text
+
+    text = read_text(path, what="bound certificate", error=CertificateError)
+    data = parse_json(text, where=str(path), error=CertificateError)
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise CertificateError(f"{path}: not a bound certificate (format {FORMAT!r})")
+    return data
+
+
+@dataclass(frozen=True)
+class CertificateCheck:
+    """What a check of a certificate found: its game, its bound (which follows from its
+    entries), and the parts proved again (their flat indices)."""
+
+    game: Game
+    lower_bound: int
+    parts: int
+    proved: tuple[int, ...]
+
+
+def certificate_parts(data: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
+    """``(class index, part index, entry)`` of every part, in the flat order that
+    ``--part K`` numbers them."""
+    out = []
+    for ci, c in enumerate(_field(data, "classes", list)):
+        for pi, p in enumerate(_field(c, "parts", list)):
+            out.append((ci, pi, p))
+    return out
+
+
+def certificate_game(data: dict[str, Any]) -> tuple[int, int, str]:
+    """``(pegs, colors, variant)`` of a certificate."""
+    g = _field(data, "game", dict)
+    return _field(g, "pegs", int), _field(g, "colors", int), _field(g, "variant", str)
+
+
+def check_certificate(
+    data: dict[str, Any],
+    *,
+    part: int | None = None,
+    prove: bool = True,
+    game: Game | None = None,
+) -> CertificateCheck:
+    """Check a certificate: its classes are one first guess per symmetry class (the
+    orbits cover every code), each class's parts are that guess's parts, the bound is
+    ``min over classes of (codes + sum of its parts' bounds)``, and (``prove``) each
+    part's bound is proved again (only part ``part``, a flat index, when given). ``game``:
+    the certificate's game, made by the caller (with its memory budget and cache); by
+    default made here. Raises :class:`CertificateError` at the first thing that does
+    not hold."""
+    key = certificate_game(data)
+    if game is None:
+        try:
+            game = make_game(*key)
+        except ValueError as e:
+            raise CertificateError(f"game: {e}") from None
+    elif game.key != key:
+        raise CertificateError(f"the certificate is of {key}, not of {game.key}")
+    m = game.num_codes
+    if _field(data, "codes", int) != m:
+        raise CertificateError(f"codes: {data['codes']} is not the game's {m}")
+    exact_below = _field(data, "exact_below", int)
+    expected = {g: o for g, o in first_guess_classes(game)}
+    classes = _field(data, "classes", list)
+    seen: set[int] = set()
+    totals = []
+    for ci, c in enumerate(classes):
+        where = f"class {ci}"
+        try:
+            guess = game.parse_code(_field(c, "guess", str))
+        except ValueError as e:
+            raise CertificateError(f"{where}: {e}") from None
+        if guess not in expected:
+            raise CertificateError(f"{where}: {c['guess']} is not the lowest code of its class")
+        if guess in seen:
+            raise CertificateError(f"{where}: the class of {c['guess']} is listed twice")
+        seen.add(guess)
+        if _field(c, "orbit", int) != expected[guess]:
+            raise CertificateError(f"{where}: orbit {c['orbit']}, not {expected[guess]}")
+        sizes = np.bincount(game.feedback_row(guess), minlength=game.num_feedbacks)
+        want = {f: int(s) for f, s in enumerate(sizes.tolist()) if f != game.win and s > 0}
+        got = {}
+        for pi, p in enumerate(_field(c, "parts", list)):
+            try:
+                f = game.parse_feedback(_field(p, "feedback", str))
+            except ValueError as e:
+                raise CertificateError(f"{where} part {pi}: {e}") from None
+            got[f] = _field(p, "size", int)
+            _field(p, "bound", int)
+        if got != want:
+            raise CertificateError(f"{where}: its parts are not those of {c['guess']}")
+        total = m + sum(int(p["bound"]) for p in c["parts"])
+        if _field(c, "total", int) != total:
+            raise CertificateError(f"{where}: total {c['total']} is not {total}")
+        totals.append(total)
+    missing = set(expected) - seen
+    if missing:
+        # A class left out must be one that tells nothing (never in an optimal tree).
+        for g in missing:
+            sizes = np.bincount(game.feedback_row(g), minlength=game.num_feedbacks)
+            if not (sizes[game.win] == 0 and np.count_nonzero(sizes) == 1):
+                raise CertificateError(f"the class of {game.format_code(g)} is missing")
+    if not totals:
+        raise CertificateError("no class")
+    claimed = _field(data, "lower_bound", int)
+    if claimed != min(totals):
+        raise CertificateError(f"lower_bound {claimed} is not the least class total {min(totals)}")
+    flat = certificate_parts(data)
+    if part is not None and not 0 <= part < len(flat):
+        raise CertificateError(f"part {part}: the certificate has parts 0 to {len(flat) - 1}")
+    proved = []
+    if prove:
+        for k in range(len(flat)) if part is None else [part]:
+            ci, pi, p = flat[k]
+            guess = game.parse_code(classes[ci]["guess"])
+            depth = _entry_depth(p, f"class {ci} part {pi}")
+            value, _ = part_bound(
+                game, guess, game.parse_feedback(p["feedback"]), depth, exact_below=exact_below
+            )
+            assert value is not None
+            if value < p["bound"]:
+                raise CertificateError(
+                    f"class {ci} part {pi} (part {k}): proved {value}, not the {p['bound']} claimed"
+                )
+            proved.append(k)
+    return CertificateCheck(game, claimed, len(flat), tuple(proved))
+
+
+def _entry_depth(p: dict[str, Any], where: str) -> int | None:
+    depth = p.get("depth")
+    if depth == "exact":
+        return None
+    if isinstance(depth, int) and not isinstance(depth, bool) and depth >= UNSEARCHED:
+        return depth
+    raise CertificateError(f"{where}: depth {depth!r} is not 'exact' or a depth from -1 up")
+
+
+def _field(data: Any, key: str, kind: type) -> Any:
+    """``data[key]`` of type ``kind``, or a :class:`CertificateError` naming the key."""
+    if not isinstance(data, dict) or key not in data:
+        raise CertificateError(f"missing key {key!r}")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise CertificateError(f"{key}: {value!r} is not a {kind.__name__}")
+    return value

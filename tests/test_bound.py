@@ -1,0 +1,393 @@
+"""Proved lower bounds (evo/search/bound.py): never above the optimum at any depth, equal
+to it without limits, checked against a plain recursive minimum on tiny games; the
+certificate proves again and refuses a tampered one; the options each change what they
+say they change; breakers/bounds.json holds what it claims."""
+
+from __future__ import annotations
+
+import copy
+import json
+import time
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from evo.baselines.optimal import KNOWN_OPTIMA
+from evo.cli import main
+from evo.core.game import make_game
+from evo.search.bound import (
+    Bounder,
+    CertificateError,
+    check_certificate,
+    first_guess_classes,
+    lower_bound,
+    set_bound,
+    write_certificate,
+)
+from evo.search.build import Node
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The games evo solves exactly that the tests bound at every depth.
+EXACT_GAMES = [
+    (4, 5, "mastermind"),
+    (3, 6, "mastermind"),
+    (4, 6, "mastermind"),
+    (3, 6, "bulls-cows"),
+]
+
+
+# ------------------------------------------------------------------ brute force
+def brute_force(game):
+    """``cost(S)``: the plain recursive minimum over every guess that helps, memoised per
+    set; the definition with nothing left out (no bound, no symmetry)."""
+    table = np.asarray(game.table)
+
+    @cache
+    def cost(codes: tuple[int, ...]) -> int:
+        n = len(codes)
+        if n == 1:
+            return 1
+        arr = np.array(codes)
+        best = None
+        for g in range(game.num_codes):
+            fb = table[g, arr]
+            parts = [tuple(arr[fb == f].tolist()) for f in np.unique(fb) if f != game.win]
+            if len(parts) == 1 and len(parts[0]) == n:
+                continue  # tells nothing
+            total = n + sum(cost(p) for p in parts)
+            best = total if best is None else min(best, total)
+        assert best is not None
+        return best
+
+    return cost
+
+
+def sets_below(game, levels: int):
+    """``(codes, history)`` of every set that one guess, or two guesses (the second under
+    each class of first guesses), leave."""
+    table = np.asarray(game.table)
+    out = []
+
+    def parts(codes, guess):
+        fb = table[guess, codes]
+        return [codes[fb == f] for f in np.unique(fb) if f != game.win]
+
+    everything = np.arange(game.num_codes)
+    firsts = [g for g, _ in first_guess_classes(game)]
+    for g in range(game.num_codes):
+        for p in parts(everything, g):
+            out.append((p, (g,)))
+            if levels > 1 and g in firsts and len(p) > 2:
+                for g2 in range(game.num_codes):
+                    for q in parts(p, g2):
+                        out.append((q, (g, g2)))
+    unique = {}
+    for codes, history in out:
+        unique.setdefault(tuple(codes.tolist()), history)
+    return [(np.array(k), h) for k, h in unique.items() if len(k) > 2]
+
+
+@pytest.mark.parametrize("pegs,colors", [(2, 3), (3, 3), (2, 4)])
+def test_every_set_bound_is_below_the_brute_force_and_exact_without_limit(pegs, colors):
+    game = make_game(pegs, colors)
+    cost = brute_force(game)
+    assert cost(tuple(range(game.num_codes))) == KNOWN_OPTIMA[(pegs, colors, "mastermind")]
+    sets = sets_below(game, 2)
+    assert len(sets) >= 10
+    for exact_below in (0, 2):
+        bounder = Bounder(game, exact_below=exact_below)
+        for codes, history in sets:
+            truth = cost(tuple(codes.tolist()))
+            node = Node.after(game, history)
+            values = [bounder.bound(codes, node, depth=d) for d in range(4)]
+            assert all(v <= truth for v in values), (codes, history, values, truth)
+            assert values == sorted(values), (codes, values)  # deeper: never lower
+            # Deep enough, every path of helpful guesses ends: the bound is the cost.
+            assert bounder.bound(codes, node, depth=len(codes)) == truth
+            assert bounder.exact(codes, node) == truth
+    # The one-call form, with and without a history (the same set either way).
+    codes, history = sets[len(sets) // 2]
+    truth = cost(tuple(codes.tolist()))
+    assert set_bound(game, codes, history=history) == truth
+    assert set_bound(game, codes) == truth
+    assert set_bound(game, codes, history=history, depth=0, exact_below=0) <= truth
+
+
+@pytest.mark.parametrize("pegs,colors", [(2, 3), (3, 3), (2, 4)])
+def test_root_bounds_of_tiny_games_against_the_brute_force(pegs, colors):
+    game = make_game(pegs, colors)
+    truth = brute_force(game)(tuple(range(game.num_codes)))
+    previous = 0
+    for depth in range(5):
+        b = lower_bound(game, depth=depth, exact_below=0)
+        assert previous <= b.lower_bound <= truth
+        previous = b.lower_bound
+    whole = lower_bound(game, exact_below=0)
+    assert whole.optimal and whole.lower_bound == truth
+
+
+@pytest.mark.parametrize("pegs,colors,variant", EXACT_GAMES)
+def test_every_depth_is_below_the_optimum_and_no_limit_is_the_optimum(pegs, colors, variant):
+    game = make_game(pegs, colors, variant)
+    optimum = KNOWN_OPTIMA[(pegs, colors, variant)]
+    values = []
+    depth = 0
+    while True:
+        b = lower_bound(game, depth=depth)
+        assert b.lower_bound <= optimum
+        assert b.depth is None or b.depth == depth  # the least class went that deep
+        values.append(b.lower_bound)
+        if b.lower_bound == optimum or depth == 6:
+            break
+        depth += 1
+    assert values == sorted(values)
+    assert values[0] < optimum  # depth 0 is a bound, not the search
+    assert values[-1] == optimum  # a few levels reach it on these games
+    whole = lower_bound(game)
+    assert whole.optimal and whole.depth is None and whole.lower_bound == optimum
+    # The bound follows from the classes by the certificate's rule.
+    assert whole.lower_bound == min(c.total for c in whole.classes)
+    assert sum(c.orbit for c in whole.classes) == game.num_codes
+
+
+def test_depth_zero_is_the_first_guess_with_perfect_split_parts():
+    from evo.search.exact import Solver
+
+    game = make_game(4, 6)
+    lb = Solver(game).lb
+    totals = [
+        game.num_codes + sum(int(lb[s]) for s in np.bincount(game.feedback_row(g))[1:] if s)
+        for g in range(game.num_codes)
+    ]
+    assert lower_bound(game, depth=0).lower_bound == min(totals) == 5196
+
+
+def test_exact_below_and_the_feedback_source_change_only_what_they_should():
+    game = make_game(4, 6)
+    searched = lower_bound(game, depth=1, exact_below=0).lower_bound
+    solved = lower_bound(game, depth=1, exact_below=40).lower_bound
+    assert searched < solved <= 5625  # small parts solved exactly: a tighter bound
+    # Without a table (feedbacks computed from packed codes): the same bounds.
+    computing = game.computing()
+    assert computing.table is None
+    assert lower_bound(computing, depth=2).lower_bound == lower_bound(game, depth=2).lower_bound
+
+
+def test_seconds_stop_the_refinement():
+    game = make_game(4, 7)
+    start = time.monotonic()
+    b = lower_bound(game, seconds=0.5)
+    assert time.monotonic() - start < 20
+    assert not b.optimal and b.lower_bound < KNOWN_OPTIMA[(4, 7, "mastermind")]
+    assert b.history and b.history[0][1] <= b.lower_bound
+
+
+def test_local_processes_and_a_dask_cluster_give_the_same_bound():
+    from dask.distributed import LocalCluster
+
+    game = make_game(4, 6)
+    serial = lower_bound(game, depth=2)
+    spread = lower_bound(game, depth=2, workers=2)
+    with LocalCluster(
+        n_workers=1, processes=False, threads_per_worker=2, dashboard_address=":0"
+    ) as cluster:
+        on_dask = lower_bound(game, depth=2, scheduler=cluster.scheduler_address)
+    totals = [c.total for c in serial.classes]
+    for b in (spread, on_dask):
+        assert b.lower_bound == serial.lower_bound
+        assert [c.total for c in b.classes] == totals
+        assert b.tasks == serial.tasks
+
+
+# ------------------------------------------------------------------ certificates
+@pytest.fixture(scope="module")
+def certificate_46(tmp_path_factory):
+    game = make_game(4, 6)
+    b = lower_bound(game, depth=1)
+    path = tmp_path_factory.mktemp("cert") / "c.json"
+    write_certificate(b, path)
+    return b, json.loads(path.read_text())
+
+
+def test_a_certificate_checks_and_each_part_alone(certificate_46):
+    b, data = certificate_46
+    assert data["lower_bound"] == b.lower_bound < 5625 and not data["optimal"]
+    assert data["lower_bound"] == min(
+        data["codes"] + sum(p["bound"] for p in c["parts"]) for c in data["classes"]
+    )
+    result = check_certificate(data)
+    assert result.lower_bound == b.lower_bound and result.proved == tuple(range(result.parts))
+    assert check_certificate(data, part=3).proved == (3,)
+
+
+def _raise_a_part(data, k=0):
+    """A searched part's bound raised by one, its class's total with it (consistent)."""
+    bad = copy.deepcopy(data)
+    flat = [(c, p) for c in bad["classes"] for p in c["parts"] if p["size"] > 2]
+    c, p = flat[k]
+    p["bound"] += 1
+    c["total"] += 1
+    bad["lower_bound"] = min(x["total"] for x in bad["classes"])
+    return bad
+
+
+def test_a_tampered_certificate_is_refused(certificate_46):
+    _, data = certificate_46
+    with pytest.raises(CertificateError, match="proved"):
+        check_certificate(_raise_a_part(data))
+    raised = copy.deepcopy(data)
+    raised["lower_bound"] += 1
+    with pytest.raises(CertificateError, match="least class total"):
+        check_certificate(raised, prove=False)
+    fewer = copy.deepcopy(data)
+    fewer["classes"].pop()
+    fewer["lower_bound"] = min(c["total"] for c in fewer["classes"])
+    with pytest.raises(CertificateError, match="missing"):
+        check_certificate(fewer, prove=False)
+    wrong_total = copy.deepcopy(data)
+    wrong_total["classes"][0]["total"] += 5
+    with pytest.raises(CertificateError, match="total"):
+        check_certificate(wrong_total, prove=False)
+    resized = copy.deepcopy(data)
+    resized["classes"][0]["parts"][0]["size"] += 1
+    with pytest.raises(CertificateError, match="parts are not"):
+        check_certificate(resized, prove=False)
+
+
+def test_cli_bound_json_certificate_and_check(tmp_path):
+    cert = tmp_path / "c.json"
+    res = CliRunner().invoke(
+        main, ["bound", "--pegs", "3", "--colors", "3", "--json", "--certificate", str(cert)]
+    )
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["lower_bound"] == 73 and out["optimal"] is True
+    assert json.loads(cert.read_text())["lower_bound"] == 73
+    ok = CliRunner().invoke(main, ["bound", "--check", str(cert), "--part", "2", "--json"])
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.stdout) == {"lower_bound": 73, "checked": True, "parts": 16, "proved": [2]}
+    # A depth-limited bound with exact_below 0 leaves parts to re-prove by search.
+    res = CliRunner().invoke(
+        main,
+        ["bound", "-n", "3", "-c", "4", "--depth", "1", "--exact-below", "0", "--certificate",
+         str(cert)],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    assert "lower bound" in res.stdout and "first guess" in res.stdout
+    data = json.loads(cert.read_text())
+    assert data["exact_below"] == 0 and data["lower_bound"] <= 206
+    tampered = tmp_path / "t.json"
+    tampered.write_text(json.dumps(_raise_a_part(data)))
+    bad = CliRunner().invoke(main, ["bound", "--check", str(tampered)])
+    assert bad.exit_code == 2
+    assert bad.stderr.startswith("Error: ") and len(bad.stderr.strip().splitlines()) == 1
+    assert "proved" in bad.stderr
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--part", "1"], "--part needs --check"),
+        (["--check", "c.json", "--depth", "1"], "--check takes none of --depth"),
+        (["--check", "missing.json"], "missing.json"),
+        (["--check", "bad.json"], "not valid JSON"),
+        (["--check", "other.json"], "not a bound certificate"),
+        (["--depth", "-1"], "--depth"),
+        (["--seconds", "0"], "--seconds"),
+        (["--scheduler", "udp://127.0.0.1:1"], "scheme 'udp' is not supported"),
+        (["--scheduler", "tcp://127.0.0.1:1", "--workers", "2"], "--workers is for local"),
+    ],
+)
+def test_cli_user_errors_are_one_line_with_status_2(tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "c.json").write_text("{}")
+    (tmp_path / "bad.json").write_text("{")
+    (tmp_path / "other.json").write_text('{"format": "x"}')
+    res = CliRunner().invoke(main, ["bound", "-n", "2", "-c", "3", *args])
+    assert res.exit_code == 2, res.output
+    assert len(res.stderr.strip().splitlines()) == 1 and message in res.stderr
+
+
+# ------------------------------------------------------------------ breakers/bounds.json
+def _bounds_file():
+    return json.loads((ROOT / "breakers" / "bounds.json").read_text())
+
+
+def _shipped_totals() -> dict[str, int]:
+    """File -> total, from breakers/README.md's table (tests/test_breakers.py replays
+    every file listed there and checks that total)."""
+    found = {}
+    for line in (ROOT / "breakers" / "README.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) >= 5 and cells[0].endswith(".json"):
+            found[f"breakers/{cells[0]}"] = int(cells[2])
+    return found
+
+
+def test_bounds_file_entries_hold_what_they_claim():
+    entries = _bounds_file()["bounds"]
+    games = {(e["pegs"], e["colors"]) for e in entries}
+    assert {(5, 7), (5, 8), (6, 8)} <= games
+    keys = {
+        "game", "pegs", "colors", "variant", "lower_bound", "best_total", "gap_percent",
+        "best", "command", "seconds", "threads", "peak_memory_mib", "machine",
+    }  # fmt: skip
+    shipped = _shipped_totals()
+    for e in entries:
+        assert keys <= set(e), e
+        assert e["game"] == make_game(e["pegs"], e["colors"], e["variant"]).name
+        assert 0 < e["lower_bound"] <= e["best_total"]
+        gap = 100 * (e["best_total"] - e["lower_bound"]) / e["best_total"]
+        assert abs(gap - e["gap_percent"]) < 0.01
+        assert e["command"].startswith("evo bound ")
+        assert f"--pegs {e['pegs']} --colors {e['colors']}" in e["command"]
+        assert e["best_total"] == shipped[e["best"]]  # the best breaker shipped
+        optimum = KNOWN_OPTIMA.get((e["pegs"], e["colors"], e["variant"]))
+        if optimum is not None:
+            assert e["best_total"] == optimum
+        assert [v for _, v in e["history"]] == sorted(v for _, v in e["history"])
+        assert e["history"][-1][1] == e["lower_bound"]
+        if "certificate" in e:  # its classes, parts and rule (the parts: --check --part K)
+            data = json.loads((ROOT / e["certificate"]).read_text())
+            assert check_certificate(data, prove=False).lower_bound == e["lower_bound"]
+
+
+def test_bounds_file_small_entries_are_proved_again():
+    for e in _bounds_file()["bounds"]:
+        if e["seconds"] > 20 or "--depth" not in e["command"]:
+            continue  # a long one: its certificate, not this test, proves it again
+        words = e["command"].split()
+        depth = int(words[words.index("--depth") + 1])
+        game = make_game(e["pegs"], e["colors"], e["variant"])
+        assert lower_bound(game, depth=depth).lower_bound >= e["lower_bound"], e
+
+
+def test_cli_passes_each_option_to_the_bound(monkeypatch):
+    import evo.search.bound as bound_module
+
+    seen = {}
+    real = bound_module.lower_bound
+
+    def spy(game, **kw):
+        seen.update(kw, game=game.key)
+        return real(game, depth=0)
+
+    monkeypatch.setattr(bound_module, "lower_bound", spy)
+    monkeypatch.setattr("evo.core.engine.THREADS", None)  # --threads sets it: restored after
+    monkeypatch.setattr("evo.ea.cluster.check_scheduler", lambda address: None)
+    args = ["bound", "-n", "3", "-c", "4", "--variant", "mastermind", "--depth", "2"]
+    res = CliRunner().invoke(
+        main, [*args, "--seconds", "7", "--exact-below", "9", "--threads", "3"]
+    )
+    assert res.exit_code == 0, res.output
+    assert seen["game"] == (3, 4, "mastermind")
+    assert (seen["depth"], seen["seconds"], seen["exact_below"]) == (2, 7.0, 9)
+    assert seen["workers"] == 3 and seen["scheduler"] is None
+    res = CliRunner().invoke(main, [*args, "--workers", "2"])
+    assert res.exit_code == 0 and seen["workers"] == 2 and seen["seconds"] is None
+    res = CliRunner().invoke(main, [*args, "--scheduler", "tcp://somewhere:8786"])
+    assert res.exit_code == 0 and seen["scheduler"] == "tcp://somewhere:8786"
