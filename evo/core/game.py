@@ -75,7 +75,7 @@ def available_memory_bytes() -> int:
 
 
 def _gib(n: float) -> str:
-    if n >= 1024**3 / 100:
+    if n >= 1024**3:
         return f"{n / 1024**3:.2f} GiB"
     return f"{n / 1024**2:.1f} MiB" if n >= 1024**2 / 10 else f"{n / 1024:.1f} KiB"
 

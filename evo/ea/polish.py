@@ -140,6 +140,10 @@ def within_worst_case(tree: Tree, max_guesses: int) -> Tree:
     while tree.worst > max_guesses:
         node = int(np.flatnonzero(tree.terminal & (tree.depth > max_guesses))[0])
         while True:
+            if node == 0:  # the root itself has no breaker that short
+                raise ValueError(
+                    f"no breaker of {game.name} solves every code within {max_guesses}"
+                )
             node = int(tree.parent[node])
             budget = depth_budget(tree, node, max_guesses=max_guesses)
             if budget is None or not solver.feasible(int(tree.count[node]), budget):
