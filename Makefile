@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CONFIG ?= configs/quick.yaml
 
-.PHONY: run test bench setup dot chromium install docs lint clean
+.PHONY: run test bench setup dot chromium kernels install docs lint clean
 
 run: setup
 	$(BIN)/evo run $(CONFIG)
@@ -28,7 +28,12 @@ lint: setup
 	$(BIN)/ruff format --check evo tests benchmarks scripts
 	$(BIN)/mypy
 
-setup: $(STAMP) dot chromium
+setup: $(STAMP) dot chromium kernels
+
+# evo's compiled kernels, compiled once per machine (about a minute), so that no run's
+# clock pays for it (a run compiles what it needs first, and says so, when this was not done).
+kernels: $(STAMP)
+	@$(BIN)/python -c 'from evo.runs.compiled import ensure_compiled; ensure_compiled(say=print)'
 
 # `evo` on the PATH: a link to the virtual environment's command in ~/.local/bin.
 install: setup

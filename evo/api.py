@@ -253,6 +253,7 @@ def evolve(
         )
     except BaselineRefused as e:
         raise e.citing(PYTHON_OPTION) from None
+    _compiled(plan.game)
     if path is not None:
         from evo.runs.rundir import CONFIG, write_config
 
@@ -332,6 +333,7 @@ def steps(
         plan = check_run(cfg, cache=_cache_root(cache), time_limit=time_limit, trees=list(plant))
     except BaselineRefused as e:
         raise e.citing(PYTHON_OPTION) from None
+    _compiled(plan.game)
     engine = make_engine(cfg, plan.game)
     with engine.running():
         state = engine.first(plan.planted(cfg))
@@ -340,6 +342,16 @@ def steps(
             yield from engine.steps(state)
         except GenerationCut:  # stop.seconds fell inside a step: the one before stands
             return
+
+
+def _compiled(game: Game) -> None:
+    """The kernels a run of ``game`` uses, compiled before its clock starts (once per
+    machine: said on standard error)."""
+    import sys
+
+    from evo.runs.compiled import ensure_compiled
+
+    ensure_compiled(game, say=lambda line: print(f"evo: {line}", file=sys.stderr, flush=True))
 
 
 def _run_dir(run_dir: str | os.PathLike, config: Config) -> Path:

@@ -98,6 +98,25 @@ def test_0_shipped_config_on_an_empty_cache(tmp_path):
     assert summary["status"] == "finished" and summary["generations"] == 10
 
 
+def test_0_workers_cut_at_the_time_limit_leak_no_semaphore(tmp_path):
+    """A run on 2 workers that stops at its time limit terminates the workers in the
+    middle of a generation: no 'leaked semaphore' warning at exit (numba's lock)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    done = subprocess.run(
+        [sys.executable, "-c", "from evo.cli import main; main(prog_name='evo')", "run"]
+        + [str(ROOT / "configs" / "quick.yaml"), "--no-report", "-q"]
+        + ["--set", "stop.seconds=2", "--set", "workers=2", "--runs", str(tmp_path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "2 worker(s)" in done.stdout
+    assert "leaked" not in done.stderr and "resource_tracker" not in done.stderr, done.stderr
+
+
 # 2. Planting a baseline that would take too long -------------------------------------
 
 

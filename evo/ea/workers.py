@@ -52,6 +52,9 @@ def individual_task(key: tuple[int, ...]):
 
 def _init_worker(config_data: dict, game: Game, operators: bytes, threads: int, ready: Any) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C
+    if sys.platform != "win32":  # numba's lock for its threads, from the default context:
+        # a fork one is unlinked at once, so a worker ended by terminate() leaks nothing
+        multiprocessing.set_start_method("fork", force=True)
     set_threads(threads)  # the pool's processes share the cores: no oversubscription
     for stop in (signal.SIGTERM, signal.SIGHUP):  # the pool's terminate() must end us at
         signal.signal(stop, signal.SIG_DFL)  # once, even blocked in a lock
