@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,6 +25,11 @@ from evo.core.numbers import MAX_BUDGET_BYTES, whole
 
 #: Symbols used to print pegs: Mastermind colors read 1..C, Bulls and Cows digits 0..C-1.
 _SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+#: A written feedback: ``1B 2W`` (``C`` for cows), or the bare counts ``1,2`` or ``1 2``.
+_FEEDBACK = re.compile(
+    r"\s*([0-9]+)\s*(?:B\s*,?\s*([0-9]+)\s*[WC]|(?:,|\s)\s*([0-9]+))\s*", re.IGNORECASE
+)
 
 #: Above this many bytes the full feedback table is not built (rows are computed on the fly).
 TABLE_LIMIT_BYTES = 2 * 1024**3
@@ -233,17 +239,24 @@ class Game:
         return 0
 
     def format_feedback(self, fb: int) -> str:
-        """Print a feedback as ``b,w`` (black and white pegs; bulls and cows)."""
-        b, w = feedback_pair(int(fb), self.pegs)
-        return f"{b},{w}"
+        """Print a feedback as people read it, the one notation of evo's output (files,
+        tables, pictures, graphs): ``1B 2W`` (black and white pegs), ``1B 2C`` (bulls and
+        cows) in Bulls and Cows."""
+        return feedback_text(*feedback_pair(int(fb), self.pegs), self.variant)
 
     def parse_feedback(self, text: str) -> int:
-        """Parse ``b,w`` (also ``b w``, ``bBwW`` such as ``1B2W``) into a feedback integer."""
-        s = str(text).strip().upper().replace("B", " ").replace("W", " ").replace(",", " ")
-        parts = s.split()
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            raise ValueError(f"feedback {text!r} should be two counts such as '1,2'")
-        return feedback_index(int(parts[0]), int(parts[1]), self.pegs)
+        """Parse a feedback into its integer: what :meth:`format_feedback` prints
+        (``1B 2W``, ``1B 2C``; any case, spaces optional, ``W`` or ``C`` in either game)
+        and the bare counts of older files and answers (``1,2``, ``1 2``)."""
+        m = _FEEDBACK.fullmatch(str(text))
+        if m is None:
+            example = feedback_text(1, 0, self.variant)
+            raise ValueError(f"feedback {text!r} should be two counts such as {example!r} or '1,0'")
+        black, white = (int(x) for x in (m[1], m[2] or m[3]))
+        if black + white > self.pegs:
+            said = feedback_text(black, white, self.variant)
+            raise ValueError(f"feedback {text!r} ({said}) counts more than the {self.pegs} pegs")
+        return feedback_index(black, white, self.pegs)
 
     @cached_property
     def _feedback_lut(self) -> np.ndarray:
@@ -552,5 +565,6 @@ def table_note(game: Game, *, read: bool = True) -> str:
 
 
 def feedback_text(black: int, white: int, variant: str) -> str:
-    """An edge label: ``1B 2W`` (black and white pegs) or ``1B 2C`` (bulls and cows)."""
+    """A feedback as evo writes it everywhere: ``1B 2W`` (black and white pegs) or ``1B 2C``
+    (bulls and cows); :meth:`Game.parse_feedback` reads it back."""
     return f"{black}B {white}{'W' if variant == 'mastermind' else 'C'}"
