@@ -29,6 +29,7 @@ from evo.ea.operators import register_operator as register_operator
 from evo.ea.operators import register_selection as register_selection
 from evo.ea.state import State as State
 from evo.show.breaker import Breaker as Breaker
+from evo.show.frames import logbook_dataframe as logbook_dataframe
 
 # The names `import evo` hands out (these re-exports among them) are listed once, in
 # evo/__init__.py.

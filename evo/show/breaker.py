@@ -16,6 +16,7 @@ from evo.core.tree import Tree
 
 if TYPE_CHECKING:
     import networkx as nx
+    import pandas as pd
 
 _FIELDS = [f.name for f in fields(Tree) if f.name != "_cache"]
 
@@ -25,8 +26,8 @@ INLINE_NODES = 60
 
 class Breaker(Tree):
     """A breaker tree: ``total``, ``average``, ``worst``, ``histogram`` (guesses: codes),
-    ``to_networkx()``, ``render(path, depth=...)``, and an SVG of its top levels in
-    Jupyter."""
+    ``to_networkx()``, ``to_dataframe()``, ``render(path, depth=...)``, and an SVG of
+    its top levels in Jupyter."""
 
     @classmethod
     def of(cls, tree: Tree) -> Breaker:
@@ -43,6 +44,14 @@ class Breaker(Tree):
         from evo.show.graph import to_networkx
 
         return to_networkx(self)
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """The tree as a pandas DataFrame, one row per node (its columns:
+        :func:`evo.show.frames.tree_dataframe`); needs pandas (``pip install
+        "evo-breakers[pandas]"``)."""
+        from evo.show.frames import tree_dataframe
+
+        return tree_dataframe(self)
 
     def render(
         self,
