@@ -284,7 +284,14 @@ class Config(ConfigModel):
 
     def island(self, i: int) -> Config:
         """Island ``i``'s config: the run's, with its override entry and its own seed
-        (drawn from the run's seed and ``i``), as a single population of one process."""
+        (drawn from the run's seed and ``i``), as a single population of one process.
+
+        >>> import evo
+        >>> config = evo.load_config({"game": {"pegs": 3, "colors": 3}, "islands": {"count": 2}})
+        >>> island = config.island(1)
+        >>> island.islands.count, island.workers, island.seed != config.island(0).seed
+        (1, 1, True)
+        """
         data = self.model_dump(mode="json")
         # Where and how long islands run is the run's business: an island's config does
         # not change when a run is resumed elsewhere or extended.
@@ -308,9 +315,20 @@ class Config(ConfigModel):
 
     @property
     def num_codes(self) -> int:
+        """How many codes the game has."""
         return count_codes(self.game.pegs, self.game.colors, self.game.variant)
 
     def to_yaml(self) -> str:
+        """The config as YAML, every key given (what ``evo config show`` prints and a run
+        directory's ``config.yaml`` holds).
+
+        >>> import evo, yaml
+        >>> config = evo.load_config({"game": {"pegs": 3, "colors": 3}, "seed": 4})
+        >>> config.to_yaml().splitlines()[:3]
+        ['name: run', 'seed: 4', 'game:']
+        >>> evo.load_config(yaml.safe_load(config.to_yaml())) == config
+        True
+        """
         return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False)
 
 
