@@ -197,10 +197,24 @@ class Config(ConfigModel):
     run. Every key has a default; ``evo config show FILE`` prints them all, and
     ``docs/CONFIG.md`` lists each with its type, bounds and meaning.
 
+    The keys, by section: ``name``, ``seed``; ``game`` (``pegs``, ``colors``,
+    ``variant``, ``memory_gib``); ``population`` (``size``, and ``init``: the pool of the
+    random breakers, the ``baselines`` and tree files planted); ``stop`` (``generations``,
+    ``seconds``, ``target_total``: the first reached stops the run); ``pool``;
+    ``crossover`` (``rate``, ``operator``); ``mutation`` (``rate``, ``repeat``, the
+    weighted ``operators``); ``selection`` (``method``: ``tournament``, ``nsga2`` or one of
+    :func:`evo.register_selection`, ``tournament_size``, ``at_worst``); ``elitism``,
+    ``max_guesses``, ``hall_of_fame``, ``workers``, ``checkpoint_interval``;
+    ``islands`` (``count``, ``migration``, per-island ``overrides``) and ``cluster`` (a
+    Dask scheduler's ``address``, ``workers``, ``wait``). Each key's type, default, bounds
+    and meaning: `docs/CONFIG.md <../CONFIG.md>`_, or ``evo config show``.
+
     >>> from evo.config import load_config
     >>> config = load_config({"game": {"pegs": 3, "colors": 3}, "seed": 4})
     >>> config.game.pegs, config.seed, config.selection.method
     (3, 4, 'tournament')
+    >>> config.model_dump()["stop"]  # every key, as plain data
+    {'generations': 50, 'seconds': None, 'target_total': None}
     """
 
     name: str = Field("run", pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=80)
