@@ -15,12 +15,16 @@ and measures them against the classic strategies, from Knuth's to the exact opti
     evo.save_tree(result.best, "best.json")          # read back with evo.load_tree
 
 A tree (:class:`Breaker`) has ``total``, ``average``, ``worst``, ``histogram``,
-``to_networkx()`` and ``render()``. Operators of your own are plain functions registered
-with :func:`register_operator` and named in a config, as DEAP's toolbox registers them.
-Library calls write nothing unless asked (``run_dir=``, ``cache=``, :func:`save_tree`).
+``to_networkx()``, ``to_dataframe()`` and ``render()``; :func:`logbook_dataframe` makes a
+pandas DataFrame of a logbook. Operators of your own are plain functions registered with
+:func:`register_operator` and named in a config, as DEAP's toolbox registers them, built
+from the pieces of :mod:`evo.ops`. Library calls write nothing unless asked
+(``run_dir=``, ``cache=``, :func:`save_tree`).
 
 The names below load on first use, so that ``import evo`` (and the ``evo`` command)
-starts fast.
+starts fast. The packages inside (``evo.core``, ``evo.search``, ``evo.baselines``,
+``evo.ea``, ``evo.runs``, ``evo.show``, ``evo.config``) are for those who extend evo:
+`their reference <internals/index.html>`_ is apart.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ if TYPE_CHECKING:
         evolve,
         load_config,
         load_tree,
+        logbook_dataframe,
         make_game,
         random_breaker,
         register_operator,
@@ -62,6 +67,7 @@ __all__ = [
     "evolve",
     "load_config",
     "load_tree",
+    "logbook_dataframe",
     "make_game",
     "random_breaker",
     "register_operator",

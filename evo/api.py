@@ -29,6 +29,7 @@ from evo.ea.operators import register_operator as register_operator
 from evo.ea.operators import register_selection as register_selection
 from evo.ea.state import State as State
 from evo.show.breaker import Breaker as Breaker
+from evo.show.frames import logbook_dataframe as logbook_dataframe
 
 # The names `import evo` hands out (these re-exports among them) are listed once, in
 # evo/__init__.py.
@@ -63,7 +64,15 @@ def _with_cache(game: Game, cache: Cache) -> Game:
 def random_breaker(game: Game, *, seed: int | None = None, pool: str = "all") -> Breaker:
     """A random breaker (random path completion, shrink, triangle optimization); the same
     as the first of ``evo population --seed SEED``. ``pool``: ``all`` (any guess) or
-    ``consistent`` (only codes still possible)."""
+    ``consistent`` (only codes still possible).
+
+    >>> import evo
+    >>> game = evo.make_game(3, 3)
+    >>> evo.random_breaker(game, seed=1).total, evo.random_breaker(game, seed=1).is_valid()
+    (87, True)
+    >>> evo.random_breaker(game, seed=1, pool="consistent").total
+    86
+    """
     from evo.core.kinds import POOLS
     from evo.core.population import random_population
 
@@ -85,7 +94,15 @@ def baseline(
     their ``-consistent`` forms), ``lc``, ``rc``, an opening such as ``1123+lc``,
     ``optimal``… (``evo baselines --help`` lists them). ``seed``: of random forms;
     ``time_limit``: seconds the exact optimum may take (refused beyond, with the
-    estimate); ``cache``: read and keep it there (``True``: the machine's cache)."""
+    estimate); ``cache``: read and keep it there (``True``: the machine's cache).
+
+    >>> import evo
+    >>> game = evo.make_game(4, 6)
+    >>> evo.baseline(game, "knuth").total, evo.baseline(game, "irving").total
+    (5801, 5696)
+    >>> evo.baseline(evo.make_game(3, 3), "optimal").total
+    73
+    """
     from evo.baselines import run
 
     game = _with_cache(game, cache)
@@ -95,7 +112,18 @@ def baseline(
 
 def load_tree(path: str | os.PathLike, *, game: Game | None = None) -> Breaker:
     """Read and check a tree file (``best.json`` of a run, a file of ``breakers/``, one
-    written by :func:`save_tree`); with ``game``, refuse a tree of another game."""
+    written by :func:`save_tree`); with ``game``, refuse a tree of another game.
+
+    >>> import evo
+    >>> game = evo.make_game(3, 3)
+    >>> path = evo.save_tree(evo.baseline(game, "knuth"), "knuth.json")
+    >>> evo.load_tree("knuth.json", game=game).total
+    74
+    >>> evo.load_tree("knuth.json", game=evo.make_game(3, 4))
+    Traceback (most recent call last):
+    ...
+    evo.core.treeio.TreeFileError: knuth.json: ...
+    """
     from evo.core.treeio import load_tree as load
 
     if game is not None and not isinstance(game, Game):
@@ -104,7 +132,19 @@ def load_tree(path: str | os.PathLike, *, game: Game | None = None) -> Breaker:
 
 
 def save_tree(tree: Tree, path: str | os.PathLike, **extra: Any) -> Path:
-    """Write ``tree`` as a tree file (JSON, atomically); ``extra`` keys are kept in it."""
+    """Write ``tree`` as a tree file (JSON, atomically; the compact form for a path that
+    ends in ``.npz``); ``extra`` keys are kept in it.
+
+    >>> import evo, json
+    >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")
+    >>> evo.save_tree(knuth, "knuth.json", note="Knuth's strategy").name
+    'knuth.json'
+    >>> doc = json.load(open("knuth.json"))
+    >>> doc["note"], doc["summary"]["total"], doc["root"]["guess"]
+    ("Knuth's strategy", 74, '112')
+    >>> list(doc["root"]["children"])[:3]  # feedbacks as evo writes them
+    ['2B 0W', '1B 0W', '1B 1W']
+    """
     from evo.core.treeio import save_tree as save
 
     if not isinstance(tree, Tree):
@@ -133,7 +173,15 @@ DEFAULTS: dict[str, Any] = {
 
 def default_config(game: Game, **keys: Any) -> Config:
     """The config :func:`evolve` uses for ``game`` when given none (:data:`DEFAULTS`),
-    with top-level ``keys`` set on top (e.g. ``seed=3``, ``workers=2``)."""
+    with top-level ``keys`` set on top (e.g. ``seed=3``, ``workers=2``).
+
+    >>> import evo
+    >>> config = evo.default_config(evo.make_game(3, 3), seed=3)
+    >>> config.seed, config.population.size, config.stop.generations
+    (3, 40, 50)
+    >>> [op.kind for op in config.mutation.operators]
+    ['greedy', 'exhaustive', 'regrow']
+    """
     return _config(game, None, **keys)
 
 
@@ -184,7 +232,15 @@ class Evolution:
     and the worst case (NSGA-II's front; else the breakers of the hall of fame and the
     last population that no other beats on both), the run's summary, and why it stopped
     (``generations``, ``seconds``, ``target_total``, ``callback``, or the signal that
-    interrupted it)."""
+    interrupted it).
+
+    >>> import evo
+    >>> result = evo.evolve(evo.make_game(3, 3), seed=1, generations=3)
+    >>> result.total, result.stopped_by, len(result.population), result.fitness[:2].tolist()
+    (73, 'generations', 40, [[73], [73]])
+    >>> [(b.total, b.worst) for b in result.pareto_front], len(result.hall_of_fame)
+    ([(73, 4)], 5)
+    """
 
     best: Breaker
     logbook: tools.Logbook
@@ -198,7 +254,7 @@ class Evolution:
 
     @property
     def total(self) -> int:
-        """The best breaker's total."""
+        """The best breaker's total (``best.total``)."""
         return self.best.total
 
 
@@ -233,7 +289,17 @@ def evolve(
     population, before the config's own. With ``workers`` > 1
     a script calls this under ``if __name__ == "__main__":`` (the workers start afresh
     and import it). Ctrl-C (interrupting a notebook's kernel) stops after the generation
-    under way and returns what was reached."""
+    under way and returns what was reached.
+
+    >>> import evo
+    >>> game = evo.make_game(3, 3)
+    >>> result = evo.evolve(game, seed=1, generations=3)  # the default config
+    >>> result.best.total, result.logbook.select("min")  # 73: the optimum
+    (73, [78, 73, 73, 73])
+    >>> mine = {"population": {"size": 10}, "stop": {"target_total": 73}}
+    >>> evo.evolve(game, mine, seed=2).stopped_by  # a dict of config keys
+    'target_total'
+    """
     from evo.baselines.limits import BaselineRefused
     from evo.ea.state import pareto_front
     from evo.runs.driver import RunInterrupted, check_run, run_config
@@ -315,9 +381,9 @@ def steps(
     >>> import evo
     >>> game = evo.make_game(3, 3)
     >>> for state in evo.steps(game, seed=1, generations=3):
-    ...     print(state.generation, state.logbook[-1]["min"])  # doctest: +SKIP
+    ...     print(state.generation, state.logbook[-1]["min"])
     0 78
-    1 76
+    1 73
     2 73
     3 73
     """

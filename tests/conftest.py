@@ -15,11 +15,12 @@ from evo.core.treeio import from_nested
 #:   <1,0> -> guess 12: 12 wins (2); 21 answers <0,2> -> guess 21 (3).
 #:   <0,0> -> guess 22 (2).
 #: Total 1 + 2 + 3 + 2 = 8, average 2.0, worst 3, histogram {1: 1, 2: 2, 3: 1}.
+#: Feedbacks are written as evo writes them (``1B 0W``); older files wrote ``1,0``.
 HAND = {
     "guess": "11",
     "children": {
-        "1,0": {"guess": "12", "children": {"0,2": {"guess": "21"}}},
-        "0,0": {"guess": "22"},
+        "1B 0W": {"guess": "12", "children": {"0B 2W": {"guess": "21"}}},
+        "0B 0W": {"guess": "22"},
     },
 }
 
@@ -27,8 +28,8 @@ HAND = {
 HAND_SWAPPED = {
     "guess": "11",
     "children": {
-        "1,0": {"guess": "21", "children": {"0,2": {"guess": "12"}}},
-        "0,0": {"guess": "22"},
+        "1B 0W": {"guess": "21", "children": {"0B 2W": {"guess": "12"}}},
+        "0B 0W": {"guess": "22"},
     },
 }
 

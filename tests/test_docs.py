@@ -1,25 +1,124 @@
-"""The API reference of `make docs` builds, and documents the public names."""
+"""The API reference of `make docs`: it builds, its front page is the public API (the names
+of ``import evo`` and evo.ops) with the packages inside apart, literal blocks render as
+code, and the Config page says what its keys are."""
 
 from __future__ import annotations
 
+import html
+import importlib.util
+import re
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from pydantic import BaseModel
+
+import evo
+import evo.ops
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_the_api_reference_builds(tmp_path):
-    out = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "api_doc.py"), str(tmp_path)],
+def _api_doc():
+    spec = importlib.util.spec_from_file_location("api_doc", ROOT / "scripts" / "api_doc.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("api")
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "api_doc.py"), str(out)],
         capture_output=True,
         text=True,
         cwd=ROOT,
     )
-    assert out.returncode == 0, out.stderr
-    page = (tmp_path / "evo.html").read_text()
-    for name in ("make_game", "baseline", "random_breaker", "evolve", "load_tree", "save_tree",
-                 "register_operator", "Breaker", "Evolution"):  # fmt: skip
-        assert f'id="{name}"' in page, name
-    assert (tmp_path / "evo" / "ea" / "operators.html").exists()
-    assert (tmp_path / "index.html").exists()
+    assert done.returncode == 0, done.stderr
+    assert "Warning" not in done.stderr, done.stderr
+    return out
+
+
+def text_of(page: str) -> str:
+    """A page's text, without its scripts, styles and tags."""
+    page = re.sub(r"<(script|style)\b.*?</\1>", "", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", "", page))
+
+
+def test_the_front_page_is_the_public_api(reference):
+    index = (reference / "index.html").read_text()
+    assert 'url=./evo.html"' in index  # the front page is evo's
+    page = (reference / "evo.html").read_text()
+    for name in evo.__all__:
+        if name != "ops":
+            assert f'id="{name}"' in page, name
+    assert 'href="evo/ops.html"' in page
+    ops = (reference / "evo" / "ops.html").read_text()
+    for name in evo.ops.__all__:
+        assert f'id="{name}"' in ops, name
+    # Nothing of the packages inside on the front page, but a link to their reference.
+    assert not re.search(r'href="[^"]*evo/(core|search|baselines|ea|runs|show|config)\b', page)
+    assert not re.search(r'href="[^"]*_kernel', page)
+    assert 'href="internals/index.html"' in page
+    assert sorted(p.name for p in (reference / "evo").iterdir()) == ["ops.html"]
+
+
+def test_the_packages_inside_are_apart(reference):
+    index = (reference / "internals" / "index.html").read_text()
+    for package in _api_doc().INTERNALS:
+        path = package.replace(".", "/") + ".html"
+        assert f'href="{path}"' in index, package
+        assert (reference / "internals" / path).exists()
+    assert (reference / "internals" / "evo" / "ea" / "operators.html").exists()
+
+
+def test_no_page_shows_a_literal_block_marker(reference):
+    """reStructuredText's ``word::`` ends a paragraph as ``word:`` and the block below it
+    is code: the front page's example (issue 34: it showed "optimum::")."""
+    front = (reference / "evo.html").read_text()
+    assert "optimum::" not in front and "the exact optimum:</p>" in front
+    assert re.search(r"optimum:</p>\s*<div class=\"pdoc-code codehilite\">", front)
+    ops = (reference / "evo" / "ops.html").read_text()
+    assert "in a config:</p>" in ops and '<span class="nf">regrow_best_of_two</span>' in ops
+    for path in reference.rglob("*.html"):
+        paragraphs = re.findall(r"<p>(.*?)</p>", path.read_text(), flags=re.S)
+        assert not [p for p in paragraphs if p.rstrip().endswith("::")], path
+
+
+def test_literal_blocks_become_code_blocks():
+    convert = _api_doc().literal_blocks
+    text = "An example::\n\n    x = 1\n\n      y = 2\n\nAfter it.\n"
+    assert convert(text) == "An example:\n\n```python\nx = 1\n\n  y = 2\n```\n\nAfter it.\n"
+    assert convert("Then ::\n\n    z\n") == "Then\n\n```python\nz\n```\n"
+    assert convert("::\n\n    z\n").startswith("```python\nz\n```")
+    directive = ".. note::\n\n    A note.\n"
+    assert convert(directive) == directive  # pdoc's own
+    assert convert("No block after it::\nhere.\n") == "No block after it::\nhere.\n"
+
+
+def _keys(model: type[BaseModel]) -> set[str]:
+    """A model's keys and its sections' keys (one level down)."""
+    out = set()
+    for name, field in model.model_fields.items():
+        out.add(name)
+        tp = field.annotation
+        if isinstance(tp, type) and issubclass(tp, BaseModel):
+            out |= set(tp.model_fields)
+    return out
+
+
+def test_the_config_page_says_what_its_keys_are(reference):
+    """Config's docstring names every key of every section (so the list cannot drift from
+    the models), and its page links docs/CONFIG.md."""
+    doc = evo.Config.__doc__
+    missing = sorted(k for k in _keys(evo.Config) if f"``{k}``" not in doc)
+    assert not missing, missing
+    page = (reference / "evo.html").read_text()
+    start = page.index('id="Config"')
+    config = page[start : page.index('id="Evolution"')]
+    assert 'href="../CONFIG.md"' in config and "evo config show" in config
+    for key in ("target_total", "tournament_size", "memory_gib", "migration"):
+        assert key in text_of(config), key
+    assert (ROOT / "docs" / "CONFIG.md").exists()  # what the link points to

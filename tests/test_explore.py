@@ -102,6 +102,9 @@ def test_page_is_self_contained(hand_tree, hand_tree_swapped):
     assert [t["name"] for t in data["trees"]] == ["hand", "swapped"]
     # They differ under <1,0> (12 against 21 on the same codes {12, 21}), at equal cost.
     assert data["divergences"] == [[1, 1, 2, 0]]
+    game = hand_tree.game  # feedbacks as evo writes them everywhere
+    assert data["game"]["feedbacks"] == ["2B 0W", "1B 0W", "1B 1W", "0B 0W", "0B 1W", "0B 2W"]
+    assert data["game"]["feedbacks"][1] == game.format_feedback(game.parse_feedback("1,0"))
 
 
 def test_a_name_cannot_close_the_script(hand_tree):
@@ -240,21 +243,26 @@ def walk_three_levels(page, doc: dict, tree, *, pane: int = 0) -> list[str]:
     for _level in range(3):
         shown = shown_children(page, pane, node)
         assert page.is_visible(f"#pane-{pane} .node[data-node='{node}'] > .kids")
-        expected = {fb: sub["guess"] for fb, sub in nested.get("children", {}).items()}
-        assert {fb: g for fb, g, _, _ in shown} == expected
+        # The file may spell feedbacks as evo writes them (1B 0W) or as older files did
+        # (1,0); the page shows evo's notation.
+        kids = {game.parse_feedback(fb): sub for fb, sub in nested.get("children", {}).items()}
+        assert {game.parse_feedback(fb): g for fb, g, _, _ in shown} == {
+            f: sub["guess"] for f, sub in kids.items()
+        }
+        assert all(fb == game.format_feedback(game.parse_feedback(fb)) for fb, *_ in shown)
         fbs = game.feedback_row(game.parse_code(nested["guess"]), codes)
         for fb, _g, _n, stats in shown:
             n = int(np.count_nonzero(fbs == game.parse_feedback(fb)))
             assert stats.startswith(f"{n} code"), (fb, stats)
         # Into the biggest answer that has further guesses.
         fb, guess, child, _ = max(
-            (s for s in shown if "children" in nested["children"][s[0]]),
+            (s for s in shown if "children" in kids[game.parse_feedback(s[0])]),
             key=lambda s: int(s[3].split()[0]),
         )
         codes = codes[fbs == game.parse_feedback(fb)]
         page.click(f"#pane-{pane} .node[data-node='{child}'] > .row")
         clicked.append(guess)
-        node, nested = int(child), nested["children"][fb]
+        node, nested = int(child), kids[game.parse_feedback(fb)]
     return clicked
 
 
@@ -299,7 +307,7 @@ def test_explore_4_6_in_chromium(open_page, knuth_and_random, tmp_path):
     docs = [json.loads(f.read_text())["root"] for f in files]
     page = open_page(out)
     clicked = walk_three_levels(page, docs[0], trees[0])
-    assert clicked[0] == docs[0]["children"]["1,0"]["guess"]  # 1B 0W holds most codes (256)
+    assert clicked[0] == docs[0]["children"]["1B 0W"]["guess"]  # it holds most codes (256)
     walk_three_levels(page, docs[1], trees[1], pane=1)
     for secret in ("5512", "1122", "6666"):
         check_secret(page, trees[0], secret)
@@ -322,6 +330,21 @@ def test_explore_4_6_in_chromium(open_page, knuth_and_random, tmp_path):
     assert cells[-1] == f"−{trees[1].total - trees[0].total}"
     page.screenshot(path=str(tmp_path / "explore-4-6.png"))
     assert (tmp_path / "explore-4-6.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_an_older_tree_file_in_chromium(open_page, tmp_path):
+    """A tree file written before the one notation (feedbacks spelled ``3,0``), as in
+    breakers/, opens and walks as a new one does, in evo's notation."""
+    path = Path(__file__).resolve().parent.parent / "breakers" / "mastermind-4-6.json"
+    doc = json.loads(path.read_text())["root"]
+    assert "3,0" in doc["children"]  # written before 1B 0W
+    out = tmp_path / "page.html"
+    res = CliRunner().invoke(main, ["explore", str(path), "-o", str(out)])
+    assert res.exit_code == 0, res.output
+    tree = load_tree(path)
+    page = open_page(out)
+    walk_three_levels(page, doc, tree)
+    check_secret(page, tree, "5512")
 
 
 #: Seconds the (5,8) page may take, from opening it to the end of the checks (the page

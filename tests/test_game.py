@@ -40,7 +40,8 @@ def test_known_feedbacks():
     assert feedback_pair(int(fb), 4) == (1, 2)
     fb = game.feedback(game.parse_code("1122"), game.parse_code("5512"))
     assert feedback_pair(int(fb), 4) == (1, 1)
-    assert game.format_feedback(int(fb)) == "1,1"
+    assert game.format_feedback(int(fb)) == "1B 1W"
+    assert make_game(4, 10, "bulls-cows").format_feedback(int(fb)) == "1B 1C"
 
 
 def test_feedback_numbering_for_three_pegs():
@@ -85,12 +86,21 @@ def test_bulls_cows_refuses_repeated_digits():
 
 
 def test_feedback_parsing_forms():
+    """evo's notation and the bare counts of older files and answers all read alike;
+    what is not two counts, or counts more pegs than the code has, is refused."""
     game = make_game(4, 6)
-    assert game.parse_feedback("1,2") == game.parse_feedback("1 2") == game.parse_feedback("1B2W")
-    with pytest.raises(ValueError):
-        game.parse_feedback("3,2")
-    with pytest.raises(ValueError):
-        game.parse_feedback("many")
+    want = feedback_index(1, 2, 4)
+    for text in ("1B 2W", "1b2w", "1B, 2W", " 1B 2W ", "1B 2C", "1,2", "1 2", "1, 2", " 1 ,2"):
+        assert game.parse_feedback(text) == want, text
+    for fb in range(game.num_feedbacks):
+        assert game.parse_feedback(game.format_feedback(fb)) == fb
+    cows = make_game(4, 10, "bulls-cows")
+    for fb in range(cows.num_feedbacks):
+        assert cows.parse_feedback(cows.format_feedback(fb)) == fb
+    assert cows.parse_feedback("1B 2C") == cows.parse_feedback("1,2") == want
+    for bad in ("3,2", "3B 2W", "many", "1B", "12", "1W 2B", "1B 2X", "", "1,2,3", "²,1"):
+        with pytest.raises(ValueError):
+            game.parse_feedback(bad)
 
 
 def test_game_too_large_is_refused_with_an_estimate():

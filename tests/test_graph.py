@@ -10,7 +10,7 @@ from support.reference_growth import brute_feedback
 
 from evo.core.game import make_game
 from evo.core.growth import random_breaker
-from evo.show.graph import to_networkx
+from evo.show.graph import node_pegs, to_networkx
 
 
 def total_by_playing_graph(graph: nx.DiGraph, pegs: int, colors: int, variant: str) -> int:
@@ -20,7 +20,7 @@ def total_by_playing_graph(graph: nx.DiGraph, pegs: int, colors: int, variant: s
         node, depth = 0, 1
         while True:
             a = graph.nodes[node]
-            b, w = brute_feedback(a["pegs"], code)
+            b, w = brute_feedback(node_pegs(a), code)
             if b == pegs:
                 assert a["terminal"]
                 total += depth
@@ -47,7 +47,8 @@ def test_hand_tree_graph(hand_tree):
     assert g.nodes[labels["21"]]["depth"] == 3
     assert g.nodes[labels["11"]]["subtotal"] == 8
     edge = g.edges[labels["12"], labels["21"]]
-    assert (edge["black"], edge["white"], edge["label"]) == (0, 2, "0,2")
+    assert (edge["black"], edge["white"], edge["label"]) == (0, 2, "0B 2W")
+    assert g.nodes[labels["12"]]["pegs"] == "0,1" and node_pegs(g.nodes[labels["12"]]) == (0, 1)
     assert g.graph["total"] == 8
     assert total_by_playing_graph(g, 2, 2, "mastermind") == 8
 
@@ -81,3 +82,33 @@ def test_graph_of_random_tree(pegs, colors, variant, seed):
             g.nodes[c]["codes"] for c in kids
         )
         assert len({g.edges[n, c]["feedback"] for c in kids}) == len(kids)
+
+
+PLAIN = (str, int, float, bool)
+
+
+@pytest.mark.parametrize("variant,pegs,colors", [("mastermind", 3, 3), ("bulls-cows", 3, 5)])
+def test_graphml_and_gexf_keep_every_attribute(tmp_path, variant, pegs, colors):
+    """Every attribute is a plain value that GraphML and GEXF write; networkx's readers
+    give the same nodes, edges and attributes back, and the graph read back plays the
+    game to the tree's total (GEXF keeps no graph attributes: the format has none)."""
+    game = make_game(pegs, colors, variant)
+    tree = random_breaker(game, rng=np.random.default_rng(4))
+    g = to_networkx(tree)
+    attrs = [*g.graph.values()] + [v for _, d in g.nodes(data=True) for v in d.values()]
+    attrs += [v for _, _, d in g.edges(data=True) for v in d.values()]
+    assert all(type(v) in PLAIN for v in attrs), {type(v) for v in attrs}
+    nx.write_graphml(g, tmp_path / "t.graphml")
+    nx.write_gexf(g, tmp_path / "t.gexf")
+    ml = nx.read_graphml(tmp_path / "t.graphml", node_type=int)
+    gexf = nx.read_gexf(tmp_path / "t.gexf", node_type=int)
+    assert {k: ml.graph[k] for k in g.graph} == g.graph
+    for back in (ml, gexf):
+        assert dict(back.nodes(data=True)) == dict(g.nodes(data=True))
+        assert sorted(back.edges) == sorted(g.edges)
+        for u, v, d in g.edges(data=True):
+            assert {k: back.edges[u, v][k] for k in d} == d
+        assert total_by_playing_graph(back, pegs, colors, variant) == tree.total
+    labels = {d["label"] for _, _, d in gexf.edges(data=True)}
+    assert labels <= {game.format_feedback(f) for f in range(game.num_feedbacks)}
+    assert all(("W" if variant == "mastermind" else "C") in x for x in labels)

@@ -63,8 +63,20 @@ def test_wrong_answers_are_refused(hand_tree):
 def test_bulls_and_cows_answers():
     game = make_game(3, 5, "bulls-cows")
     assert parse_answer(game, "1B2C") == parse_answer(game, "1,2") == game.parse_feedback("1,2")
-    with pytest.raises(AnswerError, match="bulls,cows"):
+    with pytest.raises(AnswerError, match="bulls,cows counts, such as 1B 2C"):
         parse_answer(game, "1B")
+
+
+def test_answers_in_evo_notation_and_the_bare_counts():
+    """What evo prints (``1B 0W``) is what one types, as are the bare counts."""
+    game = make_game(4, 6)
+    for fb in range(game.num_feedbacks):
+        said = game.format_feedback(fb)
+        b, w = said.replace("B", "").replace("W", "").split()
+        assert parse_answer(game, said) == parse_answer(game, f"{b},{w}") == fb
+        assert parse_answer(game, said.lower().replace(" ", "")) == fb
+    with pytest.raises(AnswerError, match="such as 1B 2W, 1,2 or 1 2"):
+        parse_answer(game, "1W 0B")
 
 
 def test_secret_lines_follow_the_tree():

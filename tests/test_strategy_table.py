@@ -27,15 +27,17 @@ def test_hand_worked_rows(hand_tree):
     got = [(r["move"], r["history"], r["guess"], r["count"], r["total"], r["worst"]) for r in rows]
     assert got == [
         (1, "", "11", 4, 8, 3),
-        (2, "|R", "12", 2, 5, 3),
-        (3, "|R|WW", "21", 1, 3, 3),
-        (2, "|", "22", 1, 2, 2),  # no peg: a bare bar, not the root's empty history
+        (2, "1B 0W", "12", 2, 5, 3),
+        (3, "1B 0W | 0B 2W", "21", 1, 3, 3),
+        (2, "0B 0W", "22", 1, 2, 2),
     ]
     assert rows[1]["average"] == 2.5
-    pairs = [r["history"] for r in table_rows(hand_tree, style="pairs")]
-    assert pairs == ["", "1,0", "1,0|0,2", "0,0"]
+    writeup = [r["history"] for r in table_rows(hand_tree, style="writeup")]
+    assert writeup == ["", "|R", "|R|WW", "|"]  # no peg: a bare bar, not the root's history
     with pytest.raises(ValueError):
         table_rows(hand_tree, style="nope")
+    with pytest.raises(ValueError):
+        table_rows(hand_tree, style="pairs")  # the former name of the feedback style
 
 
 def test_knuth_rows_add_up():
@@ -75,19 +77,26 @@ def test_cli_table(knuth_file):
     r = CliRunner().invoke(main, ["table", str(knuth_file), "--min-count", "50"])
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
-    assert lines[0].split() == ["History", "Guess", "Count", "Total", "Avg", "Max"]
-    assert lines[1].split() == ["1122", "1,296", "5,801", "4.48", "5"]
-    assert "hidden" in lines[-1]
-    r = CliRunner().invoke(
-        main, ["table", str(knuth_file), "--style", "pairs", "--min-count", "50"]
-    )
-    lines = r.output.splitlines()
     assert lines[0].split() == ["move", "history", "guess", "count", "total", "average", "worst"]
     assert lines[2].split() == ["1", "1122", "1296", "5801", "4.476", "5"]
-    assert lines[4].split()[:2] == ["2", "0,0"]
+    assert lines[4].split()[:3] == ["2", "0B", "0W"]
+    assert "hidden" in lines[-1]
+    deeper = CliRunner().invoke(main, ["table", str(knuth_file), "--min-count", "40"]).output
+    third = [line for line in deeper.splitlines() if line.split()[:1] == ["3"]]
+    assert third and all(" | " in line for line in third)
+    r = CliRunner().invoke(
+        main, ["table", str(knuth_file), "--style", "writeup", "--min-count", "50"]
+    )
+    lines = r.output.splitlines()
+    assert lines[0].split() == ["History", "Guess", "Count", "Total", "Avg", "Max"]
+    assert lines[1].split() == ["1122", "1,296", "5,801", "4.48", "5"]
+    assert lines[3].split()[0] == "|"  # 0B 0W, written as the write-up writes it
     r = CliRunner().invoke(main, ["table", str(knuth_file), "--json", "--min-count", "200"])
     rows = json.loads(r.output)
     assert rows[0]["guess"] == "1122" and all(x["count"] >= 200 for x in rows)
+    assert {x["history"] for x in rows[1:]} <= {
+        make_game(4, 6).format_feedback(f) for f in range(15)
+    }
 
 
 def test_cli_table_bad_file(tmp_path):
@@ -103,7 +112,7 @@ def test_cli_table_takes_a_run_directory_and_a_baseline_name(tmp_path, knuth_fil
     (run_dir / "best.json").write_bytes(knuth_file.read_bytes())
     from_dir = CliRunner().invoke(main, ["table", str(run_dir), "--min-count", "200"])
     assert from_dir.exit_code == 0, from_dir.output
-    assert from_dir.output.splitlines()[1].split()[0] == "1122"
+    assert from_dir.output.splitlines()[2].split()[:2] == ["1", "1122"]
     named = CliRunner().invoke(main, ["table", "knuth", "--min-count", "200"])
     assert named.exit_code == 0, named.output
     assert named.output == from_dir.output
@@ -120,9 +129,10 @@ def test_cli_styles_are_the_modules():
 
 def test_bulls_and_cows_histories_use_bulls_and_cows():
     game = make_game(3, 5, "bulls-cows")
-    rows = table_rows(lookahead(game, "knuth"))
-    assert any("B" in r["history"] and "C" in r["history"] for r in rows)
-    assert not any("R" in r["history"] or "W" in r["history"] for r in rows)
+    for style in ("feedback", "writeup"):
+        rows = table_rows(lookahead(game, "knuth"), style=style)
+        assert any("B" in r["history"] and "C" in r["history"] for r in rows)
+        assert not any("R" in r["history"] or "W" in r["history"] for r in rows)
 
 
 def test_averages_round_halves_up():

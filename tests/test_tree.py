@@ -5,6 +5,7 @@ import json
 import numpy as np
 import pytest
 
+from evo.baselines import build
 from evo.core.game import make_game
 from evo.core.growth import random_breaker
 from evo.core.tree import InvalidTreeError
@@ -26,7 +27,7 @@ def test_hand_worked_fitness(hand_tree):
 def test_hand_worked_play_and_code_sets(hand_tree):
     g = hand_tree.game
     path = [(g.format_code(x), g.format_feedback(f)) for x, f in hand_tree.play(g.parse_code("21"))]
-    assert path == [("11", "1,0"), ("12", "0,2"), ("21", "2,0")]
+    assert path == [("11", "1B 0W"), ("12", "0B 2W"), ("21", "2B 0W")]
     node_12 = hand_tree.children(0)[g.parse_feedback("1,0")]
     assert sorted(g.format_code(c) for c in hand_tree.code_set(node_12)) == ["12", "21"]
     assert sorted(g.format_code(c) for c in hand_tree.code_set(0)) == ["11", "12", "21", "22"]
@@ -38,6 +39,34 @@ def test_hand_worked_play_and_code_sets(hand_tree):
 
 def test_nested_round_trip(hand_tree, hand_nested):
     assert to_nested(hand_tree) == hand_nested
+
+
+def test_older_feedback_spellings_read_as_evo_writes_them(hand_tree, hand_nested, tmp_path):
+    """Files written before the one notation (``1,0``; ``1 0`` by hand) load to the same
+    tree, and are written back in evo's notation."""
+    old = {
+        "guess": "11",
+        "children": {
+            "1,0": {"guess": "12", "children": {"0 2": {"guess": "21"}}},
+            "0b0w": {"guess": "22"},
+        },
+    }
+    tree = from_nested(make_game(2, 2), old)
+    assert to_nested(tree) == hand_nested and tree.total == 8
+    assert list(hand_nested["children"]) == ["1B 0W", "0B 0W"]
+    doc = json.loads(save_tree(hand_tree, tmp_path / "t.json").read_text())
+    assert set(doc["root"]["children"]) == {"1B 0W", "0B 0W"}
+    game = make_game(3, 5, "bulls-cows")  # bulls and cows: 1B 2C
+    nested = to_nested(build(game, "knuth"))
+    keys = {k for d in _walk(nested) for k in d.get("children", {})}
+    assert keys and all(k.endswith("C") and "B " in k for k in keys), keys
+    assert from_nested(game, nested).total == build(game, "knuth").total
+
+
+def _walk(nested):
+    yield nested
+    for sub in nested.get("children", {}).values():
+        yield from _walk(sub)
 
 
 def test_replace_splices_a_subtree(hand_tree, hand_tree_swapped):

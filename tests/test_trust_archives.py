@@ -23,6 +23,7 @@ import evo
 from evo.cli import main
 from evo.config import load_config
 from evo.core.game import make_game
+from evo.core.tree import InvalidTreeError
 from evo.core.treeio import TreeFileError, from_nested, load_tree, save_tree, tree_document
 from evo.runs.checkpoint import CheckpointError, load_checkpoint
 from evo.runs.driver import run_config
@@ -203,37 +204,40 @@ def test_6_a_checkpoint_that_is_a_fifo_is_refused_without_waiting(checkpointed):
 def test_10_a_feedback_spelled_two_ways_under_one_node_is_refused(tmp_path, hand_tree):
     doc = tree_document(hand_tree)
     other = {"guess": "21", "children": {"0,2": {"guess": "12"}}}  # also a right subtree
-    doc["root"]["children"]["1 0"] = other
+    doc["root"]["children"]["1 0"] = other  # an older spelling of 1B 0W
     path = tmp_path / "two.json"
     path.write_text(json.dumps(doc))
     with pytest.raises(TreeFileError, match="two.json") as e:
         load_tree(path)
-    assert "root" in str(e.value) and "'1,0'" in str(e.value) and "'1 0'" in str(e.value)
+    assert "root" in str(e.value) and "'1B 0W'" in str(e.value) and "'1 0'" in str(e.value)
     deeper = tree_document(hand_tree)
-    deeper["root"]["children"]["1,0"]["children"]["0 2"] = {"guess": "21"}
+    deeper["root"]["children"]["1B 0W"]["children"]["0 2"] = {"guess": "21"}
     path.write_text(json.dumps(deeper))
-    with pytest.raises(TreeFileError, match=r"root > 1,0") as e:
+    with pytest.raises(TreeFileError, match=r"root > 1B 0W") as e:
         load_tree(path)
-    assert "'0,2'" in str(e.value) and "'0 2'" in str(e.value)
-    assert_one_line_error(evo_cli("table", path), "two.json", "root > 1,0")
+    assert "'0B 2W'" in str(e.value) and "'0 2'" in str(e.value)
+    assert_one_line_error(evo_cli("table", path), "two.json", "root > 1B 0W")
+    old = {"guess": "11", "children": {"1,0": other, "1b0w": other, "0,0": {"guess": "22"}}}
+    with pytest.raises(InvalidTreeError, match=r"two children for feedback 1B 0W \('1,0'"):
+        from_nested(make_game(2, 2), old)  # two spellings, neither of them evo's own
 
 
 def test_10_a_feedback_given_twice_with_one_spelling_is_refused_too(tmp_path, hand_tree):
     text = json.dumps(tree_document(hand_tree))
-    twice = text.replace('"0,0": {"guess": "22"}', '"0,0": {"guess": "22"}, "0,0": {"guess": "22"}')
+    twice = text.replace(
+        '"0B 0W": {"guess": "22"}', '"0B 0W": {"guess": "22"}, "0B 0W": {"guess": "22"}'
+    )
     assert twice != text
     path = tmp_path / "dup.json"
     path.write_text(twice)
     with pytest.raises(TreeFileError, match="dup.json") as e:
         load_tree(path)
-    assert "'0,0'" in str(e.value) and "twice" in str(e.value)
+    assert "'0B 0W'" in str(e.value) and "twice" in str(e.value)
 
 
 def test_10_from_nested_refuses_a_feedback_given_as_text_and_as_a_number(hand_nested):
-    from evo.core.tree import InvalidTreeError
-
-    hand_nested["children"][3] = hand_nested["children"]["0,0"]  # feedback 3 is <0,0>
-    with pytest.raises(InvalidTreeError, match="two children for feedback 0,0"):
+    hand_nested["children"][3] = hand_nested["children"]["0B 0W"]  # feedback 3 is <0,0>
+    with pytest.raises(InvalidTreeError, match="two children for feedback 0B 0W"):
         from_nested(make_game(2, 2), hand_nested)
 
 

@@ -93,7 +93,9 @@ AC = [
 
 
 def _table(name: str, min_count: int) -> list[str]:
-    r = CliRunner().invoke(main, ["table", name, "--min-count", str(min_count)])
+    r = CliRunner().invoke(
+        main, ["table", name, "--style", "writeup", "--min-count", str(min_count)]
+    )
     assert r.exit_code == 0, r.output
     lines = r.output.splitlines()
     assert lines[0].split() == ["History", "Guess", "Count", "Total", "Avg", "Max"]

@@ -22,7 +22,14 @@ class BaselineRefused(RuntimeError):
     """A baseline not computed: its estimate is beyond the time allowed (refused before
     any work), or its search reached the limit. ``option`` names what raises the limit
     where the caller asked (``time_limit=`` in Python; the command line says
-    ``--time-limit``, see :meth:`citing`)."""
+    ``--time-limit``, see :meth:`citing`).
+
+    >>> import evo
+    >>> evo.baseline(evo.make_game(5, 8, table=False), "optimal", time_limit=60)
+    Traceback (most recent call last):
+    ...
+    evo.baselines.limits.BaselineRefused: refused: the exact optimum of mastermind-5-8 ...
+    """
 
     def __init__(
         self,
@@ -42,7 +49,12 @@ class BaselineRefused(RuntimeError):
         return f"{self.reason} ({self.option})"
 
     def citing(self, option: str) -> BaselineRefused:
-        """The same refusal, naming ``option`` as what raises the limit."""
+        """The same refusal, naming ``option`` as what raises the limit.
+
+        >>> refused = BaselineRefused("refused: the estimate is beyond the limit")
+        >>> str(refused), str(refused.citing("--time-limit"))
+        ('refused: ... (time_limit=)', 'refused: ... (--time-limit)')
+        """
         return BaselineRefused(
             self.reason, name=self.name, estimate_seconds=self.estimate_seconds, option=option
         )

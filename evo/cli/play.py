@@ -30,8 +30,8 @@ def _read_line(prompt: str) -> str | None:
 @click.pass_context
 def play(ctx, tree, secret, pegs, colors, variant) -> None:
     """Play TREE (a tree file, a run directory, or a baseline name with --pegs/--colors):
-    think of a secret and answer each guess with its black and white pegs (1,2 or 1 2 or
-    1B2W); 'undo' takes back an answer, 'quit' leaves."""
+    think of a secret and answer each guess with its black and white pegs (1B 2W, 1,2 or
+    1 2); 'undo' takes back an answer, 'quit' leaves."""
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
     game = breaker.game
     if secret is not None:

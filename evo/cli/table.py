@@ -10,7 +10,7 @@ from evo.cli.common import format_table, game_options, load_breaker
 
 #: The choices of evo.show.strategy_table.STYLES, repeated so that the option is declared
 #: without importing it; a test keeps them equal.
-STYLES: tuple[str, ...] = ("writeup", "pairs")
+STYLES: tuple[str, ...] = ("feedback", "writeup")
 
 
 @click.command()
@@ -25,10 +25,11 @@ STYLES: tuple[str, ...] = ("writeup", "pairs")
 @click.option(
     "--style",
     type=click.Choice(STYLES),
-    default="writeup",
+    default="feedback",
     show_default=True,
-    help="writeup: the write-up's table, histories such as |RW|W (a bare | for no peg); "
-    "pairs: a move column and histories such as 1,1|0,1.",
+    help="feedback: histories in evo's notation, such as '1B 1W | 0B 1W'; writeup: the "
+    "Mastermind write-up's table, to compare with its published tables, histories such as "
+    "|RW|W (R a peg right in place, W right in color only; a bare | for no peg).",
 )
 @click.option(
     "--departures",
@@ -66,7 +67,7 @@ def table(
         click.echo(json.dumps(rows))
         return
     if style == "writeup":
-        click.echo(writeup_table(rows))
+        click.echo(writeup_table(rows))  # the write-up's layout as well as its notation
     else:
         click.echo(
             format_table(

@@ -197,10 +197,24 @@ class Config(ConfigModel):
     run. Every key has a default; ``evo config show FILE`` prints them all, and
     ``docs/CONFIG.md`` lists each with its type, bounds and meaning.
 
+    The keys, by section: ``name``, ``seed``; ``game`` (``pegs``, ``colors``,
+    ``variant``, ``memory_gib``); ``population`` (``size``, and ``init``: the pool of the
+    random breakers, the ``baselines`` and tree files planted); ``stop`` (``generations``,
+    ``seconds``, ``target_total``: the first reached stops the run); ``pool``;
+    ``crossover`` (``rate``, ``operator``); ``mutation`` (``rate``, ``repeat``, the
+    weighted ``operators``); ``selection`` (``method``: ``tournament``, ``nsga2`` or one of
+    :func:`evo.register_selection`, ``tournament_size``, ``at_worst``); ``elitism``,
+    ``max_guesses``, ``hall_of_fame``, ``workers``, ``checkpoint_interval``;
+    ``islands`` (``count``, ``migration``, per-island ``overrides``) and ``cluster`` (a
+    Dask scheduler's ``address``, ``workers``, ``wait``). Each key's type, default, bounds
+    and meaning: `docs/CONFIG.md <../CONFIG.md>`_, or ``evo config show``.
+
     >>> from evo.config import load_config
     >>> config = load_config({"game": {"pegs": 3, "colors": 3}, "seed": 4})
     >>> config.game.pegs, config.seed, config.selection.method
     (3, 4, 'tournament')
+    >>> config.model_dump()["stop"]  # every key, as plain data
+    {'generations': 50, 'seconds': None, 'target_total': None}
     """
 
     name: str = Field("run", pattern=r"^[A-Za-z0-9][A-Za-z0-9_.-]*$", max_length=80)
@@ -284,7 +298,14 @@ class Config(ConfigModel):
 
     def island(self, i: int) -> Config:
         """Island ``i``'s config: the run's, with its override entry and its own seed
-        (drawn from the run's seed and ``i``), as a single population of one process."""
+        (drawn from the run's seed and ``i``), as a single population of one process.
+
+        >>> import evo
+        >>> config = evo.load_config({"game": {"pegs": 3, "colors": 3}, "islands": {"count": 2}})
+        >>> island = config.island(1)
+        >>> island.islands.count, island.workers, island.seed != config.island(0).seed
+        (1, 1, True)
+        """
         data = self.model_dump(mode="json")
         # Where and how long islands run is the run's business: an island's config does
         # not change when a run is resumed elsewhere or extended.
@@ -308,9 +329,20 @@ class Config(ConfigModel):
 
     @property
     def num_codes(self) -> int:
+        """How many codes the game has."""
         return count_codes(self.game.pegs, self.game.colors, self.game.variant)
 
     def to_yaml(self) -> str:
+        """The config as YAML, every key given (what ``evo config show`` prints and a run
+        directory's ``config.yaml`` holds).
+
+        >>> import evo, yaml
+        >>> config = evo.load_config({"game": {"pegs": 3, "colors": 3}, "seed": 4})
+        >>> config.to_yaml().splitlines()[:3]
+        ['name: run', 'seed: 4', 'game:']
+        >>> evo.load_config(yaml.safe_load(config.to_yaml())) == config
+        True
+        """
         return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False)
 
 

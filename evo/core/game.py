@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -24,6 +25,11 @@ from evo.core.numbers import MAX_BUDGET_BYTES, whole
 
 #: Symbols used to print pegs: Mastermind colors read 1..C, Bulls and Cows digits 0..C-1.
 _SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+#: A written feedback: ``1B 2W`` (``C`` for cows), or the bare counts ``1,2`` or ``1 2``.
+_FEEDBACK = re.compile(
+    r"\s*([0-9]+)\s*(?:B\s*,?\s*([0-9]+)\s*[WC]|(?:,|\s)\s*([0-9]+))\s*", re.IGNORECASE
+)
 
 #: Above this many bytes the full feedback table is not built (rows are computed on the fly).
 TABLE_LIMIT_BYTES = 2 * 1024**3
@@ -85,6 +91,13 @@ class Game:
     """An ``(N, C)`` game of a variant, with its codes and feedback function.
 
     Build it with :func:`make_game`, which checks that it fits in memory.
+
+    >>> import evo
+    >>> game = evo.make_game(4, 6)
+    >>> game.num_codes, game.num_feedbacks, game.name
+    (1296, 15, 'mastermind-4-6')
+    >>> game.format_feedback(game.feedback(game.parse_code("1122"), game.parse_code("1213")))
+    '1B 2W'
     """
 
     pegs: int
@@ -155,7 +168,13 @@ class Game:
         return {tuple(int(x) for x in row): i for i, row in enumerate(self.digits)}
 
     def code_of_digits(self, pegs: tuple[int, ...] | list[int]) -> int:
-        """The code of a tuple of 0-based pegs."""
+        """The code of a tuple of 0-based pegs.
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> game.code_of_digits((0, 0, 1)), game.format_code(1)
+        (1, '112')
+        """
         pegs = tuple(int(p) for p in pegs)
         if len(pegs) != self.pegs or any(not 0 <= p < self.colors for p in pegs):
             raise ValueError(f"{pegs} are not {self.pegs} pegs of {self.colors} colors")
@@ -175,17 +194,38 @@ class Game:
         return 1 if self.variant == "mastermind" else 0
 
     def format_code(self, code: int) -> str:
-        """Print a code as people read it: ``1123`` (Mastermind), ``0123`` (Bulls and Cows)."""
+        """Print a code as people read it: ``1123`` (Mastermind), ``0123`` (Bulls and Cows).
+
+        >>> import evo
+        >>> evo.make_game(4, 6).format_code(7), evo.make_game(4, 10, "bulls-cows").format_code(0)
+        ('1122', '0123')
+        """
         return "".join(_SYMBOLS[int(p) + self._offset] for p in self.digits[int(code)])
 
     def format_codes(self, codes: np.ndarray) -> list[str]:
-        """:meth:`format_code` of many codes at once."""
+        """:meth:`format_code` of many codes at once.
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> game.format_codes(game.all_codes()[:3])
+        ['111', '112', '113']
+        """
         symbols = np.array(list(_SYMBOLS[self._offset : self._offset + self.colors]))
         chars = symbols[self.digits[np.asarray(codes, dtype=np.int64)]]
         return ["".join(row) for row in chars.tolist()]
 
     def parse_code(self, text: str) -> int:
-        """Parse what :meth:`format_code` prints (case-insensitive, spaces ignored)."""
+        """Parse what :meth:`format_code` prints (case-insensitive, spaces ignored).
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> game.parse_code("112"), game.parse_code("3 3 3")
+        (1, 26)
+        >>> game.parse_code("114")
+        Traceback (most recent call last):
+        ...
+        ValueError: code '114': '4' is not a color 1..3
+        """
         s = str(text).replace(" ", "").upper()
         if len(s) != self.pegs:
             raise ValueError(f"code {text!r} should have {self.pegs} pegs, it has {len(s)}")
@@ -201,7 +241,13 @@ class Game:
 
     def parse_codes(self, texts: list[str]) -> np.ndarray | None:
         """:meth:`parse_code` of many printed codes at once (int32), or None when one of
-        them does not parse (its message: :meth:`parse_code` of it)."""
+        them does not parse (its message: :meth:`parse_code` of it).
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> game.parse_codes(["111", "333"]).tolist(), game.parse_codes(["111", "4"])
+        ([0, 26], None)
+        """
         clean = [str(t).replace(" ", "").upper() for t in texts]
         if any(len(s) != self.pegs for s in clean):
             return None
@@ -233,17 +279,36 @@ class Game:
         return 0
 
     def format_feedback(self, fb: int) -> str:
-        """Print a feedback as ``b,w`` (black and white pegs; bulls and cows)."""
-        b, w = feedback_pair(int(fb), self.pegs)
-        return f"{b},{w}"
+        """Print a feedback as people read it, the one notation of evo's output (files,
+        tables, pictures, graphs): ``1B 2W`` (black and white pegs), ``1B 2C`` (bulls and
+        cows) in Bulls and Cows.
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> [game.format_feedback(f) for f in range(4)]  # 0 is always the win
+        ['3B 0W', '2B 0W', '2B 1W', '1B 0W']
+        """
+        return feedback_text(*feedback_pair(int(fb), self.pegs), self.variant)
 
     def parse_feedback(self, text: str) -> int:
-        """Parse ``b,w`` (also ``b w``, ``bBwW`` such as ``1B2W``) into a feedback integer."""
-        s = str(text).strip().upper().replace("B", " ").replace("W", " ").replace(",", " ")
-        parts = s.split()
-        if len(parts) != 2 or not all(p.isdigit() for p in parts):
-            raise ValueError(f"feedback {text!r} should be two counts such as '1,2'")
-        return feedback_index(int(parts[0]), int(parts[1]), self.pegs)
+        """Parse a feedback into its integer: what :meth:`format_feedback` prints
+        (``1B 2W``, ``1B 2C``; any case, spaces optional, ``W`` or ``C`` in either game)
+        and the bare counts of older files and answers (``1,2``, ``1 2``).
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> game.parse_feedback("1B 2W"), game.parse_feedback("1b2w"), game.parse_feedback("1,2")
+        (5, 5, 5)
+        """
+        m = _FEEDBACK.fullmatch(str(text))
+        if m is None:
+            example = feedback_text(1, 0, self.variant)
+            raise ValueError(f"feedback {text!r} should be two counts such as {example!r} or '1,0'")
+        black, white = (int(x) for x in (m[1], m[2] or m[3]))
+        if black + white > self.pegs:
+            said = feedback_text(black, white, self.variant)
+            raise ValueError(f"feedback {text!r} ({said}) counts more than the {self.pegs} pegs")
+        return feedback_index(black, white, self.pegs)
 
     @cached_property
     def _feedback_lut(self) -> np.ndarray:
@@ -274,7 +339,13 @@ class Game:
         return ids.reshape(-1).astype(np.int32), common
 
     def compute_feedback(self, guesses: np.ndarray | int, secrets: np.ndarray | int) -> np.ndarray:
-        """Feedbacks of paired (broadcast) guess and secret arrays, from the pegs (no table)."""
+        """Feedbacks of paired (broadcast) guess and secret arrays, from the pegs (no table).
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> game.compute_feedback(1, game.all_codes()[:3]).tolist()  # 112 against 111, 112, 113
+        [1, 0, 1]
+        """
         g = np.asarray(guesses, dtype=np.int64)
         s = np.asarray(secrets, dtype=np.int64)
         shape = np.broadcast_shapes(g.shape, s.shape)
@@ -384,16 +455,35 @@ class Game:
         return Path(self.cache) / self.name / "feedback-table.bin"
 
     def computing(self) -> Game:
-        """The same game without a table: the kernels compute each feedback they need."""
+        """The same game without a table: the kernels compute each feedback they need.
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> game.computing().use_table, game.computing() == game  # the same game
+        (False, True)
+        """
         return _interned_game(self.pegs, self.colors, self.variant, False, self.cache)
 
     def prepare(self) -> Game:
-        """Build the feedback table now (a one-time cost), so later timings exclude it."""
+        """Build the feedback table now (a one-time cost), so later timings exclude it.
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> game.prepare().table.shape
+        (27, 27)
+        """
         _ = self.table
         return self
 
     def feedback(self, guesses: np.ndarray | int, secrets: np.ndarray | int) -> np.ndarray:
-        """Feedbacks of paired guesses and secrets (broadcast), from the table when there is one."""
+        """Feedbacks of paired guesses and secrets (broadcast), from the table when there is one.
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> guesses, secrets = game.parse_codes(["112", "123"]), game.parse_codes(["221", "321"])
+        >>> [game.format_feedback(f) for f in game.feedback(guesses, secrets)]
+        ['0B 2W', '1B 2W']
+        """
         t = self.table
         if t is not None:
             # A flat take is about twice as fast as 2-D fancy indexing.
@@ -402,7 +492,14 @@ class Game:
         return self.compute_feedback(guesses, secrets)
 
     def feedback_row(self, guess: int, secrets: np.ndarray | None = None) -> np.ndarray:
-        """Feedbacks of one guess against ``secrets`` (every code when omitted)."""
+        """Feedbacks of one guess against ``secrets`` (every code when omitted).
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> row = game.feedback_row(game.parse_code("112"))
+        >>> len(row), int((row == game.win).sum())
+        (27, 1)
+        """
         t = self.table
         if t is not None:
             return t[guess] if secrets is None else t[guess, secrets]
@@ -411,11 +508,24 @@ class Game:
         return self.compute_feedback(np.int64(guess), secrets)
 
     def helps(self, guess: int, codes: np.ndarray) -> bool:
-        """The guess wins for one of ``codes`` or splits them (:func:`helpful_rows`)."""
+        """The guess wins for one of ``codes`` or splits them (:func:`helpful_rows`).
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> codes = game.parse_codes(["222", "333"])
+        >>> game.helps(game.parse_code("111"), codes), game.helps(game.parse_code("223"), codes)
+        (False, True)
+        """
         return bool(helpful_rows(self.feedback_row(int(guess), codes)[None, :], self.win)[0])
 
     def all_codes(self) -> np.ndarray:
-        """Every code, as an int32 array ``0 .. M-1``."""
+        """Every code, as an int32 array ``0 .. M-1``.
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> game.all_codes()[:4].tolist(), len(game.all_codes())
+        ([0, 1, 2, 3], 27)
+        """
         return np.arange(self.num_codes, dtype=np.int32)
 
 
@@ -499,6 +609,14 @@ def make_game(
     kept between processes (the command line uses ``$EVO_CACHE`` or ``~/.cache/evo``);
     None keeps nothing on disk. Raises :class:`GameTooLargeError`, with the estimate,
     before any work.
+
+    >>> import evo
+    >>> evo.make_game(4, 6).num_codes, evo.make_game(4, 10, "bulls-cows").num_codes
+    (1296, 5040)
+    >>> evo.make_game(8, 12, memory=2**30)
+    Traceback (most recent call last):
+    ...
+    evo.core.game.GameTooLargeError: the mastermind game (8 pegs, 12 colors) has ...
     """
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
@@ -552,5 +670,6 @@ def table_note(game: Game, *, read: bool = True) -> str:
 
 
 def feedback_text(black: int, white: int, variant: str) -> str:
-    """An edge label: ``1B 2W`` (black and white pegs) or ``1B 2C`` (bulls and cows)."""
+    """A feedback as evo writes it everywhere: ``1B 2W`` (black and white pegs) or ``1B 2C``
+    (bulls and cows); :meth:`Game.parse_feedback` reads it back."""
     return f"{black}B {white}{'W' if variant == 'mastermind' else 'C'}"

@@ -48,6 +48,16 @@ class Template:
 
     Building "onto a template" plays the codes through it, keeps the guesses that still
     help, drops branches no code reaches, and grows the branches it lacks.
+
+    >>> import evo, numpy as np
+    >>> from evo.ops import Template, replay
+    >>> game = evo.make_game(3, 3)
+    >>> knuth = evo.baseline(game, "knuth")
+    >>> template = Template.of(knuth)  # its guesses, to follow
+    >>> len(template.guess), template.root
+    (27, 0)
+    >>> replay(game, game.all_codes(), template, rng=np.random.default_rng(0)).total
+    74
     """
 
     guess: np.ndarray
@@ -56,12 +66,29 @@ class Template:
 
     @staticmethod
     def of(tree: Tree, node: int = 0) -> Template:
-        """The subtree of ``tree`` under ``node`` as a template."""
+        """The subtree of ``tree`` under ``node`` as a template.
+
+        >>> import evo, numpy as np
+        >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> codes = knuth.code_set(7)  # the codes of another node, under another guess
+        >>> rng = np.random.default_rng(0)
+        >>> sub = evo.ops.replay(knuth.game, codes, Template.of(knuth, 1), rng=rng)
+        >>> knuth.game.format_code(sub.guess[0]), sub.total  # node 1's guess first
+        ('113', 17)
+        """
         return Template(tree.guess, tree.child_table, int(node))
 
     @staticmethod
     def single(guess: int, num_feedbacks: int) -> Template:
-        """A one-node template: a root guess to try first, everything below grown."""
+        """A one-node template: a root guess to try first, everything below grown.
+
+        >>> import evo, numpy as np
+        >>> game = evo.make_game(3, 3)
+        >>> first = Template.single(game.parse_code("123"), game.num_feedbacks)
+        >>> tree = evo.ops.replay(game, game.all_codes(), first, rng=np.random.default_rng(0))
+        >>> game.format_code(tree.guess[0]), tree.is_valid()
+        ('123', True)
+        """
         return Template(
             np.array([guess], dtype=np.int32), np.full((1, num_feedbacks), -1, dtype=np.int32)
         )
@@ -82,6 +109,15 @@ def grow(
     of it answered that guess alike), so it is never drawn.
 
     ``root_guess``, when given and helpful, is the root's guess (mutation uses it).
+
+    >>> import evo, numpy as np
+    >>> game = evo.make_game(3, 3)
+    >>> codes = game.parse_codes(["113", "111", "122", "212", "132", "312"])
+    >>> sub = grow(game, codes, rng=np.random.default_rng(1))
+    >>> sub.num_codes, sub.total, sorted(game.format_codes(sub.code_set(0)))
+    (6, 15, ['111', '113', '122', '132', '212', '312'])
+    >>> game.format_code(grow(game, codes, rng=np.random.default_rng(1), root_guess=0).guess[0])
+    '111'
     """
     template = None if root_guess is None else Template.single(root_guess, game.num_feedbacks)
     return _build(game, np.asarray(codes, dtype=np.int32), rng, pool, template, strict=False)
@@ -101,14 +137,33 @@ def replay(
     pool: Pool = "all",
 ) -> Tree:
     """The template played on another code set: guesses that no longer help are skipped,
-    branches no code reaches are dropped, missing branches are grown (crossover repair)."""
+    branches no code reaches are dropped, missing branches are grown (crossover repair).
+
+    >>> import evo, numpy as np
+    >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")
+    >>> codes = knuth.code_set(7)  # node 7's codes, played through node 1's subtree
+    >>> sub = replay(knuth.game, codes, Template.of(knuth, 1), rng=np.random.default_rng(0))
+    >>> sub.num_codes, sub.total, int(knuth.subtree_totals()[7])  # Knuth's own: 11
+    (6, 17, 11)
+    """
     return _build(game, np.asarray(codes, dtype=np.int32), rng, pool, template, strict=False)
 
 
 def build_exact(game: Game, template: Template, *, codes: np.ndarray | None = None) -> Tree:
     """The tree that is exactly the template (no growth, no shrinking), checked on every
     code: raises :class:`InvalidTreeError` when a code has no path or a node is reached by
-    no code. Used to load files and to turn hand-built strategies into trees."""
+    no code. Used to load files and to turn hand-built strategies into trees.
+
+    >>> import evo, numpy as np
+    >>> game = evo.make_game(2, 2)  # codes 11, 12, 21, 22: guess 11, then 12 or 22
+    >>> guess = game.parse_codes(["11", "12", "21", "22"])
+    >>> child = np.full((4, game.num_feedbacks), -1, dtype=np.int32)
+    >>> child[0, game.parse_feedback("1B 0W")] = 1  # 12 and 21 answer 1B 0W to 11
+    >>> child[1, game.parse_feedback("0B 2W")] = 2  # 21 answers 0B 2W to 12
+    >>> child[0, game.parse_feedback("0B 0W")] = 3
+    >>> build_exact(game, Template(guess, child)).total  # 1 + 2 + 3 + 2
+    8
+    """
     if codes is None:
         codes = game.all_codes()
     tree = _build(game, np.asarray(codes, dtype=np.int32), None, "all", template, strict=True)

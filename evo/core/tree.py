@@ -30,6 +30,13 @@ class Tree:
     parent (-1 at the root); ``parent[i]`` (-1 at the root); ``depth[i]`` (root = 1);
     ``terminal[i]``: the guess is in the node's code set; ``start[i]``, ``count[i]``: the
     node's code set is ``codes[start[i] : start[i] + count[i]]``.
+
+    >>> import evo
+    >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")  # a Breaker, which is a Tree
+    >>> tree.total, round(tree.average, 4), tree.worst, tree.histogram
+    (74, 2.7407, 4, {1: 1, 2: 7, 3: 17, 4: 2})
+    >>> len(tree), tree.game.format_code(tree.guess[0]), int(tree.count[0])
+    (27, '112', 27)
     """
 
     game: Game
@@ -106,7 +113,13 @@ class Tree:
 
     def subtree_totals(self) -> np.ndarray:
         """``total`` of every node's subtree, counting its own guess as 1: the additive
-        ``total(node) = |S| + sum of total(child)`` of docs/DESIGN.md §2."""
+        ``total(node) = |S| + sum of total(child)`` of docs/DESIGN.md §2.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.subtree_totals()[:4].tolist()  # the root's is the tree's total
+        [74, 13, 1, 3]
+        """
 
         def compute() -> np.ndarray:
             cum = np.concatenate(([0], np.cumsum(self.terminal_depths, dtype=np.int64)))
@@ -117,7 +130,13 @@ class Tree:
 
     def deepest(self) -> np.ndarray:
         """The depth of the deepest terminal node under each node: where the worst case of
-        its codes lies (the root's is the tree's worst case)."""
+        its codes lies (the root's is the tree's worst case).
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.deepest()[:4].tolist()
+        [4, 4, 3, 4]
+        """
 
         def compute() -> np.ndarray:
             worst = self.depth.astype(np.int64).copy()
@@ -137,13 +156,25 @@ class Tree:
 
     def height(self, node: int) -> int:
         """The most guesses that a code of ``node``'s set needs from ``node`` on (its own
-        guess counted): the worst case of its subtree."""
+        guess counted): the worst case of its subtree.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.height(0), tree.height(1), tree.height(2)
+        (4, 3, 1)
+        """
         below = self.depth[node : node + int(self.nsub[node])]
         return int(below.max()) - int(self.depth[node]) + 1
 
     # ------------------------------------------------------------ structure
     def code_set(self, node: int) -> np.ndarray:
-        """The codes whose game path passes through ``node``."""
+        """The codes whose game path passes through ``node``.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.game.format_codes(tree.code_set(3))
+        ['122', '212']
+        """
         return self.codes[self.start[node] : self.start[node] + self.count[node]]
 
     @property
@@ -159,7 +190,15 @@ class Tree:
         return self._memo("child", compute)
 
     def children(self, node: int) -> dict[int, int]:
-        """``{feedback: child node}`` of a node, in feedback order."""
+        """``{feedback: child node}`` of a node, in feedback order.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> game = tree.game
+        >>> {game.format_feedback(f): game.format_code(tree.guess[c])
+        ...  for f, c in tree.children(1).items()}
+        {'2B 0W': '111', '1B 0W': '122', '1B 1W': '132'}
+        """
         row = self.child_table[node]
         return {int(f): int(c) for f, c in enumerate(row) if c >= 0}
 
@@ -169,7 +208,13 @@ class Tree:
         return self._memo("tnode", lambda: np.flatnonzero(self.terminal).astype(np.int32))
 
     def node_of_code(self, code: int) -> int:
-        """The terminal node of ``code`` (where it is guessed)."""
+        """The terminal node of ``code`` (where it is guessed).
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.node_of_code(tree.game.parse_code("212"))
+        4
+        """
         pos = self._memo("pos", lambda: _inverse_positions(self.codes, self.game.num_codes))
         k = int(pos[int(code)])
         if k < 0:
@@ -177,30 +222,63 @@ class Tree:
         return int(self.terminal_node[k])
 
     def path(self, node: int) -> list[int]:
-        """Nodes from the root down to ``node``."""
+        """Nodes from the root down to ``node``.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.path(4)
+        [0, 1, 3, 4]
+        """
         out = [int(node)]
         while self.parent[out[-1]] >= 0:
             out.append(int(self.parent[out[-1]]))
         return out[::-1]
 
     def play(self, code: int) -> list[tuple[int, int]]:
-        """The game path of ``code``: its ``(guess, feedback)`` pairs, ending on the win."""
+        """The game path of ``code``: its ``(guess, feedback)`` pairs, ending on the win.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> game = tree.game
+        >>> steps = tree.play(game.parse_code("212"))
+        >>> [(game.format_code(g), game.format_feedback(f)) for g, f in steps]
+        [('112', '2B 0W'), ('113', '1B 0W'), ('122', '1B 2W'), ('212', '3B 0W')]
+        """
         nodes = self.path(self.node_of_code(code))
         return [(int(self.guess[a]), int(self.label[b])) for a, b in zip(nodes, nodes[1:])] + [
             (int(code), self.game.win)
         ]
 
     def used_guesses(self, node: int) -> list[int]:
-        """The guesses on the path above ``node`` (excluded from its subtree)."""
+        """The guesses on the path above ``node`` (excluded from its subtree).
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.game.format_codes(tree.used_guesses(4))
+        ['112', '113', '122']
+        """
         return [int(self.guess[a]) for a in self.path(node)[:-1]]
 
     def is_leaf(self) -> np.ndarray:
-        """Boolean per node: it has no children."""
+        """Boolean per node: it has no children.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.is_leaf()[:4].tolist(), int(tree.is_leaf().sum())
+        ([False, False, True, False], 18)
+        """
         return self.nsub == 1
 
     # ------------------------------------------------------------- editing
     def subtree(self, node: int) -> Tree:
-        """A copy of the subtree under ``node``, as a tree of its own code set."""
+        """A copy of the subtree under ``node``, as a tree of its own code set.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> sub = tree.subtree(1)
+        >>> len(sub), sub.num_codes, sub.total  # its guesses counted from its root
+        (6, 6, 13)
+        """
         a, b = int(node), int(node) + int(self.nsub[node])
         s0 = int(self.start[node])
         parent = self.parent[a:b] - a
@@ -221,7 +299,15 @@ class Tree:
 
     def replace(self, node: int, sub: Tree) -> Tree:
         """A new tree with the subtree under ``node`` replaced by ``sub``, which must solve
-        exactly the node's code set. Only array copies: nothing is replayed."""
+        exactly the node's code set. Only array copies: nothing is replayed.
+
+        >>> import evo, numpy as np
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> sub = evo.ops.grow(tree.game, tree.code_set(1), rng=np.random.default_rng(1))
+        >>> new = tree.replace(1, sub)
+        >>> new.total, tree.total - int(tree.subtree_totals()[1]) + sub.total, new.is_valid()
+        (76, 76, True)
+        """
         a = int(node)
         b = a + int(self.nsub[a])
         s0, cnt = int(self.start[a]), int(self.count[a])
@@ -253,7 +339,16 @@ class Tree:
     # ----------------------------------------------------------- checking
     def validate(self) -> None:
         """Check every rule of docs/DESIGN.md §2 from scratch, by playing every code with the
-        game's feedback; raise :class:`InvalidTreeError` saying what is wrong."""
+        game's feedback; raise :class:`InvalidTreeError` saying what is wrong.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.validate()  # nothing to say
+        >>> tree.replace(3, tree.subtree(5)).validate()  # the subtree of other codes
+        Traceback (most recent call last):
+        ...
+        evo.core.tree.InvalidTreeError: ...
+        """
         game, fmt = self.game, self.game.format_code
         n = len(self)
         if n == 0:
@@ -299,6 +394,13 @@ class Tree:
                 raise InvalidTreeError(f"node {i}: depth is not its parent's plus one")
 
     def is_valid(self) -> bool:
+        """Whether :meth:`validate` finds nothing wrong.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.is_valid()
+        True
+        """
         try:
             self.validate()
         except InvalidTreeError:
@@ -306,7 +408,14 @@ class Tree:
         return True
 
     def summary(self) -> dict:
-        """Fitness figures as plain data."""
+        """Fitness figures as plain data.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.summary()  # doctest: +NORMALIZE_WHITESPACE
+        {'total': 74, 'average': 2.740741, 'worst': 4,
+         'histogram': {1: 1, 2: 7, 3: 17, 4: 2}, 'nodes': 27}
+        """
         return {
             "total": self.total,
             "average": round(self.average, 6),

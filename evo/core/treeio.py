@@ -1,8 +1,11 @@
 """Saving and loading breaker trees, and converting them to nested dicts.
 
 A tree file is JSON: the format name and version, the game, the fitness summary
-(checked on load) and the tree as nested nodes ``{"guess": "1122", "children": {"1,0":
-{...}}}`` with codes and feedbacks printed as people read them. A file named ``.npz`` is
+(checked on load) and the tree as nested nodes ``{"guess": "1122", "children": {"1B 0W":
+{...}}}`` with codes and feedbacks printed as people read them (feedbacks as
+:meth:`~evo.core.game.Game.format_feedback` writes them; the bare counts of older files,
+``"1,0"`` or ``"1 0"``, are read too, and a feedback given twice under a node, in any
+spelling, is refused). A file named ``.npz`` is
 the compact form of the same, for trees of big games (hundreds of thousands of nodes): a
 NumPy archive of the nodes' ``guess``, ``parent`` and ``label`` arrays in preorder and the
 same document without its nodes, read only as far as a tree of its game can go

@@ -21,7 +21,16 @@ def candidate_nodes(
 ) -> np.ndarray:
     """Nodes whose code set has ``min_codes`` .. ``max_codes`` codes (and that are at
     most ``max_depth`` guesses from the root, the root being 1; with ``at_worst``, only
-    those under which some code needs the tree's worst case)."""
+    those under which some code needs the tree's worst case).
+
+    >>> import evo
+    >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")
+    >>> nodes = candidate_nodes(knuth)  # 3 codes or more
+    >>> nodes.tolist(), knuth.count[nodes].tolist()
+    ([0, 1, 7, 13, 20, 24], [27, 6, 6, 4, 4, 3])
+    >>> candidate_nodes(knuth, at_worst=True).tolist()  # where a code needs 4 guesses
+    [0, 1]
+    """
     ok = tree.count >= min_codes
     if max_codes is not None:
         ok &= tree.count <= max_codes
@@ -69,7 +78,14 @@ def pick_node(
 ) -> int | None:
     """A random node with ``min_codes`` .. ``max_codes`` codes, uniformly (``uniform``) or
     with probability proportional to its code set's size (``size``) or its square root
-    (``sqrt``); None when there is none."""
+    (``sqrt``); None when there is none.
+
+    >>> import evo, numpy as np
+    >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")
+    >>> rng = np.random.default_rng(1)
+    >>> pick_node(knuth, rng=rng), pick_node(knuth, rng=rng, min_codes=100)
+    (0, None)
+    """
     nodes = candidate_nodes(
         tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth, at_worst=at_worst
     )

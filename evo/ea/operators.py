@@ -72,7 +72,21 @@ def register_operator(
     object when nothing changed); a crossover ``function(a, b, rng=..., **params)`` and
     returns two. Both must draw only from ``rng`` and never change their inputs. A config
     entry may set any keyword parameter of the function (and ``weight``, for mutations).
-    Registering a name again replaces it; the built-in names cannot be replaced."""
+    Registering a name again replaces it; the built-in names cannot be replaced.
+
+    >>> import evo
+    >>> from evo.ops import grow, offer, pick_node
+    >>> def best_of_two(tree, *, rng, pool="all"):
+    ...     node = pick_node(tree, rng=rng)  # a node of 3 codes or more, or None
+    ...     if node is None:
+    ...         return tree
+    ...     subs = [grow(tree.game, tree.code_set(node), rng=rng, pool=pool) for _ in range(2)]
+    ...     return offer(tree, node, min(subs, key=lambda s: s.total), keep_current=True)
+    >>> evo.register_operator("best-of-two", best_of_two)
+    >>> config = {"mutation": {"operators": [{"kind": "best-of-two"}]}}
+    >>> evo.evolve(evo.make_game(3, 3), config, seed=1, generations=5).logbook.select("min")
+    [78, 76, 76, 74, 74, 74]
+    """
     if name in BUILTIN_KINDS:
         raise ValueError(f"{name!r} is a built-in operator; register yours under another name")
     if role not in ("crossover", "mutation"):
@@ -103,7 +117,17 @@ def register_selection(name: str, function: Callable, **params: Any) -> None:
     ``function(individuals, k, rng=..., **params)`` and returns ``k`` individuals to breed
     (a list, repeats allowed), drawing only from ``rng`` (the run's ``random.Random``,
     saved in checkpoints); an individual's ``fitness.values[0]`` is its total (less is
-    better). It replaces the tournament on the total (``nsga2`` stays built in)."""
+    better). It replaces the tournament on the total (``nsga2`` stays built in).
+
+    >>> import evo
+    >>> def best_half(individuals, k, *, rng):
+    ...     ranked = sorted(individuals, key=lambda i: i.fitness.values[0])
+    ...     return [rng.choice(ranked[: len(ranked) // 2]) for _ in range(k)]
+    >>> evo.register_selection("best-half", best_half)
+    >>> config = {"selection": {"method": "best-half"}}
+    >>> evo.evolve(evo.make_game(3, 3), config, seed=1, generations=3).logbook.select("min")
+    [78, 73, 73, 73]
+    """
     if name in BUILTIN_SELECTIONS:
         raise ValueError(f"{name!r} is a built-in selection; register yours under another name")
     if not callable(function):

@@ -17,7 +17,16 @@ from evo.ea.stats import new_logbook
 @dataclass
 class State:
     """Everything a run needs to go on: the population, the hall of fame, the logbook, the
-    selection's random state, and the time and evaluations so far."""
+    selection's random state, and the time and evaluations so far (what :func:`evo.steps`
+    yields).
+
+    >>> import evo
+    >>> state = next(evo.steps(evo.make_game(3, 3), seed=1))  # after generation 0
+    >>> state.generation, len(state.population), state.population[0].fitness.values
+    (0, 40, (83.0,))
+    >>> state.halloffame[0].total, state.logbook.select("min"), state.evaluations
+    (78, [78], 40)
+    """
 
     generation: int
     population: list
@@ -29,7 +38,13 @@ class State:
 
     def snapshot(self) -> State:
         """A copy that later generations do not change (individuals are never modified
-        in place, so lists of them are enough)."""
+        in place, so lists of them are enough).
+
+        >>> import evo
+        >>> kept = [s.snapshot() for s in evo.steps(evo.make_game(3, 3), seed=1, generations=2)]
+        >>> [(s.generation, s.halloffame[0].total) for s in kept]
+        [(0, 78), (1, 73), (2, 73)]
+        """
         hof = copy.copy(self.halloffame)
         hof.items = list(self.halloffame.items)
         hof.keys = list(self.halloffame.keys)

@@ -16,6 +16,7 @@ from evo.core.tree import Tree
 
 if TYPE_CHECKING:
     import networkx as nx
+    import pandas as pd
 
 _FIELDS = [f.name for f in fields(Tree) if f.name != "_cache"]
 
@@ -25,12 +26,26 @@ INLINE_NODES = 60
 
 class Breaker(Tree):
     """A breaker tree: ``total``, ``average``, ``worst``, ``histogram`` (guesses: codes),
-    ``to_networkx()``, ``render(path, depth=...)``, and an SVG of its top levels in
-    Jupyter."""
+    ``to_networkx()``, ``to_dataframe()``, ``render(path, depth=...)``, and an SVG of
+    its top levels in Jupyter (and every method of :class:`~evo.core.tree.Tree`).
+
+    >>> import evo
+    >>> knuth = evo.baseline(evo.make_game(4, 6), "knuth")
+    >>> knuth
+    Breaker(mastermind 4 pegs 6 colors: total 5801, average 4.4761, worst 5, 1378 nodes)
+    >>> knuth.total, knuth.worst, knuth.histogram
+    (5801, 5, {1: 1, 2: 6, 3: 62, 4: 533, 5: 694})
+    """
 
     @classmethod
     def of(cls, tree: Tree) -> Breaker:
-        """``tree`` as a Breaker (sharing its arrays and figures)."""
+        """``tree`` as a Breaker (sharing its arrays and figures).
+
+        >>> import evo, numpy as np
+        >>> tree = evo.ops.grow(evo.make_game(3, 3), np.arange(27), rng=np.random.default_rng(1))
+        >>> type(tree).__name__, type(evo.Breaker.of(tree)).__name__
+        ('Tree', 'Breaker')
+        """
         if type(tree) is cls:
             return tree
         out = cls(**{k: getattr(tree, k) for k in _FIELDS})
@@ -39,10 +54,35 @@ class Breaker(Tree):
 
     def to_networkx(self) -> nx.DiGraph:
         """The tree as a networkx ``DiGraph`` (its attributes:
-        :func:`evo.show.graph.to_networkx`)."""
+        :func:`evo.show.graph.to_networkx`): plain values, which GraphML and GEXF keep.
+
+        >>> import evo
+        >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> graph = knuth.to_networkx()
+        >>> graph.number_of_nodes(), graph.nodes[0]["label"], graph.edges[0, 1]["label"]
+        (27, '112', '2B 0W')
+        >>> import networkx as nx
+        >>> nx.write_graphml(graph, "knuth.graphml")  # or nx.write_gexf(graph, "knuth.gexf")
+        """
         from evo.show.graph import to_networkx
 
         return to_networkx(self)
+
+    def to_dataframe(self) -> pd.DataFrame:
+        """The tree as a pandas DataFrame, one row per node (its columns:
+        :func:`evo.show.frames.tree_dataframe`); needs pandas (``pip install
+        "evo-breakers[pandas]"``).
+
+        >>> import evo
+        >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> frame = knuth.to_dataframe()
+        >>> frame.loc[[1, 2], ["feedback", "guess", "codes", "height"]].to_dict("records")
+        [{'feedback': '2B 0W', 'guess': '113', 'codes': 6, 'height': 3},
+         {'feedback': '2B 0W', 'guess': '111', 'codes': 1, 'height': 1}]
+        """
+        from evo.show.frames import tree_dataframe
+
+        return tree_dataframe(self)
 
     def render(
         self,
@@ -56,14 +96,26 @@ class Breaker(Tree):
         ``.pdf``…), down to ``depth`` levels and nodes of at least ``min_codes`` codes (the
         rest collapsed into boxes saying how many codes and guesses they hold). A path
         that is not a regular file (a link, a FIFO, a device) is refused, never replaced;
-        without Graphviz, :class:`evo.show.render.GraphvizMissing`."""
+        without Graphviz, :class:`evo.show.render.GraphvizMissing`.
+
+        >>> import evo
+        >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> knuth.render("knuth.svg", depth=2).name
+        'knuth.svg'
+        """
         from evo.show.render import render_tree
 
         return render_tree(self, path, depth=depth, min_codes=min_codes, title=title)
 
     def svg(self, *, depth: int | None = None, min_codes: int | None = None) -> str:
         """The drawing as SVG text (by default the top levels, at most
-        :data:`INLINE_NODES` nodes)."""
+        :data:`INLINE_NODES` nodes).
+
+        >>> import evo
+        >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> knuth.svg(depth=1).startswith("<?xml")
+        True
+        """
         from evo.show.render import auto_depth, draw, tree_dot
 
         if depth is None and min_codes is None:

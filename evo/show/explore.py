@@ -25,7 +25,6 @@ from typing import Any
 import numpy as np
 
 from evo.core.files import atomic_write_text, check_target
-from evo.core.game import feedback_pair
 from evo.core.tree import Tree
 from evo.show.render import PALETTE, text_color
 from evo.show.text import printable
@@ -127,7 +126,6 @@ def page_data(a: Tree, name_a: str, b: Tree | None = None, name_b: str = "") -> 
     game = a.game
     if b is not None and b.game != game:
         raise ValueError(f"{name_a} plays {game.name} but {name_b} plays {b.game.name}")
-    pairs = [feedback_pair(f, game.pegs) for f in range(game.num_feedbacks)]
     data: dict[str, Any] = {
         "game": {
             "name": game.name,
@@ -136,7 +134,7 @@ def page_data(a: Tree, name_a: str, b: Tree | None = None, name_b: str = "") -> 
             "variant": game.variant,
             "codes": game.num_codes,
             "offset": 1 if game.variant == "mastermind" else 0,
-            "feedbacks": [[b_, w] for b_, w in pairs],
+            "feedbacks": [game.format_feedback(f) for f in range(game.num_feedbacks)],
             "palette": [[c, text_color(c)] for c in PALETTE],
         },
         "trees": [tree_data(a, name_a, other=b)],

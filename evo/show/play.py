@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from evo.core.game import Game, feedback_pair, feedback_text
+from evo.core.game import Game, feedback_text
 from evo.core.tree import Tree
 
 UNDO = ("undo", "u", "back")
@@ -37,23 +37,16 @@ def asked_guess(tree: Tree, pos: Position) -> int:
     return int(tree.guess[pos.node])
 
 
-def feedback_name(game: Game, fb: int) -> str:
-    """``1B 2W`` (or ``1B 2C`` in Bulls and Cows)."""
-    return feedback_text(*feedback_pair(fb, game.pegs), game.variant)
-
-
 def parse_answer(game: Game, text: str) -> int:
-    """A feedback typed as ``1,2``, ``1 2`` or ``1B2W`` (``1B2C`` in Bulls and Cows)."""
-    s = text.strip().upper()
-    if game.variant == "bulls-cows":
-        s = s.replace("C", "W")
+    """A feedback typed as ``1B 2W`` (``1B 2C`` in Bulls and Cows), ``1,2`` or ``1 2``."""
     try:
-        return game.parse_feedback(s)
+        return game.parse_feedback(text)
     except ValueError:
         kind = "bulls,cows" if game.variant == "bulls-cows" else "black,white"
+        example = feedback_text(1, 2, game.variant)
         raise AnswerError(
-            f"{text.strip()!r} is not an answer: type the {kind} counts, such as 1,2 or 1 2,"
-            f" each from 0 to {game.pegs} and together at most {game.pegs}"
+            f"{text.strip()!r} is not an answer: type the {kind} counts, such as {example}, "
+            f"1,2 or 1 2, each from 0 to {game.pegs} and together at most {game.pegs}"
         ) from None
 
 
@@ -68,7 +61,7 @@ def answer(tree: Tree, pos: Position, fb: int) -> Position:
     child = -1 if fb == game.win else int(tree.child_table[pos.node, fb])
     if child >= 0:
         return Position(child, history)
-    said = feedback_name(game, fb)
+    said = game.format_feedback(fb)
     if not (game.feedback_row(guess) == fb).any():
         raise AnswerError(
             f"no code at all answers {said} to {game.format_code(guess)}: "
@@ -100,7 +93,7 @@ def secret_lines(tree: Tree, code: int) -> list[str]:
     nodes = tree.path(tree.node_of_code(code))
     lines = [f"Secret {game.format_code(code)}"]
     for k, (guess, fb) in enumerate(tree.play(code), 1):
-        line = f"Guess {k}: {game.format_code(guess)} → {feedback_name(game, fb)}"
+        line = f"Guess {k}: {game.format_code(guess)} → {game.format_feedback(fb)}"
         if k < len(nodes):
             left = int(tree.count[nodes[k]])
             line += f" ({left} code{'s' if left != 1 else ''} still possible)"

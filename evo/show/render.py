@@ -21,9 +21,8 @@ import networkx as nx
 from graphviz.backend.dot_command import DOT_BINARY
 
 from evo.core.files import atomic_write_bytes, check_target
-from evo.core.game import feedback_text
 from evo.core.tree import Tree
-from evo.show.graph import to_networkx
+from evo.show.graph import node_pegs, to_networkx
 from evo.show.text import printable, suffix_format
 
 #: Okabe & Ito's eight colors (color-blind safe), then Paul Tol's muted scheme for games
@@ -210,7 +209,7 @@ def graph_dot(
         note = f"{a['codes']} codes" if a["codes"] > 1 else ""
         dot.node(
             f"n{node}",
-            label=guess_label(a["pegs"], a["label"], variant, note=note),
+            label=guess_label(node_pegs(a), a["label"], variant, note=note),
             fillcolor=TERMINAL_FILL if a["terminal"] else INNER_FILL,
             color="#8A6D00" if a["terminal"] else "#555555",
             penwidth="1.6" if a["terminal"] else "1",
@@ -223,13 +222,12 @@ def graph_dot(
         parent = next(iter(graph.predecessors(node)), None)
         if parent is not None:
             e = graph.edges[parent, node]
-            dot.edge(f"n{parent}", f"n{node}", label=feedback_text(e["black"], e["white"], variant))
+            dot.edge(f"n{parent}", f"n{node}", label=e["label"])
     for node, hidden in boxes.items():
         codes = sum(graph.nodes[c]["codes"] for c in hidden)
         guesses = sum(graph.nodes[c]["subtotal"] for c in hidden)
         if len(hidden) == 1:
-            e = graph.edges[node, hidden[0]]
-            label = feedback_text(e["black"], e["white"], variant)
+            label = graph.edges[node, hidden[0]]["label"]
         else:
             label = f"{len(hidden)} answers"
         dot.node(

@@ -7,12 +7,13 @@ table players memorize.
 
 Two history notations (``style``):
 
-* ``writeup`` (the Mastermind write-up's): each answer so far written as ``|`` followed
-  by its letters, ``R`` for a peg right in place and ``W`` for one right in color only
-  (``B`` and ``C``, bulls and cows, in Bulls and Cows): ``|RW|W``. An answer with no peg
-  is a bare ``|``, so ``|`` (no peg on the first guess) differs from the root's empty
-  history.
-* ``pairs``: the answers as ``b,w`` joined by ``|``: ``1,1|0,1``.
+* ``feedback`` (evo's notation, as everywhere else): the answers so far as ``1B 1W``
+  (``1B 1C`` in Bulls and Cows) joined by `` | ``: ``1B 1W | 0B 1W``.
+* ``writeup`` (the Mastermind write-up's, to compare with its published tables): each
+  answer written as ``|`` followed by its letters, ``R`` for a peg right in place and
+  ``W`` for one right in color only (``B`` and ``C``, bulls and cows, in Bulls and
+  Cows): ``|RW|W``. An answer with no peg is a bare ``|``, so ``|`` (no peg on the first
+  guess) differs from the root's empty history.
 """
 
 from __future__ import annotations
@@ -24,8 +25,11 @@ import numpy as np
 from evo.core.game import feedback_pair
 from evo.core.tree import Tree
 
-Style = Literal["writeup", "pairs"]
-STYLES: tuple[str, ...] = ("writeup", "pairs")
+Style = Literal["feedback", "writeup"]
+STYLES: tuple[str, ...] = ("feedback", "writeup")
+
+#: What joins the answers of a history in the ``feedback`` style.
+SEPARATOR = " | "
 
 
 def feedback_letters(fb: int, pegs: int, *, letters: str = "RW") -> str:
@@ -34,7 +38,7 @@ def feedback_letters(fb: int, pegs: int, *, letters: str = "RW") -> str:
     return letters[0] * b + letters[1] * w
 
 
-def node_histories(tree: Tree, *, style: Style = "writeup") -> list[str]:
+def node_histories(tree: Tree, *, style: Style = "feedback") -> list[str]:
     """The feedback history of every node in ``style`` (the root's is empty)."""
     game = tree.game
     letters = "BC" if game.variant == "bulls-cows" else "RW"
@@ -47,12 +51,12 @@ def node_histories(tree: Tree, *, style: Style = "writeup") -> list[str]:
         if style == "writeup":
             out[i] = f"{out[p]}|{feedback_letters(fb, game.pegs, letters=letters)}"
         else:
-            pair = game.format_feedback(fb)
-            out[i] = pair if p == 0 else f"{out[p]}|{pair}"
+            said = game.format_feedback(fb)
+            out[i] = said if p == 0 else f"{out[p]}{SEPARATOR}{said}"
     return out
 
 
-def table_rows(tree: Tree, *, min_count: int = 1, style: Style = "writeup") -> list[dict]:
+def table_rows(tree: Tree, *, min_count: int = 1, style: Style = "feedback") -> list[dict]:
     """The rows of nodes reached by at least ``min_count`` codes, as plain data:
     ``node``, ``move``, ``history`` (in ``style``), ``guess``, ``count``, ``total``,
     ``average``, ``worst``."""
@@ -92,7 +96,7 @@ def departures(tree: Tree, *, from_move: int = 3) -> list[dict]:
     game = tree.game
     solver = Solver(game, pool="consistent", policy="symmetry", max_memo=500_000)
     outside = np.flatnonzero((tree.depth >= from_move) & ~tree.terminal)
-    histories = node_histories(tree, style="pairs")
+    histories = node_histories(tree, style="feedback")
     totals = tree.subtree_totals()
     rows, reach = [], -1
     for x in outside.tolist():

@@ -24,10 +24,8 @@
     t.elems = {};
   });
 
-  function feedbackText(fb) {
-    var p = GAME.feedbacks[fb];
-    return p[0] + "B " + p[1] + (GAME.variant === "mastermind" ? "W" : "C");
-  }
+  // Feedbacks as evo writes them everywhere (1B 2W, 1B 2C), given by the page's data.
+  function feedbackText(fb) { return GAME.feedbacks[fb]; }
   function guessOf(t, i) { return t.guesses[t.guess[i]]; }
   function digits(code) {
     var out = [];
@@ -89,7 +87,7 @@
     box.dataset.tree = ti;
     box.dataset.node = i;
     box.dataset.guess = guessOf(t, i);
-    if (i > 0) box.dataset.feedback = GAME.feedbacks[t.label[i]].join(",");
+    if (i > 0) box.dataset.feedback = feedbackText(t.label[i]);
     var row = el("div", "row");
     var leaf = t.kids[i].length === 0;
     var toggle = el("button", "toggle", leaf ? "·" : "▸");
@@ -206,7 +204,7 @@
       steps.forEach(function (st) {
         var li = el("li", "step");
         li.dataset.guess = st.guess;
-        li.dataset.feedback = GAME.feedbacks[st.fb].join(",");
+        li.dataset.feedback = feedbackText(st.fb);
         li.appendChild(pegs(st.guess));
         li.appendChild(el("span", "fb", feedbackText(st.fb) + (st.fb === 0 ? " — solved" : "")));
         ol.appendChild(li);
