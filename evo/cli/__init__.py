@@ -48,6 +48,7 @@ USER_ERRORS = {
     "evo.core.game.GameTooLargeError",
     "evo.core.files.FileWriteError",
     "evo.ea.cluster.ClusterError",
+    "evo.search.spread.ResultsError",
 }
 
 #: Exit status of every user-caused error.

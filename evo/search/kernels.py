@@ -28,6 +28,8 @@ from evo.search.memo_kernel import (
     NODES,
     OUT_OF_BUDGET,
     STATUS,
+    STOP,
+    STOPPED,
     find,
     lookup,
     set_hash,
@@ -435,8 +437,9 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
     (else the identity throughout).
 
     It stops early, returning 0 and saying why in the memo's ``meta[STATUS]``, when the
-    memo is full or the budget of nodes ``meta[BUDGET]`` (0: none) is spent; what it
-    stored is right, so the same call again goes on from there."""
+    memo is full, the budget of nodes ``meta[BUDGET]`` (0: none) is spent or another
+    thread set ``meta[STOP]``; what it stored is right, so the same call again (or with
+    a lower bound) goes on from there."""
     n = len(codes)
     if n <= 2:
         return np.int64(2 * n - 1)
@@ -446,13 +449,16 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
     low = lb[n]
     if e >= 0:
         if entries[e, GUESS] >= 0:
-            return entries[e, COST]
-        low = max(low, entries[e, LOWER])
+            return np.int64(entries[e, COST])
+        low = max(low, np.int64(entries[e, LOWER]))
     if low >= bound:
         return low
     meta[NODES] += 1
     if meta[BUDGET] > 0 and meta[NODES] >= meta[BUDGET]:
         meta[STATUS] = OUT_OF_BUDGET
+        return np.int64(0)
+    if meta[STOP] != 0:
+        meta[STATUS] = STOPPED
         return np.int64(0)
     cands, kept, bounds, biggest, least = _candidates(codes, bound, low, game, palette)
     if len(kept) > 0 and bounds[0] < bound and biggest[0] <= 2:
@@ -605,3 +611,56 @@ def mixed(kept, bounds, biggest, cands, codes, impossible):  # pragma: no cover 
         limit = distinct[min(impossible, len(distinct)) - 1]
     keep = inside | (bounds <= limit)
     return kept[keep], bounds[keep], biggest[keep]
+
+
+@njit(cache=True)
+def harvest(codes, memo, rows, nf, out, pos):  # pragma: no cover - compiled
+    """Write the guesses the memo knows for ``codes`` and the parts below, in preorder
+    (parts in :func:`split`'s order; sets of one or two codes have none: their lower code
+    is guessed), to ``out`` from ``pos``; the position after them, or -1 when the memo
+    misses a set."""
+    n = len(codes)
+    if n <= 2:
+        return pos
+    _, guess, _ = lookup(memo, codes)
+    if guess < 0:
+        return np.int64(-1)
+    out[pos] = guess
+    pos += 1
+    grouped, sizes, _ = split(rows, guess, codes, codes, nf)
+    p = 0
+    for s in sizes:
+        pos = harvest(grouped[p : p + s], memo, rows, nf, out, pos)
+        if pos < 0:
+            return pos
+        p += s
+    return pos
+
+
+@njit(cache=True)
+def plant(codes, guesses, pos, memo, rows, nf, m):  # pragma: no cover - compiled
+    """Store in the memo the subtree whose guesses :func:`harvest` wrote (from ``pos``),
+    each set with its cost: ``(cost, position after it)``; cost -1 when the guesses do not
+    make a subtree of ``codes`` (too few, not codes of the game's ``m``, or one that does
+    not help), -2 when the memo is full (grow it, plant again)."""
+    n = len(codes)
+    if n <= 2:
+        return np.int64(2 * n - 1), pos
+    if pos >= len(guesses) or guesses[pos] < 0 or guesses[pos] >= m:
+        return np.int64(-1), pos
+    g = guesses[pos]
+    pos += 1
+    grouped, sizes, _ = split(rows, g, codes, codes, nf)
+    if len(grouped) == n and len(sizes) == 1:
+        return np.int64(-1), pos  # one part, no win: the guess tells nothing
+    total = np.int64(n)
+    p = 0
+    for s in sizes:
+        cost, pos = plant(grouped[p : p + s], guesses, pos, memo, rows, nf, m)
+        if cost < 0:
+            return cost, pos
+        total += cost
+        p += s
+    if not store(memo, codes, total, g, 0):
+        return np.int64(-2), pos
+    return total, pos
