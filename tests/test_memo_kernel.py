@@ -90,14 +90,23 @@ def test_compiled_search_builds_the_python_recursions_tree(pegs, colors, variant
     assert python.memo_entries > 0 and python.exact  # the Python recursion's own memo
 
 
-def test_a_past_deadline_stops_the_compiled_search_and_the_memo_stays_right():
-    g = make_game(4, 5)
-    solver = Solver(g, policy="path-independent", deadline=time.monotonic() - 1)
+def test_a_deadline_stops_the_compiled_search_and_the_memo_stays_right():
+    """The deadline passes in the middle of the search (a watch thread stops it, within
+    a few milliseconds): what the memo kept is right, and the search goes on from it."""
+    g = make_game(4, 7)
+    solver = Solver(g, policy="path-independent")
+    solver.total(g.all_codes()[:40])  # the kernels loaded
+    solver.deadline = time.monotonic() + 0.3
     with pytest.raises(SearchTimeout):
         solver.total(g.all_codes())
+    assert time.monotonic() < solver.deadline + 1
     assert 0 < solver.nodes
+    small = make_game(4, 5)
+    solver = Solver(small, policy="path-independent", deadline=time.monotonic() - 1)
+    with pytest.raises(SearchTimeout):  # a deadline passed already: no search at all
+        solver.total(small.all_codes())
     solver.deadline = None
-    assert solver.total(g.all_codes()) == 2463  # Goddard's optimum of (4,5)
+    assert solver.total(small.all_codes()) == 2463  # Goddard's optimum of (4,5)
 
 
 def test_a_big_search_spreads_over_two_threads_with_the_same_tree(monkeypatch):

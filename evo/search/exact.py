@@ -74,8 +74,9 @@ PARALLEL_CODES = 1500
 SPLIT_SHARE = 1 / 16
 SPLIT_CODES = 200
 
-#: With a deadline, the compiled search stops to look at the clock every this many nodes.
-BUDGET_NODES = 4096
+#: With a deadline, the compiled search is stopped at the deadline by a watch thread (it
+#: sets the memos' stop cell); it also looks at the clock every this many nodes.
+BUDGET_NODES = 1 << 20
 
 
 class SearchTimeout(TimeoutError):
@@ -167,6 +168,8 @@ class Solver:
         self._memo = self._new_memo(memory)
         self._memo[4][memo_kernel.LIMIT] = 0 if max_memo is None else max(max_memo, 1)
         self._boxes: list[list] = []  # the spread search's threads' memos, one box each
+        self._watched: float | None = None  # the deadline a watch thread waits for
+        self.last_spread: spreading.Spread | None = None
         self.wasted = 0  # nodes of spread leaves stopped before the end
         self.restarts = 0
         self.leaf_cpu = 0.0
@@ -348,9 +351,7 @@ class Solver:
         symmetric = node is not None
         if len(codes) >= PARALLEL_CODES and threads() > 1:
             return self.spread(codes, bound, group, symmetric)
-        cost, self._memo = self._run(codes, bound, self._memo, group, symmetric, main=True)
-        assert cost is not None  # no other thread stops this one
-        return cost
+        return self.cost_here(codes, bound, group, symmetric)
 
     def _run(
         self,
@@ -363,12 +364,15 @@ class Solver:
         main: bool = False,
     ) -> tuple[int | None, tuple]:
         """``(cost, memo)``: the compiled search of ``codes`` in ``memo``, which makes room
-        when full (grown within the memory budget, else keeping its largest sets), the
-        clock read every :data:`BUDGET_NODES` nodes when there is a deadline; cost None
-        when another thread stopped it (``meta[STOP]``)."""
+        when full (grown within the memory budget, else keeping its largest sets); with a
+        deadline, stopped there (:meth:`_watch`; :class:`SearchTimeout`); cost None when
+        another thread stopped it (``meta[STOP]``)."""
         from evo.search import memo_kernel as mk
 
+        self._watch()
         while True:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise SearchTimeout
             meta = memo[4]
             meta[mk.STATUS] = 0
             meta[mk.BUDGET] = 0 if self.deadline is None else meta[mk.NODES] + BUDGET_NODES
@@ -377,11 +381,30 @@ class Solver:
             if status == 0:
                 return int(cost), memo
             if status == mk.STOPPED:
+                if self.deadline is not None and time.monotonic() > self.deadline:
+                    raise SearchTimeout
                 return None, memo
             if status == mk.FULL:
                 memo = mk.make_room(memo, self._cap(main=main))
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise SearchTimeout
+
+    def _watch(self) -> None:
+        """With a deadline, a thread (one per deadline) that stops the compiled searches
+        when it passes: it sets every memo's stop cell (:data:`~memo_kernel.STOP`), so the
+        search needs no look at the clock of its own."""
+        deadline = self.deadline
+        if deadline is None or self._watched == deadline:
+            return
+        self._watched = deadline
+
+        def watch() -> None:
+            from evo.search import memo_kernel as mk
+
+            time.sleep(max(0.0, deadline - time.monotonic()))
+            if self.deadline == deadline:
+                for memo in self._memos():
+                    memo[4][mk.STOP] = 1
+
+        threading.Thread(target=watch, daemon=True, name="evo-deadline").start()
 
     def spread(
         self,
@@ -434,9 +457,12 @@ class Solver:
 
     def cost_here(self, codes: np.ndarray, bound: int, group: tuple, symmetric: bool) -> int:
         """``solve`` of ``codes`` by the compiled search in this thread and the solver's
-        memo (the spread search's small parts)."""
+        memo (also the spread search's small parts)."""
+        from evo.search import memo_kernel as mk
+
+        self._memo[4][mk.STOP] = 0  # left by a deadline passed before: a new search
         cost, self._memo = self._run(codes, bound, self._memo, group, symmetric, main=True)
-        assert cost is not None
+        assert cost is not None  # only a deadline stops this memo's search
         return cost
 
     def leaf(self, x: spreading._Set, box: list, *, symmetric: bool) -> spreading.Outcome | None:
