@@ -10,6 +10,7 @@ their sources.
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -270,7 +271,8 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
             solver.spread(codes, UNBOUNDED, group, True, results=results, report=report)
             return
         per = None if where.scheduler is not None else memory // where.workers
-        task = partial(solve_leaf, game, ("symmetry", "all", 0, per))
+        session = f"{os.getpid()}-{time.time_ns()}"
+        task = partial(solve_leaf, game, (session, "symmetry", "all", 0, per))
         with spread.dask_client(where.scheduler, workers=where.workers, memory=per) as client:
             runner = spread.Cluster(client, task)
             solver.spread(

@@ -712,21 +712,19 @@ def solve_leaf(
 ) -> spreading.Outcome:
     """A leaf of a spread search, as a pure task (a Dask worker runs it): the compiled
     search of ``codes`` below ``bound``, with the symmetries ``(played, pis, luts)`` of its
-    palette, by a solver of ``options`` ``(policy, pool, impossible, memory)`` that the
-    worker thread keeps between tasks (its memo taking at most ``memory`` bytes; None:
-    a share of the worker's own memory limit)."""
+    palette, by a solver of ``options`` ``(session, policy, pool, impossible, memory)``
+    that the worker thread keeps for the tasks of one ``session`` (one search; its memo
+    taking at most ``memory`` bytes; None: a share of the worker's own memory limit)."""
     from evo.search import memo_kernel as mk
 
-    policy, pool, impossible, memory = options
+    session, policy, pool, impossible, memory = options
     if memory is None:
         memory = _worker_memory()
-    key = (game.key, policy, pool, impossible, memory)
-    solvers = _LEAF_SOLVERS.__dict__.setdefault("solvers", {})
-    solver = solvers.get(key)
-    if solver is None:
-        solver = solvers[key] = Solver(
-            game, policy=policy, pool=pool, impossible=impossible, memory=memory
-        )
+    key = (session, game.key, policy, pool, impossible, memory)
+    solver = getattr(_LEAF_SOLVERS, "solvers", {}).get(key)
+    if solver is None:  # a new search: the memo of the one before is let go
+        solver = Solver(game, policy=policy, pool=pool, impossible=impossible, memory=memory)
+        _LEAF_SOLVERS.solvers = {key: solver}
     symmetric = policy == "symmetry"
     if symmetric:
         masks, distinct, every, digits, _, _, _ = palette(game)

@@ -408,20 +408,6 @@ def _below(palette, g):  # pragma: no cover - compiled
     return masks, distinct, every, digits, np.uint32(played | masks[g]), kp, kl
 
 
-@njit(cache=True)
-def first_parts(codes, bound, game, palette, symmetry):  # pragma: no cover - compiled
-    """``(grouped, sizes, palette below)`` of the first candidate :func:`search` would
-    try on ``codes`` (its parts as :func:`split` gives them), or no parts when it would
-    try none or its parts are known at once (none of more than two codes)."""
-    lb, nf = game[5], game[6]
-    cands, kept, bounds, biggest, _ = _candidates(codes, bound, lb[len(codes)], game, palette)
-    if len(kept) == 0 or bounds[0] >= bound or biggest[0] <= 2:
-        return codes[:0], np.zeros(0, dtype=np.int64), palette
-    g = cands[kept[0]]
-    grouped, sizes, _ = split(game[0], g, codes, codes, nf)
-    return grouped, sizes, _below(palette, g) if symmetry else palette
-
-
 @njit(cache=True, nogil=True)
 def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - compiled
     """The exact search of :class:`evo.search.exact.Solver` (no depth limit) compiled

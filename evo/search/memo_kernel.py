@@ -173,23 +173,6 @@ def lookup(memo, codes):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def merge(memo, other):  # pragma: no cover - compiled
-    """Record in ``memo`` what ``other`` knows (its exact costs, else its lower bounds);
-    False when the memo has no room: grow it and merge again."""
-    _, _, entries, arena, meta, offsets = other
-    for e in range(meta[ENTRIES]):
-        off, n = offsets[e], entries[e, SIZE]
-        codes = arena[off : off + n]
-        if entries[e, GUESS] >= 0:
-            ok = store(memo, codes, entries[e, COST], entries[e, GUESS], 0)
-        else:
-            ok = store(memo, codes, 0, -1, entries[e, LOWER])
-        if not ok:
-            return False
-    return True
-
-
-@njit(cache=True)
 def keep_largest(memo):  # pragma: no cover - compiled
     """Make room in place: keep the entries of the largest sets, at most half the entries
     and half the codes the memo has room for (sets of one size all kept or all dropped),
