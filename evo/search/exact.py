@@ -69,6 +69,10 @@ POLICIES: tuple[str, ...] = get_args(Policy)
 #: it costs a process more time than the threads save).
 PARALLEL_CODES = 1500
 
+#: The sets of fewer codes than this that a spread search's threads find stay in their own
+#: memos, not gathered into the one they all read.
+GATHER_CODES = 3
+
 #: A spread search splits the sets of at least this share of its codes (and at least
 #: :data:`SPLIT_CODES`) into their candidates' parts; the smaller ones are its leaves.
 SPLIT_SHARE = 1 / 16
@@ -168,6 +172,12 @@ class Solver:
         self._memo = self._new_memo(memory)
         self._memo[4][memo_kernel.LIMIT] = 0 if max_memo is None else max(max_memo, 1)
         self._boxes: list[list] = []  # the spread search's threads' memos, one box each
+        # The memo the threads of a spread search read besides their own (gathered from
+        # theirs at pauses, :meth:`gather`), and an empty one where there is none.
+        self._empty = memo_kernel.new_memo(1)
+        self._shared: tuple | None = None
+        self._base = self._empty
+        self._gathered: dict[int, tuple[int, int]] = {}  # each memo's entries gathered
         self._watched: float | None = None  # the deadline a watch thread waits for
         self.last_spread: spreading.Spread | None = None
         self.wasted = 0  # nodes of spread leaves stopped before the end
@@ -207,7 +217,8 @@ class Solver:
         return sum(mk.nbytes(m) for m in self._memos())
 
     def _memos(self) -> list[tuple]:
-        return [self._memo, *(box[0] for box in self._boxes if box[0] is not None)]
+        shared = [] if self._shared is None else [self._shared]
+        return [self._memo, *shared, *(box[0] for box in self._boxes if box[0] is not None)]
 
     # ------------------------------------------------------------------ for spread
     @property
@@ -227,7 +238,7 @@ class Solver:
         cost, guess, lower = (cost, guess_or_lower, 0) if cost >= 0 else (0, -1, guess_or_lower)
         while not mk.store(self._memo, codes, cost, guess, lower):
             self._memo[4][mk.STATUS] = 0
-            self._memo = mk.make_room(self._memo, self._cap(main=True))
+            self._memo = mk.make_room(self._memo, self._cap("main"))
 
     def plant(self, codes: np.ndarray, guesses: np.ndarray, cost: int) -> bool:
         """Keep in the memo the subtree of ``codes`` whose guesses
@@ -244,7 +255,7 @@ class Solver:
             if got != -2:
                 return bool(got == cost and end == len(guesses))
             self._memo[4][mk.STATUS] = 0
-            self._memo = mk.make_room(self._memo, self._cap(main=True))
+            self._memo = mk.make_room(self._memo, self._cap("main"))
 
     def _new_memo(self, cap: int | None) -> tuple:
         """An empty memo, small enough to double within ``cap`` bytes."""
@@ -255,16 +266,21 @@ class Solver:
             entries //= 2
         return mk.new_memo(entries, wide=self._wide)
 
-    def _cap(self, *, main: bool) -> int | None:
-        """Bytes a memo may take: the budget, shared with the threads' memos when there
-        are (the solver's own memo then holds only the spread search's answers: an
-        eighth)."""
+    def _cap(self, kind: str) -> int | None:
+        """Bytes a memo of ``kind`` may take: ``main`` the solver's own, the budget alone;
+        with a spread search's threads, an eighth (it holds the answers and small parts),
+        the ``shared`` memo five eighths (what every thread found before the last pause),
+        and each ``thread``'s its share of the rest (what it found since)."""
         if self.memory is None:
             return None
         if not self._boxes:
             return self.memory
-        own = self.memory // 8
-        return own if main else (self.memory - own) // len(self._boxes)
+        eighth = self.memory // 8
+        if kind == "main":
+            return eighth
+        if kind == "shared":
+            return 5 * eighth
+        return 2 * eighth // len(self._boxes)
 
     # ------------------------------------------------------------------ answers
     def total(
@@ -376,7 +392,7 @@ class Solver:
             meta = memo[4]
             meta[mk.STATUS] = 0
             meta[mk.BUDGET] = 0 if self.deadline is None else meta[mk.NODES] + BUDGET_NODES
-            cost = self._search(codes, bound, memo, self._game, group, symmetric)
+            cost = self._search(codes, bound, memo, self._base, self._game, group, symmetric)
             status = meta[mk.STATUS]
             if status == 0:
                 return int(cost), memo
@@ -385,7 +401,7 @@ class Solver:
                     raise SearchTimeout
                 return None, memo
             if status == mk.FULL:
-                memo = mk.make_room(memo, self._cap(main=main))
+                memo = mk.make_room(memo, self._cap("main" if main else "thread"))
 
     def _watch(self) -> None:
         """With a deadline, a thread (one per deadline) that stops the compiled searches
@@ -426,14 +442,19 @@ class Solver:
         :mod:`evo.search.spread`."""
 
         own = runner is None
+        gather = None
         if runner is None:
             count = threads()
             while len(self._boxes) < count:  # kept for the next spread search
                 self._boxes.append([None])
             for box in self._boxes:
                 if box[0] is None:
-                    box[0] = self._new_memo(self._cap(main=False))
+                    box[0] = self._new_memo(self._cap("thread"))
+            if self._shared is None:
+                self._shared = self._new_memo(self._cap("shared"))
+            self._base = self._shared
             runner = spreading.Threads(count, self._boxes, partial(self.leaf, symmetric=symmetric))
+            gather = self.gather
         if split is None:
             split = max(SPLIT_CODES, int(len(codes) * SPLIT_SHARE))
         search = spreading.Spread(
@@ -445,6 +466,7 @@ class Solver:
             results=results,
             deadline=self.deadline,
             report=report,
+            gather=gather,
         )
         self.last_spread = search
         try:
@@ -454,6 +476,28 @@ class Solver:
         finally:
             if own:
                 runner.close()
+                self.gather()
+
+    def gather(self) -> None:
+        """Merge what the memos of the spread search's threads and the solver's own memo
+        learned since the last time (their sets of :data:`GATHER_CODES` codes or more)
+        into the memo the threads all read (their searches stopped meanwhile:
+        :meth:`evo.search.spread.Threads.pause`)."""
+        from evo.search import memo_kernel as mk
+
+        if self._shared is None:
+            return
+        memos = [self._memo, *(box[0] for box in self._boxes if box[0] is not None)]
+        for i, memo in enumerate(memos):  # a memo grown keeps its entries in order
+            meta = memo[4]
+            start, kept = self._gathered.get(i, (0, -1))
+            if kept != meta[mk.KEPT]:
+                start = 0  # it made room in place since: its entries moved
+            while not mk.merge(self._shared, memo, start, GATHER_CODES):
+                self._shared[4][mk.STATUS] = 0
+                self._shared = mk.make_room(self._shared, self._cap("shared"))
+            self._gathered[i] = (int(meta[mk.ENTRIES]), int(meta[mk.KEPT]))
+        self._base = self._shared
 
     def cost_here(self, codes: np.ndarray, bound: int, group: tuple, symmetric: bool) -> int:
         """``solve`` of ``codes`` by the compiled search in this thread and the solver's
@@ -465,11 +509,13 @@ class Solver:
         assert cost is not None  # only a deadline stops this memo's search
         return cost
 
-    def leaf(self, x: spreading._Set, box: list, *, symmetric: bool) -> spreading.Outcome | None:
+    def leaf(
+        self, x: spreading._Set, box: list, gate: spreading.Threads, *, symmetric: bool
+    ) -> spreading.Outcome | None:
         """Search the leaf ``x`` of a spread search in the memo of ``box`` (a thread's),
         with the bound ``x.bound`` (and the symmetries of its palette when ``symmetric``),
-        again with a lower one when the coordinator lowers it, until done; None when the
-        leaf is no longer needed."""
+        again with a lower one when the coordinator lowers it, waiting while ``gate`` is
+        paused, until done; None when the leaf is no longer needed."""
         from evo.search import memo_kernel as mk
 
         start = time.perf_counter()
@@ -484,6 +530,10 @@ class Solver:
             if x.dead:
                 self.wasted += int(box[0][4][mk.NODES]) - nodes
                 return None
+            if gate.paused:
+                x.meta = None
+                gate.park()
+                continue
             bound = x.bound
             cost, box[0] = self._run(x.codes, bound, box[0], x.palette, symmetric)
             if cost is not None:
@@ -506,7 +556,7 @@ class Solver:
         if cost >= bound:
             return spreading.Outcome(cost, False), memo
         out = np.empty(len(codes), dtype=np.int64)
-        end = kernels.harvest(codes, memo, self._game[0], self._nf, out, 0)
+        end = kernels.harvest(codes, memo, self._base, self._game[0], self._nf, out, 0)
         if end < 0:  # the memo forgot a set below (to make room): find the guesses again
             guesses, memo = self._guesses(codes, memo)
             return spreading.Outcome(cost, True, guesses), memo
@@ -524,13 +574,13 @@ class Solver:
             nonlocal memo
             if len(s) <= 2:
                 return
-            _, guess, _ = mk.lookup(memo, s)
+            _, guess, _ = mk.lookup_both(memo, self._base, s)
             if guess < 0:
                 cost = None
                 while cost is None:  # a stop asked for the leaf before it ended: ignored
                     memo[4][mk.STOP] = 0
                     cost, memo = self._run(s, UNBOUNDED, memo, self._identity, False)
-                _, guess, _ = mk.lookup(memo, s)
+                _, guess, _ = mk.lookup_both(memo, self._base, s)
                 if guess < 0:
                     raise RuntimeError(f"the search of {len(s)} codes kept no guess")
             out.append(int(guess))

@@ -22,16 +22,12 @@ from evo.core.feedback_kernel import feedback, popcount
 from evo.search.lookahead_kernel import _fixing, _lowest_of_its_orbit
 from evo.search.memo_kernel import (
     BUDGET,
-    COST,
-    GUESS,
-    LOWER,
     NODES,
     OUT_OF_BUDGET,
     STATUS,
     STOP,
     STOPPED,
-    find,
-    lookup,
+    lookup_both,
     set_hash,
     store,
 )
@@ -409,10 +405,11 @@ def _below(palette, g):  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True)
-def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - compiled
+def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cover - compiled
     """The exact search of :class:`evo.search.exact.Solver` (no depth limit) compiled
     whole: ``cost(codes)`` (sorted) when it is below ``bound``, else a lower bound ``>=
-    bound``; the memo (:mod:`evo.search.memo_kernel`) kept on the way. ``game``: ``(rows,
+    bound``; the memo (:mod:`evo.search.memo_kernel`) kept on the way, and ``base`` (a
+    memo it only reads, which other threads read too) looked up besides. ``game``: ``(rows,
     cols, every, digits, colors, lb, nf, consistent, impossible, kinds, common)``: the
     feedback sources, each code's pegs (``colors`` of them), the perfect-split bounds, the
     feedback count, the kinds of codes (:func:`evo.search.exact.code_kinds`), and the
@@ -430,13 +427,11 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
     if n <= 2:
         return np.int64(2 * n - 1)
     rows, lb, nf = game[0], game[5], game[6]
-    entries, meta = memo[2], memo[4]
-    e = find(memo, codes, set_hash(codes))
-    low = lb[n]
-    if e >= 0:
-        if entries[e, GUESS] >= 0:
-            return np.int64(entries[e, COST])
-        low = max(low, np.int64(entries[e, LOWER]))
+    meta = memo[4]
+    known, guess, lower = lookup_both(memo, base, codes)
+    if guess >= 0:
+        return known
+    low = max(lb[n], lower)
     if low >= bound:
         return low
     meta[NODES] += 1
@@ -494,7 +489,7 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
                 total += 2 * s - 1
             else:
                 part = grouped[pos : pos + s]
-                cost, guess, lower = lookup(memo, part)
+                cost, guess, lower = lookup_both(memo, base, part)
                 lows[m] = cost if guess >= 0 else max(lb[s], lower)
                 starts[m] = pos
                 lens[m] = s
@@ -508,7 +503,7 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
         for p in range(m):
             rest -= lows[p]
             part = grouped[starts[p] : starts[p] + lens[p]]
-            total += search(part, best - total - rest, memo, game, below, symmetry)
+            total += search(part, best - total - rest, memo, base, game, below, symmetry)
             if meta[STATUS] != 0:
                 return np.int64(0)
             if total + rest >= best:
@@ -600,15 +595,15 @@ def mixed(kept, bounds, biggest, cands, codes, impossible):  # pragma: no cover 
 
 
 @njit(cache=True)
-def harvest(codes, memo, rows, nf, out, pos):  # pragma: no cover - compiled
-    """Write the guesses the memo knows for ``codes`` and the parts below, in preorder
-    (parts in :func:`split`'s order; sets of one or two codes have none: their lower code
-    is guessed), to ``out`` from ``pos``; the position after them, or -1 when the memo
-    misses a set."""
+def harvest(codes, memo, base, rows, nf, out, pos):  # pragma: no cover - compiled
+    """Write the guesses the memo (or ``base``) knows for ``codes`` and the parts below,
+    in preorder (parts in :func:`split`'s order; sets of one or two codes have none: their
+    lower code is guessed), to ``out`` from ``pos``; the position after them, or -1 when
+    the memos miss a set."""
     n = len(codes)
     if n <= 2:
         return pos
-    _, guess, _ = lookup(memo, codes)
+    _, guess, _ = lookup_both(memo, base, codes)
     if guess < 0:
         return np.int64(-1)
     out[pos] = guess
@@ -616,7 +611,7 @@ def harvest(codes, memo, rows, nf, out, pos):  # pragma: no cover - compiled
     grouped, sizes, _ = split(rows, guess, codes, codes, nf)
     p = 0
     for s in sizes:
-        pos = harvest(grouped[p : p + s], memo, rows, nf, out, pos)
+        pos = harvest(grouped[p : p + s], memo, base, rows, nf, out, pos)
         if pos < 0:
             return pos
         p += s

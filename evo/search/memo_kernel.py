@@ -173,6 +173,48 @@ def lookup(memo, codes):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def lookup_both(memo, base, codes):  # pragma: no cover - compiled
+    """:func:`lookup` in ``memo``, then in ``base`` (a memo read only, shared by threads):
+    an exact cost from either, else the higher lower bound."""
+    h = set_hash(codes)
+    lower = np.int64(0)
+    e = find(memo, codes, h)
+    if e >= 0:
+        entries = memo[2]
+        if entries[e, GUESS] >= 0:
+            return np.int64(entries[e, COST]), np.int64(entries[e, GUESS]), np.int64(0)
+        lower = np.int64(entries[e, LOWER])
+    if base[4][ENTRIES] > 0:
+        e = find(base, codes, h)
+        if e >= 0:
+            entries = base[2]
+            if entries[e, GUESS] >= 0:
+                return np.int64(entries[e, COST]), np.int64(entries[e, GUESS]), np.int64(0)
+            lower = max(lower, np.int64(entries[e, LOWER]))
+    return np.int64(0), np.int64(-1), lower
+
+
+@njit(cache=True)
+def merge(memo, other, start, least):  # pragma: no cover - compiled
+    """Record in ``memo`` what ``other`` knows (its exact costs, else its lower bounds) of
+    its sets of at least ``least`` codes, from its entry ``start`` on; False when the memo
+    has no room: grow it and merge again."""
+    _, _, entries, arena, meta, offsets = other
+    for e in range(start, meta[ENTRIES]):
+        off, n = offsets[e], entries[e, SIZE]
+        if n < least:
+            continue
+        codes = arena[off : off + n]
+        if entries[e, GUESS] >= 0:
+            ok = store(memo, codes, entries[e, COST], entries[e, GUESS], 0)
+        else:
+            ok = store(memo, codes, 0, -1, entries[e, LOWER])
+        if not ok:
+            return False
+    return True
+
+
+@njit(cache=True)
 def keep_largest(memo):  # pragma: no cover - compiled
     """Make room in place: keep the entries of the largest sets, at most half the entries
     and half the codes the memo has room for (sets of one size all kept or all dropped),

@@ -33,6 +33,7 @@ import heapq
 import json
 import os
 import queue
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -52,6 +53,10 @@ INLINE = 32
 
 #: A spread search picks the leaf to start among the first this many ready ones.
 SCAN = 64
+
+#: A spread search on threads gathers their memos into the one they all read every this
+#: many seconds (the threads paused meanwhile).
+GATHER = 1.0
 
 #: Format name and version of a results file's first line.
 RESULTS_FORMAT = "evo-exact-results"
@@ -113,6 +118,7 @@ class _Set:
         "exact",
         "lo",
         "queued_all",
+        "place",
     )
 
     def __init__(self, codes: np.ndarray, palette: tuple, up: _Cand | None, key: tuple):
@@ -136,6 +142,7 @@ class _Set:
         self.exact: list[_Cand] = []  # its candidates of known cost
         self.lo = 0  # its candidates before this one are decided
         self.queued_all = False  # its candidates are all queued to be opened
+        self.place = -1  # the runner's place (a thread's memo) where it is searched
 
     @property
     def value(self) -> int:
@@ -189,7 +196,7 @@ class Runner(Protocol):
     @property
     def slots(self) -> int: ...
 
-    def start(self, leaf: _Set, bound: int) -> None: ...
+    def start(self, leaf: _Set, bound: int, place: int = 0) -> None: ...
 
     def wait(self, timeout: float) -> list[tuple[_Set, Any]]: ...
 
@@ -204,30 +211,66 @@ class Threads:
     box)`` runs one (the solver's :meth:`~evo.search.exact.Solver.leaf`)."""
 
     def __init__(
-        self, count: int, memos: list[list], search: Callable[[_Set, list], Outcome | None]
+        self,
+        count: int,
+        memos: list[list],
+        search: Callable[[_Set, list, Threads], Outcome | None],
     ):
         self.slots = count
         self._search = search
-        self._free: queue.SimpleQueue = queue.SimpleQueue()
-        for box in memos[:count]:
-            self._free.put(box)
+        self._boxes = memos[:count]
         self._done: queue.SimpleQueue = queue.SimpleQueue()
         self._pool = ThreadPoolExecutor(count)
+        self._go = threading.Event()
+        self._go.set()
+        self._busy = self._parked = 0
+        self._turn = threading.Condition()
 
-    def start(self, leaf: _Set, bound: int) -> None:
+    def start(self, leaf: _Set, bound: int, place: int = 0) -> None:
+        """Search ``leaf`` with ``bound`` in the memo of ``place`` (free: one leaf a memo)."""
         leaf.bound = bound
-        self._pool.submit(self._work, leaf)
+        self._pool.submit(self._work, leaf, self._boxes[place])
 
-    def _work(self, leaf: _Set) -> None:
-        box = self._free.get()
+    def _work(self, leaf: _Set, box: list) -> None:
+        with self._turn:
+            self._busy += 1
         try:
-            out: Any = self._search(leaf, box)
+            out: Any = self._search(leaf, box, self)
         except BaseException as e:  # noqa: BLE001 - handed to the coordinator
             out = e
         finally:
             leaf.meta = None
-            self._free.put(box)
+            with self._turn:
+                self._busy -= 1
+                self._turn.notify_all()
         self._done.put((leaf, out))
+
+    @property
+    def paused(self) -> bool:
+        """Whether the searches are to wait (:meth:`park`) while the memos are gathered."""
+        return not self._go.is_set()
+
+    def park(self) -> None:
+        """Wait, from a leaf's thread, until the pause is over."""
+        with self._turn:
+            self._parked += 1
+            self._turn.notify_all()
+        self._go.wait()
+        with self._turn:
+            self._parked -= 1
+
+    def pause(self) -> None:
+        """Stop every running search where it is and wait until all wait (or ended)."""
+        from evo.search.memo_kernel import STOP
+
+        self._go.clear()
+        for box in self._boxes:
+            box[0][4][STOP] = 1
+        with self._turn:
+            self._turn.wait_for(lambda: self._parked >= self._busy)
+
+    def resume(self) -> None:
+        self._go.set()
 
     def wait(self, timeout: float) -> list[tuple[_Set, Any]]:
         try:
@@ -275,7 +318,7 @@ class Cluster:
             self._slots = max(1, sum(self._client.nthreads().values()))
         return self._slots
 
-    def start(self, leaf: _Set, bound: int) -> None:
+    def start(self, leaf: _Set, bound: int, place: int = 0) -> None:
         leaf.bound = bound
         _, _, _, _, played, pis, luts = leaf.palette
         future = self._client.submit(
@@ -455,7 +498,9 @@ class Spread:
     root, are split here, and parts of fewer than ``inline`` codes searched here at once
     (a task would cost more than their search). ``results``: a results file to reuse and
     extend; ``deadline``: a ``time.monotonic()`` instant past which :class:`TimeoutError`
-    is raised; ``report``: called with the :class:`Stats` every ``every`` seconds."""
+    is raised; ``report``: called with the :class:`Stats` every ``every`` seconds;
+    ``gather``: called every :data:`GATHER` seconds with the runner's threads paused (the
+    solver merges their memos into the one they all read)."""
 
     def __init__(
         self,
@@ -470,8 +515,10 @@ class Spread:
         deadline: float | None = None,
         report: Callable[[Stats], None] | None = None,
         every: float = 60.0,
+        gather: Callable[[], None] | None = None,
     ):
         self.solver = solver
+        self.gather = gather
         self.runner = runner
         self.split = max(split, 3)
         self.inline = inline
@@ -826,19 +873,25 @@ class Spread:
         if root.lower >= bound:
             return root.lower
         self._push(root, root.key)
-        last = time.monotonic()
+        last = gathered = time.monotonic()
         cpu0 = time.thread_time()
+        free: list[int] = []
+        places = 0
         try:
             while not root.done:
-                while len(self._running) < self.runner.slots:
+                while places < self.runner.slots:  # a cluster may gain workers
+                    free.insert(0, places)
+                    places += 1
+                while free:
                     x = self._next()
                     if x is None:
                         break
                     x.running, x.dead = True, False
                     self._running.add(x)
+                    x.place = free.pop()
                     if x.up is not None:
                         x.up.running += 1
-                    self.runner.start(x, self._budget(x))
+                    self.runner.start(x, self._budget(x), x.place)
                 if root.done:
                     break
                 if not self._running:
@@ -849,6 +902,7 @@ class Spread:
                 wait = 1.0 if self.deadline is None else max(0.0, min(1.0, self.deadline - now))
                 for x, out in self.runner.wait(wait):
                     self._running.discard(x)
+                    free.append(x.place)
                     x.running = False
                     if x.up is not None:
                         x.up.running -= 1
@@ -866,6 +920,13 @@ class Spread:
                     self._answer(x, out)
                 self._check()
                 self._tell_running()
+                if self.gather is not None and time.monotonic() - gathered >= GATHER:
+                    self.runner.pause()  # type: ignore[attr-defined]
+                    try:
+                        self.gather()
+                    finally:
+                        self.runner.resume()  # type: ignore[attr-defined]
+                    gathered = time.monotonic()
                 if self.report is not None and time.monotonic() - last >= self.every:
                     last = time.monotonic()
                     self.report(self.stats)
