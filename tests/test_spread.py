@@ -59,12 +59,14 @@ def _spread_tree(
         (3, 6, "bulls-cows", "all", 0, "symmetry"),
     ],
 )
-@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("threads, gather", [(1, 1.0), (2, 1.0), (2, 0.0)])
 def test_spread_search_builds_the_compiled_searchs_tree(
-    pegs, colors, variant, pool, impossible, policy, threads
+    pegs, colors, variant, pool, impossible, policy, threads, gather, monkeypatch
 ):
     """Sets split down to 20 codes, parts of 6 codes or more as leaves: every set's
-    choice is still the compiled search's, on one thread and two."""
+    choice is still the compiled search's, on one thread and two (their memos gathered
+    into the one they read every second, or at every turn of the coordinator)."""
+    monkeypatch.setattr(spread, "GATHER", gather)
     game = make_game(pegs, colors, variant)
     alone = Solver(game, policy=policy, pool=pool, impossible=impossible).subtree(game.all_codes())
     tree, stats = _spread_tree(
@@ -79,6 +81,19 @@ def test_spread_search_builds_the_compiled_searchs_tree(
     assert stats.split > 1 and stats.leaves > 0
     assert tree.total == alone.total
     assert _arrays(tree) == _arrays(alone)
+
+
+def test_a_solver_takes_the_guesses_of_the_memo_it_reads_besides_its_own():
+    """What a spread search's threads gathered (the memo the solver reads besides its
+    own) gives the tree's guesses: nothing searched again."""
+    game = make_game(4, 4)
+    codes = game.all_codes()
+    first = Solver(game, policy="symmetry")
+    tree = first.subtree(codes)
+    second = Solver(game, policy="symmetry")
+    second._base = first.memo  # as Solver.gather leaves it
+    assert _arrays(second.subtree(codes)) == _arrays(tree)
+    assert second.nodes == 0
 
 
 def test_spread_optimum_of_four_five_on_threads_is_goddards():
@@ -156,7 +171,8 @@ def test_plant_stores_the_harvested_subtree_and_refuses_other_guesses():
     codes = game.all_codes().astype(np.int64)
     cost = solver.total(codes)
     out = np.empty(len(codes), dtype=np.int64)
-    end = kernels.harvest(codes, solver.memo, solver.game_args[0], game.num_feedbacks, out, 0)
+    rows = solver.game_args[0]
+    end = kernels.harvest(codes, solver.memo, solver.base, rows, game.num_feedbacks, out, 0)
     assert end > 0
     other = Solver(game, policy="path-independent")
     assert other.plant(codes, out[:end], cost)

@@ -193,7 +193,7 @@ class Solver:
         # The compiled recursion carries a node's symmetries as color bit masks (uint32).
         self._symmetric_kernel = game.colors <= 32
         self._search = kernels.search
-        self._lookup = memo_kernel.lookup
+        self._lookup = memo_kernel.lookup_both
 
     @property
     def nodes(self) -> int:
@@ -225,6 +225,12 @@ class Solver:
     def memo(self) -> tuple:
         """The compiled search's memo (:mod:`evo.search.memo_kernel`)."""
         return self._memo
+
+    @property
+    def base(self) -> tuple:
+        """The memo the compiled search reads besides its own (what the threads of a
+        spread search gathered; empty before any)."""
+        return self._base
 
     @property
     def game_args(self) -> tuple:
@@ -599,7 +605,7 @@ class Solver:
         hit = self.exact.get(self._key(codes, depth))
         if hit is not None:
             return hit[1]
-        return -1 if depth is not None else int(self._lookup(self._memo, codes)[1])
+        return -1 if depth is not None else int(self._lookup(self._memo, self._base, codes)[1])
 
     def _two_guesses(self, codes: np.ndarray, node: Node, bound: int) -> int:
         """``solve`` within two guesses: a guess that leaves single codes, consistent first
