@@ -251,7 +251,7 @@ def test_symmetric_first_guesses_share_the_exact_search():
     parts = []
     for root in (a, b):
         part = [
-            s for s in game.all_codes() if game.format_feedback(game.feedback(root, s)) == "2B 0W"
+            s for s in game.all_codes() if game.format_feedback(game.feedback(root, s)) == "2B 0C"
         ]
         codes = np.array(part)
         sub = in_canonical_frame(game, codes, (root,), lambda c, h: solver.subtree(c, history=h))

@@ -90,39 +90,43 @@ def test_compiled_search_builds_the_python_recursions_tree(pegs, colors, variant
     assert python.memo_entries > 0 and python.exact  # the Python recursion's own memo
 
 
-def test_a_past_deadline_stops_the_compiled_search_and_the_memo_stays_right():
-    g = make_game(4, 5)
-    solver = Solver(g, policy="path-independent", deadline=time.monotonic() - 1)
+def test_a_deadline_stops_the_compiled_search_and_the_memo_stays_right():
+    """The deadline passes in the middle of the search (a watch thread stops it, within
+    a few milliseconds): what the memo kept is right, and the search goes on from it."""
+    g = make_game(4, 7)
+    solver = Solver(g, policy="path-independent")
+    solver.total(g.all_codes()[:40])  # the kernels loaded
+    solver.deadline = time.monotonic() + 0.3
     with pytest.raises(SearchTimeout):
         solver.total(g.all_codes())
+    assert time.monotonic() < solver.deadline + 1
     assert 0 < solver.nodes
+    small = make_game(4, 5)
+    solver = Solver(small, policy="path-independent", deadline=time.monotonic() - 1)
+    with pytest.raises(SearchTimeout):  # a deadline passed already: no search at all
+        solver.total(small.all_codes())
     solver.deadline = None
-    assert solver.total(g.all_codes()) == 2463  # Goddard's optimum of (4,5)
+    assert solver.total(small.all_codes()) == 2463  # Goddard's optimum of (4,5)
 
 
-def test_first_candidates_parts_side_by_side_give_the_same_tree(monkeypatch):
-    """With two threads, the parts of a big search's first candidate are searched side by
-    side, each in its own memo, then merged: the same tree as on one thread."""
+def test_a_big_search_spreads_over_two_threads_with_the_same_tree(monkeypatch):
+    """With two threads, a search of at least PARALLEL_CODES codes is spread (its leaves
+    searched side by side, each thread in its own memo): the same tree as on one."""
     from evo.core import engine
     from evo.search import exact
 
     g = make_game(4, 5)
     monkeypatch.setattr(exact, "PARALLEL_CODES", 600)  # 625 codes: above it
-    calls = []
-    spread = exact.Solver._first_parts_side_by_side
-
-    def spy(self, *args):
-        calls.append(len(args[0]))
-        return spread(self, *args)
-
-    monkeypatch.setattr(exact.Solver, "_first_parts_side_by_side", spy)
-    trees = {}
+    trees, spread = {}, {}
     for count in (1, 2):
         monkeypatch.setattr(engine, "THREADS", count)
-        trees[count] = Solver(g, policy="symmetry").subtree(g.all_codes())
-    assert calls == [625]  # only with two threads
+        solver = Solver(g, policy="symmetry")
+        trees[count] = solver.subtree(g.all_codes())
+        spread[count] = getattr(solver, "last_spread", None)
+    assert spread[1] is None and spread[2].stats.leaves > 0  # only with two threads
     assert trees[1].total == trees[2].total == 2463
     assert np.array_equal(trees[1].guess, trees[2].guess)
+    assert np.array_equal(trees[1].parent, trees[2].parent)
 
 
 def test_a_past_deadline_stops_the_threads_too(monkeypatch):

@@ -116,10 +116,12 @@ def test_optimum_beats_every_heuristic():
 
 def test_gives_up_when_the_time_limit_is_reached(monkeypatch):
     monkeypatch.setattr(optmod, "MEASURED_SECONDS", {})  # no estimate: the search starts
+    with pytest.raises(OptimalRefused):  # the first may load (or compile) the kernels
+        optimal(make_game(4, 7), time_limit=0.3)
     t0 = time.monotonic()
     with pytest.raises(OptimalRefused) as e:
         optimal(make_game(4, 7), time_limit=0.3)
-    assert time.monotonic() - t0 < 10
+    assert time.monotonic() - t0 < 5
     assert "gave up" in str(e.value) and "time_limit=" in str(e.value)
     assert "--time-limit" in str(e.value.citing("--time-limit"))
 

@@ -33,6 +33,7 @@ from evo.baselines.optimal import (
     KNOWN_OPTIMA,
     OPTIMA_SOURCES,
     OptimalRefused,
+    Where,
     optimal,
 )
 from evo.baselines.optimal import estimate_seconds as optimal_estimate
@@ -65,6 +66,7 @@ __all__ = [
     "BaselineResult",
     "OptimalRefused",
     "Refused",
+    "Where",
     "build",
     "KnownTotal",
     "SOLVE_OPTIMUM_UP_TO",
@@ -215,17 +217,18 @@ def reads_table(game: Game, names: Sequence[str]) -> bool:
     return game.table_at_hand or any(_one_step(parse_name(game, n)) is None for n in names)
 
 
-def estimate_seconds(game: Game, name: str) -> float | None:
+def estimate_seconds(game: Game, name: str, *, where: Where | None = None) -> float | None:
     """About how long baseline ``name`` takes to build on ``game`` here: for the one-step
     strategies (:func:`evo.search.lookahead.estimate_seconds`) and the optimum
-    (:func:`evo.baselines.optimal.estimate_seconds`); None for the others (quick)."""
+    (:func:`evo.baselines.optimal.estimate_seconds`, on the threads or workers of
+    ``where``); None for the others (quick)."""
     name = parse_name(game, name)
     rule = _one_step(name)
     if rule is not None:
         _, heuristic, consistent = rule
         return lookahead_estimate(game, heuristic, pool="consistent" if consistent else "all")
     if name == "optimal":
-        return optimal_estimate(game)
+        return optimal_estimate(game, processes=(where or Where()).processes)
     return None
 
 
@@ -236,10 +239,11 @@ def build(
     seed: int = 0,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
     progress: Callable[[int, int], None] | None = None,
+    where: Where | None = None,
 ) -> Tree:
     """The tree of baseline ``name`` (no cache). ``seed``: of RC forms; ``time_limit``:
     seconds the optimum may take (:class:`BaselineRefused` beyond); ``progress``: of the
-    one-step strategies (:func:`lookahead`)."""
+    one-step strategies (:func:`lookahead`); ``where``: how the optimum is searched."""
     name = parse_name(game, name)
     rule = _one_step(name)
     if rule is not None:
@@ -264,7 +268,7 @@ def build(
     if name == "advanced":
         return advanced(game)
     if name == "optimal":
-        return optimal(game, time_limit=time_limit)
+        return optimal(game, time_limit=time_limit, where=where)
     if name == "optimal-consistent":
         return optimal_consistent(game, time_limit=time_limit)
     *codes, then = name.split("+")
@@ -392,12 +396,13 @@ def run(
     rc_seeds: int = 100,
     use_cache: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    where: Where | None = None,
 ) -> Baseline:
     """A baseline from the cache, or built (and cached). RC forms also carry the estimate
     of their expected average over ``rc_seeds`` seeds (0: none). Raises
     :class:`~evo.baselines.limits.BaselineRefused` for a baseline estimated beyond
     ``time_limit`` seconds (before any work), or an optimum whose search reaches it.
-    ``progress``: see :func:`build`."""
+    ``progress`` and ``where``: see :func:`build`."""
     name = parse_name(game, name)
     time_limit = check_time_limit(time_limit)
     key = cache_key(game, name, seed=seed)
@@ -419,7 +424,7 @@ def run(
     if reads_table(game, [name]):  # a one-step rule may compute its feedbacks instead
         game.prepare()  # the one-time table is not part of a strategy's time
     t0 = time.perf_counter()
-    tree = build(game, name, seed=seed, time_limit=time_limit, progress=progress)
+    tree = build(game, name, seed=seed, time_limit=time_limit, progress=progress, where=where)
     seconds = time.perf_counter() - t0
     result = BaselineResult(
         name=name,
@@ -451,6 +456,7 @@ def run_all(
     rc_seeds: int = 100,
     use_cache: bool = True,
     progress: Callable[[int, int], None] | None = None,
+    where: Where | None = None,
 ) -> list[Baseline | Refused]:
     """:func:`run` for each name; a refused optimum is a :class:`Refused` record."""
     out: list[Baseline | Refused] = []
@@ -465,6 +471,7 @@ def run_all(
                     rc_seeds=rc_seeds,
                     use_cache=use_cache,
                     progress=progress,
+                    where=where,
                 )
             )
         except BaselineRefused as e:

@@ -67,15 +67,23 @@ def check_time_limit(time_limit: Any, *, what: str = "time_limit") -> float | No
     return None if time_limit is None else positive(time_limit, what=what, unit="seconds")
 
 
-def refuse_beyond(game: Game, name: str, estimate: float | None, time_limit: float | None) -> None:
+def refuse_beyond(
+    game: Game,
+    name: str,
+    estimate: float | None,
+    time_limit: float | None,
+    *,
+    on: str = "here",
+) -> None:
     """Raise :class:`BaselineRefused` when baseline ``name`` of ``game`` is estimated to
-    take longer than ``time_limit`` seconds (None: no limit; no estimate: quick)."""
+    take longer than ``time_limit`` seconds (None: no limit; no estimate: quick); ``on``:
+    where, as the message says it."""
     if time_limit is None or estimate is None or estimate <= time_limit:
         return
     what = "the exact optimum" if name == "optimal" else f"the {name} tree"
     raise BaselineRefused(
         f"refused: {what} of {game.name} ({game.num_codes:,} codes) would take about "
-        f"{duration_text(estimate)} here, more than the {duration_text(time_limit)} allowed",
+        f"{duration_text(estimate)} {on}, more than the {duration_text(time_limit)} allowed",
         name=name,
         estimate_seconds=estimate,
     )

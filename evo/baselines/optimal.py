@@ -1,22 +1,32 @@
 """The exact optimum baseline: the tree of least total for a whole game.
 
 The search itself is :class:`evo.search.exact.Solver` with the ``symmetry`` policy (one
-candidate per orbit of the symmetries fixing the history). This module decides whether
-to run it (an estimate from measured games, refused beyond the time limit), gives up at
-the limit, and records the best-known optima with their sources.
+candidate per orbit of the symmetries fixing the history), spread over the threads of
+this process or a Dask cluster (:mod:`evo.search.spread`), its memos within a memory
+budget. This module decides whether to run it (an estimate from measured games, refused
+beyond the time limit), gives up at the limit, and records the best-known optima with
+their sources.
 """
 
 from __future__ import annotations
 
+import os
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
 
 import numpy as np
 
 from evo.baselines.limits import BaselineRefused, check_time_limit, duration_text, refuse_beyond
-from evo.core.game import Game, count_codes
+from evo.core.engine import threads
+from evo.core.game import Game, available_memory_bytes, count_codes, memory_estimate
 from evo.core.tree import Tree
+from evo.search import spread
 from evo.search.build import Node, build_tree
-from evo.search.exact import SearchTimeout, Solver
+from evo.search.exact import UNBOUNDED, SearchTimeout, Solver, solve_leaf
+from evo.search.lookahead import palette
 
 #: Seconds measured for the whole optimum (search and tree, with the first load of the
 #: compiled kernels) of games, on the machine of benchmarks/RESULTS.md (2 cores; the
@@ -107,11 +117,65 @@ DEFAULT_TIME_LIMIT = 600.0
 OptimalRefused = BaselineRefused
 
 
-def estimate_seconds(game: Game) -> float | None:
-    """Seconds the optimum is expected to take: the measured time of a game in
-    :data:`MEASURED_SECONDS`, else an exponential in the number of codes fitted (least
-    squares on the logarithm of the time) to the three largest measured games of the
-    variant; None without two."""
+#: Bytes a process of the search takes besides the game and its memos (Python, NumPy,
+#: numba and the compiled kernels).
+PROCESS_BYTES = 512 << 20
+
+#: The least memory the memos are given, whatever the budget.
+LEAST_MEMO_BYTES = 64 << 20
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where and how the optimum is searched. ``memory``: bytes the search may use, the
+    game and its memos (None: 80% of the memory available, as :func:`make_game`'s
+    default); ``results``: a results file (:class:`evo.search.spread.Results`): the
+    subproblems finished are appended to it, and those it holds are not searched again;
+    ``scheduler``: the address of a Dask scheduler whose workers search the subproblems;
+    ``workers``: else, a local Dask cluster of this many worker processes (0: the threads
+    of this process, :func:`~evo.core.engine.threads`); ``report``: called with a line
+    of progress every minute of a spread search."""
+
+    memory: int | None = None
+    results: str | Path | None = None
+    scheduler: str | None = None
+    workers: int = 0
+    report: Callable[[str], None] | None = None
+
+    @property
+    def processes(self) -> int:
+        """The searches that run side by side: the local cluster's workers, or threads
+        (a remote cluster's size is not known ahead)."""
+        return self.workers if self.workers > 0 else threads()
+
+
+def memo_budget(game: Game, memory: int | None) -> int:
+    """Bytes the exact search's memos may take: ``memory`` (None: 80% of the memory
+    available), less what the game and the process need."""
+    total = int(available_memory_bytes() * 0.8) if memory is None else memory
+    need, _ = memory_estimate(game.pegs, game.colors, game.variant, memory=memory)
+    return max(LEAST_MEMO_BYTES, total - need - PROCESS_BYTES)
+
+
+#: How much of a further thread or worker process the exact search puts to use: the
+#: speed-up of ``n`` is taken as ``1 + (n - 1) * SPREAD_EFFICIENCY`` (measured on (4,8),
+#: benchmarks/RESULTS.md).
+SPREAD_EFFICIENCY = 0.8
+
+
+def estimate_seconds(game: Game, *, processes: int = 1) -> float | None:
+    """Seconds the optimum is expected to take on ``processes`` threads or worker
+    processes: the measured time of a game in :data:`MEASURED_SECONDS` (one thread),
+    else an exponential in the number of codes fitted (least squares on the logarithm of
+    the time) to the three largest measured games of the variant, divided by the
+    speed-up of ``processes`` (:data:`SPREAD_EFFICIENCY`); None without two."""
+    one = _one_thread_seconds(game)
+    if one is None:
+        return None
+    return one / (1 + (max(processes, 1) - 1) * SPREAD_EFFICIENCY)
+
+
+def _one_thread_seconds(game: Game) -> float | None:
     key = (game.variant, game.pegs, game.colors)
     if key in MEASURED_SECONDS:
         return MEASURED_SECONDS[key]
@@ -128,26 +192,83 @@ def estimate_seconds(game: Game) -> float | None:
     return float(np.exp(intercept + max(float(rate), 0.0) * game.num_codes))
 
 
-def optimal(game: Game, *, time_limit: float | None = DEFAULT_TIME_LIMIT) -> Tree:
-    """The tree of smallest total. Raises :class:`OptimalRefused` (with an estimate)
-    when the estimate is beyond ``time_limit`` seconds, or when the limit is reached."""
+def optimal(
+    game: Game, *, time_limit: float | None = DEFAULT_TIME_LIMIT, where: Where | None = None
+) -> Tree:
+    """The tree of smallest total, searched as ``where`` says (default: on this process's
+    threads, within 80% of the memory available). Raises :class:`OptimalRefused` (with
+    an estimate) when the estimate is beyond ``time_limit`` seconds, or when the limit
+    is reached (a results file keeps what was finished)."""
+    where = where or Where()
     time_limit = check_time_limit(time_limit)
-    refuse_beyond(game, "optimal", estimate_seconds(game), time_limit)
+    est = estimate_seconds(game, processes=where.processes)
+    refuse_beyond(game, "optimal", est, time_limit, on=f"on {_on(where)}")
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
-    solver = Solver(game, policy="symmetry", deadline=deadline)
+    per = where.workers if where.scheduler is None and where.workers > 0 else 1
+    memory = memo_budget(game, where.memory)
+    solver = Solver(game, policy="symmetry", deadline=deadline, memory=memory // per)
     codes = game.all_codes().astype(np.int64)
     try:
-        solver.solve(codes, Node(game), np.iinfo(np.int64).max)
+        if where.results is None and where.scheduler is None and where.workers <= 0:
+            solver.solve(codes, Node(game), UNBOUNDED)  # spread on the threads when big
+        else:
+            _spread(game, solver, codes, where, memory)
     except SearchTimeout:
         if time_limit is None:  # no deadline, so no timeout: not expected
             raise
-        est = estimate_seconds(game)
+        est = estimate_seconds(game, processes=where.processes)
         more = f"; estimated {duration_text(est)}" if est is not None and est > time_limit else ""
+        kept = "" if where.results is None else f"; what was finished is in {where.results}"
         raise BaselineRefused(
             f"gave up: the exact optimum of {game.name} ({game.num_codes:,} codes) did not "
             f"finish in the {duration_text(time_limit)} allowed, after "
-            f"{solver.nodes:,} searched nodes{more}",
+            f"{solver.nodes:,} searched nodes{more}{kept}",
             estimate_seconds=est,
         ) from None
     return build_tree(game, solver.best_guess)
+
+
+def _on(where: Where) -> str:
+    if where.scheduler is not None:
+        return "the Dask cluster at " + where.scheduler
+    if where.workers > 0:
+        return f"{where.workers} worker processes"
+    n = threads()
+    return f"{n} thread{'s' if n > 1 else ''}"
+
+
+def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory: int) -> None:
+    """The optimum's search spread with a results file, or on a Dask cluster."""
+    results = None
+    if where.results is not None:
+        results = spread.Results(
+            where.results,
+            {"game": [game.variant, game.pegs, game.colors], "pool": "all", "policy": "symmetry"},
+        )
+    report = None
+    if where.report is not None:
+        say = where.report
+
+        def report(stats: spread.Stats) -> None:
+            say(
+                f"{stats.leaves:,} subproblems searched ({stats.nodes:,} nodes, "
+                f"{stats.seconds:,.0f} s), {stats.reused:,} from the results file"
+            )
+
+    group = palette(game, (), symmetries=True)
+    try:
+        if where.scheduler is None and where.workers <= 0:
+            solver.spread(codes, UNBOUNDED, group, True, results=results, report=report)
+            return
+        per = None if where.scheduler is not None else memory // where.workers
+        session = f"{os.getpid()}-{time.time_ns()}"
+        task = partial(solve_leaf, game, (session, "symmetry", "all", 0, per))
+        with spread.dask_client(where.scheduler, workers=where.workers, memory=per) as client:
+            runner = spread.Cluster(client, task)
+            solver.spread(
+                codes, UNBOUNDED, group, True, runner=runner, results=results, report=report
+            )
+    finally:
+        if results is not None:
+            results.close()

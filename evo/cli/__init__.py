@@ -52,6 +52,7 @@ USER_ERRORS = {
     "evo.ea.cluster.ClusterError",
     "evo.baselines.limits.BaselineRefused",
     "evo.show.render.GraphvizMissing",
+    "evo.search.spread.ResultsError",
 }
 
 #: Exit status of every user-caused error.

@@ -62,6 +62,30 @@ def _histogram(h: dict) -> str:
     help="Seeds over which RC's expected average is estimated (0: none).",
 )
 @click.option("--no-cache", is_flag=True, help="Recompute, and do not write the cache.")
+@click.option(
+    "--resume",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE",
+    help="The exact optimum's results file: each subproblem it finishes is added to FILE "
+    "(JSON lines, synced to disk), and those FILE holds are not searched again, so a long "
+    "proof stopped (or out of time) goes on from there when run again.",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="A Dask scheduler (tcp://HOST:8786) whose workers search the exact optimum's "
+    "subproblems (see docs/CLUSTER.md).",
+)
+@click.option(
+    "--workers",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Search the exact optimum on a local Dask cluster of this many worker processes "
+    "(0: on the threads of this process, --threads).",
+)
 @threads_option
 @click.option(
     "--progress/--no-progress",
@@ -70,7 +94,20 @@ def _histogram(h: dict) -> str:
     "(default: when standard error is a terminal).",
 )
 def baselines(
-    pegs, colors, variant, only, as_json, save, time_limit, seed, rc_seeds, no_cache, progress
+    pegs,
+    colors,
+    variant,
+    only,
+    as_json,
+    save,
+    time_limit,
+    seed,
+    rc_seeds,
+    no_cache,
+    resume,
+    scheduler,
+    workers,
+    progress,
 ) -> None:
     """Build the classic strategies of a game and compare them: total, average, worst
     case, depth histogram and the time each took. Results are cached per game under
@@ -78,6 +115,7 @@ def baselines(
     from evo.baselines import (
         Baseline,
         Refused,
+        Where,
         cache_key,
         default_names,
         estimate_seconds,
@@ -103,6 +141,18 @@ def baselines(
         raise click.BadParameter(str(e), param_hint="--only") from None
     if progress is None:
         progress = sys.stderr.isatty()
+    memory = click.get_current_context().meta.get("evo.memory")
+    if scheduler is not None and "optimal" in names:
+        from evo.ea.cluster import check_scheduler
+
+        check_scheduler(scheduler)  # a wrong address or an empty cluster: said before any work
+    where = Where(
+        memory=memory,
+        results=resume,
+        scheduler=scheduler,
+        workers=workers,
+        report=(lambda line: click.echo(f"\n  {line}", err=True, nl=False)) if progress else None,
+    )
     results = []
     if progress:
         note = table_note(game, read=reads_table(game, names))
@@ -111,7 +161,7 @@ def baselines(
         meter = None
         if progress:
             limit = f" (at most {time_limit:g} s)" if name == "optimal" else ""
-            expected = estimate_seconds(game, name)
+            expected = estimate_seconds(game, name, where=where)
             if name != "optimal" and expected is not None and expected >= LONG_SECONDS:
                 path = cache_path(game, cache_key(game, name, seed=seed))
                 if no_cache or path is None or not path.is_file():  # not a cache hit
@@ -127,6 +177,7 @@ def baselines(
             rc_seeds=rc_seeds,
             use_cache=not no_cache,
             progress=meter,
+            where=where,
         )
         if meter is not None:
             meter.close()

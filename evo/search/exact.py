@@ -42,8 +42,10 @@ dictionaries, serves the searches with a depth limit and games of more than 32 c
 
 from __future__ import annotations
 
+import threading
 import time
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, partial
 from typing import Literal, get_args
 
 import numpy as np
@@ -52,28 +54,36 @@ from evo.core.engine import threads
 from evo.core.game import Game
 from evo.core.kinds import POOLS, Pool
 from evo.core.tree import Tree
+from evo.search import spread as spreading
 from evo.search.build import Node, build_tree
 from evo.search.lookahead import identity_palette, palette
 from evo.search.partition import partition_counts
+from evo.search.spread import UNBOUNDED
 from evo.search.symmetry import Stabilizer
 
 Policy = Literal["symmetry", "path-independent"]
 POLICIES: tuple[str, ...] = get_args(Policy)
 
-#: The bound that means "no limit".
-UNBOUNDED = 1 << 60
-
-#: From this many codes, the parts of a search's first candidate are searched side by
-#: side on :func:`~evo.core.engine.threads` threads before the search itself (below, as
-#: for the (4,6) optimum, loading the kernels that do it costs a process more time than
-#: the threads save).
+#: From this many codes, a search is spread over :func:`~evo.core.engine.threads` threads
+#: (:mod:`evo.search.spread`; below, as for the (4,6) optimum, loading the kernels that do
+#: it costs a process more time than the threads save).
 PARALLEL_CODES = 1500
 
-#: With a deadline, the compiled search stops to look at the clock every this many nodes.
-BUDGET_NODES = 4096
+#: The sets of fewer codes than this that a spread search's threads find stay in their own
+#: memos, not gathered into the one they all read.
+GATHER_CODES = 3
+
+#: A spread search splits the sets of at least this share of its codes (and at least
+#: :data:`SPLIT_CODES`) into their candidates' parts; the smaller ones are its leaves.
+SPLIT_SHARE = 1 / 16
+SPLIT_CODES = 200
+
+#: With a deadline, the compiled search is stopped at the deadline by a watch thread (it
+#: sets the memos' stop cell); it also looks at the clock every this many nodes.
+BUDGET_NODES = 1 << 20
 
 
-class SearchTimeout(Exception):
+class SearchTimeout(TimeoutError):
     """The search reached its deadline."""
 
 
@@ -107,7 +117,9 @@ class Solver:
     when each call's ``node`` holds the guesses that led to its codes. ``pool`` and
     ``impossible``: which guesses are tried (see the module). ``deadline``: a
     ``time.monotonic()`` instant after which :class:`SearchTimeout` is raised;
-    ``max_memo``: memo entries kept before it is emptied (None: no limit).
+    ``max_memo``: memo entries kept before it is emptied (None: no limit); ``memory``:
+    bytes its memos may take in all (None: no limit), beyond which each keeps its largest
+    sets only (:func:`evo.search.memo_kernel.keep_largest`).
     """
 
     def __init__(
@@ -119,6 +131,7 @@ class Solver:
         impossible: int = 0,
         deadline: float | None = None,
         max_memo: int | None = None,
+        memory: int | None = None,
     ):
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
@@ -132,6 +145,7 @@ class Solver:
         self.impossible = impossible if pool == "consistent" else 0
         self.deadline = deadline
         self.max_memo = max_memo
+        self.memory = memory
         self._parts = max_parts(game)
         self.lb = perfect_split_bounds(game.num_codes, self._parts)
         self.exact: dict[bytes, tuple[int, int]] = {}
@@ -154,7 +168,21 @@ class Solver:
         self._digits = np.ascontiguousarray(game.digits, dtype=np.uint8)
         self._colors = game.colors
         self._key_type = np.uint16 if game.num_codes <= 1 << 16 else np.uint32
-        self._memo = memo_kernel.new_memo(limit=max_memo)
+        self._wide = game.num_codes > 1 << 16
+        self._memo = self._new_memo(memory)
+        self._memo[4][memo_kernel.LIMIT] = 0 if max_memo is None else max(max_memo, 1)
+        self._boxes: list[list] = []  # the spread search's threads' memos, one box each
+        # The memo the threads of a spread search read besides their own (gathered from
+        # theirs at pauses, :meth:`gather`), and an empty one where there is none.
+        self._empty = memo_kernel.new_memo(1)
+        self._shared: tuple | None = None
+        self._base = self._empty
+        self._gathered: dict[int, tuple[int, int]] = {}  # each memo's entries gathered
+        self._watched: float | None = None  # the deadline a watch thread waits for
+        self.last_spread: spreading.Spread | None = None
+        self.wasted = 0  # nodes of spread leaves stopped before the end
+        self.restarts = 0
+        self.leaf_cpu = 0.0
         # What the compiled search reads and never changes.
         src, consistent = self._source, pool == "consistent"
         fixed = (self._all, self._digits, self._colors, self.lb, self._nf)
@@ -165,14 +193,14 @@ class Solver:
         # The compiled recursion carries a node's symmetries as color bit masks (uint32).
         self._symmetric_kernel = game.colors <= 32
         self._search = kernels.search
-        self._lookup = memo_kernel.lookup
+        self._lookup = memo_kernel.lookup_both
 
     @property
     def nodes(self) -> int:
         """Code sets searched so far (scored, not found in the memo)."""
         from evo.search import memo_kernel as mk
 
-        return self._py_nodes + int(self._memo[4][mk.NODES])
+        return self._py_nodes + sum(int(m[4][mk.NODES]) for m in self._memos())
 
     @property
     def memo_entries(self) -> int:
@@ -180,6 +208,85 @@ class Solver:
         from evo.search import memo_kernel as mk
 
         return len(self.exact) + len(self.lower) + int(self._memo[4][mk.ENTRIES])
+
+    @property
+    def memo_bytes(self) -> int:
+        """Bytes the compiled search's memos take (the threads' included)."""
+        from evo.search import memo_kernel as mk
+
+        return sum(mk.nbytes(m) for m in self._memos())
+
+    def _memos(self) -> list[tuple]:
+        shared = [] if self._shared is None else [self._shared]
+        return [self._memo, *shared, *(box[0] for box in self._boxes if box[0] is not None)]
+
+    # ------------------------------------------------------------------ for spread
+    @property
+    def memo(self) -> tuple:
+        """The compiled search's memo (:mod:`evo.search.memo_kernel`)."""
+        return self._memo
+
+    @property
+    def base(self) -> tuple:
+        """The memo the compiled search reads besides its own (what the threads of a
+        spread search gathered; empty before any)."""
+        return self._base
+
+    @property
+    def game_args(self) -> tuple:
+        """The game as the compiled search takes it (:func:`evo.search.kernels.search`)."""
+        return self._game
+
+    def remember(self, codes: np.ndarray, cost: int, guess_or_lower: int) -> None:
+        """Keep in the memo a set's exact ``cost`` and guess, or (cost -1) a lower bound."""
+        from evo.search import memo_kernel as mk
+
+        cost, guess, lower = (cost, guess_or_lower, 0) if cost >= 0 else (0, -1, guess_or_lower)
+        while not mk.store(self._memo, codes, cost, guess, lower):
+            self._memo[4][mk.STATUS] = 0
+            self._memo = mk.make_room(self._memo, self._cap("main"))
+
+    def plant(self, codes: np.ndarray, guesses: np.ndarray, cost: int) -> bool:
+        """Keep in the memo the subtree of ``codes`` whose guesses
+        :func:`~evo.search.kernels.harvest` wrote, each set with its cost; False (nothing
+        trusted) when they do not make a subtree of ``codes`` of total ``cost``."""
+        from evo.search import kernels
+        from evo.search import memo_kernel as mk
+
+        guesses = np.asarray(guesses, dtype=np.int64)
+        while True:
+            got, end = kernels.plant(
+                codes, guesses, 0, self._memo, self._game[0], self._nf, self.game.num_codes
+            )
+            if got != -2:
+                return bool(got == cost and end == len(guesses))
+            self._memo[4][mk.STATUS] = 0
+            self._memo = mk.make_room(self._memo, self._cap("main"))
+
+    def _new_memo(self, cap: int | None) -> tuple:
+        """An empty memo, small enough to double within ``cap`` bytes."""
+        from evo.search import memo_kernel as mk
+
+        entries = 1 << 12
+        while cap is not None and entries > 64 and 3 * entries * 128 > cap:
+            entries //= 2
+        return mk.new_memo(entries, wide=self._wide)
+
+    def _cap(self, kind: str) -> int | None:
+        """Bytes a memo of ``kind`` may take: ``main`` the solver's own, the budget alone;
+        with a spread search's threads, an eighth (it holds the answers and small parts),
+        the ``shared`` memo five eighths (what every thread found before the last pause),
+        and each ``thread``'s its share of the rest (what it found since)."""
+        if self.memory is None:
+            return None
+        if not self._boxes:
+            return self.memory
+        eighth = self.memory // 8
+        if kind == "main":
+            return eighth
+        if kind == "shared":
+            return 5 * eighth
+        return 2 * eighth // len(self._boxes)
 
     # ------------------------------------------------------------------ answers
     def total(
@@ -259,65 +366,239 @@ class Solver:
 
     def _compiled(self, codes: np.ndarray, bound: int, node: Node | None = None) -> int:
         """``solve`` by the compiled recursion, with the symmetries of ``node``'s history
-        (None: none needed); the memo grown when full, the clock read every
-        :data:`BUDGET_NODES` nodes when there is a deadline."""
+        (None: none needed); spread over the threads from :data:`PARALLEL_CODES` codes."""
         group = (
             self._identity if node is None else palette(self.game, node.history, symmetries=True)
         )
         symmetric = node is not None
         if len(codes) >= PARALLEL_CODES and threads() > 1:
-            self._first_parts_side_by_side(codes, bound, group, symmetric)
-        cost, self._memo = self._run(codes, bound, self._memo, group, symmetric)
-        return cost
+            return self.spread(codes, bound, group, symmetric)
+        return self.cost_here(codes, bound, group, symmetric)
 
     def _run(
-        self, codes: np.ndarray, bound: int, memo: tuple, group: tuple, symmetric: bool
-    ) -> tuple[int, tuple]:
-        """``(cost, memo)``: the compiled search of ``codes`` in ``memo``, grown (a new
-        memo) when full, the clock read every :data:`BUDGET_NODES` nodes when there is a
-        deadline."""
+        self,
+        codes: np.ndarray,
+        bound: int,
+        memo: tuple,
+        group: tuple,
+        symmetric: bool,
+        *,
+        main: bool = False,
+    ) -> tuple[int | None, tuple]:
+        """``(cost, memo)``: the compiled search of ``codes`` in ``memo``, which makes room
+        when full (grown within the memory budget, else keeping its largest sets); with a
+        deadline, stopped there (:meth:`_watch`; :class:`SearchTimeout`); cost None when
+        another thread stopped it (``meta[STOP]``)."""
         from evo.search import memo_kernel as mk
 
+        self._watch()
         while True:
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise SearchTimeout
             meta = memo[4]
             meta[mk.STATUS] = 0
             meta[mk.BUDGET] = 0 if self.deadline is None else meta[mk.NODES] + BUDGET_NODES
-            cost = self._search(codes, bound, memo, self._game, group, symmetric)
-            if meta[mk.STATUS] == 0:
+            cost = self._search(codes, bound, memo, self._base, self._game, group, symmetric)
+            status = meta[mk.STATUS]
+            if status == 0:
                 return int(cost), memo
-            if meta[mk.STATUS] == mk.FULL:
-                memo = mk.grown(memo)
-            if self.deadline is not None and time.monotonic() > self.deadline:
-                raise SearchTimeout
+            if status == mk.STOPPED:
+                if self.deadline is not None and time.monotonic() > self.deadline:
+                    raise SearchTimeout
+                return None, memo
+            if status == mk.FULL:
+                memo = mk.make_room(memo, self._cap("main" if main else "thread"))
 
-    def _first_parts_side_by_side(
-        self, codes: np.ndarray, bound: int, group: tuple, symmetric: bool
-    ) -> None:
-        """Search the parts of the first candidate the search will try, each on a thread
-        with a memo of its own, and merge what they found into the memo: the search then
-        finds them known. The parts share no code set, so no work is done twice; the
-        choices do not depend on what the memo holds."""
-        from concurrent.futures import ThreadPoolExecutor
+    def _watch(self) -> None:
+        """With a deadline, a thread (one per deadline) that stops the compiled searches
+        when it passes: it sets every memo's stop cell (:data:`~memo_kernel.STOP`), so the
+        search needs no look at the clock of its own."""
+        deadline = self.deadline
+        if deadline is None or self._watched == deadline:
+            return
+        self._watched = deadline
 
+        def watch() -> None:
+            from evo.search import memo_kernel as mk
+
+            while self.deadline == deadline and time.monotonic() < deadline:
+                time.sleep(min(60.0, max(0.0, deadline - time.monotonic())))  # any deadline
+            if self.deadline == deadline:
+                for memo in self._memos():
+                    memo[4][mk.STOP] = 1
+
+        threading.Thread(target=watch, daemon=True, name="evo-deadline").start()
+
+    def spread(
+        self,
+        codes: np.ndarray,
+        bound: int,
+        group: tuple,
+        symmetric: bool,
+        *,
+        runner: spreading.Runner | None = None,
+        results: spreading.Results | None = None,
+        split: int | None = None,
+        inline: int = spreading.INLINE,
+        report: Callable[[spreading.Stats], None] | None = None,
+    ) -> int:
+        """``solve`` spread over ``runner`` (default: :func:`threads` threads of this
+        process), leaves found in and added to ``results``; sets of at least ``split``
+        codes split here (default: :data:`SPLIT_SHARE` of the codes, at least
+        :data:`SPLIT_CODES`), parts of fewer than ``inline`` searched in this thread. See
+        :mod:`evo.search.spread`."""
+
+        own = runner is None
+        gather = None
+        if runner is None:
+            count = threads()
+            while len(self._boxes) < count:  # kept for the next spread search
+                self._boxes.append([None])
+            for box in self._boxes:
+                if box[0] is None:
+                    box[0] = self._new_memo(self._cap("thread"))
+            if self._shared is None:
+                self._shared = self._new_memo(self._cap("shared"))
+            self._base = self._shared
+            runner = spreading.Threads(count, self._boxes, partial(self.leaf, symmetric=symmetric))
+            gather = self.gather
+        if split is None:
+            split = max(SPLIT_CODES, int(len(codes) * SPLIT_SHARE))
+        search = spreading.Spread(
+            self,
+            runner,
+            split=split,
+            inline=inline,
+            symmetric=symmetric,
+            results=results,
+            deadline=self.deadline,
+            report=report,
+            gather=gather,
+        )
+        self.last_spread = search
+        try:
+            return search.run(codes, group, bound)
+        except TimeoutError:
+            raise SearchTimeout from None
+        finally:
+            if own:
+                runner.close()
+                self.gather()
+
+    def gather(self) -> None:
+        """Merge what the memos of the spread search's threads and the solver's own memo
+        learned since the last time (their sets of :data:`GATHER_CODES` codes or more)
+        into the memo the threads all read (their searches stopped meanwhile:
+        :meth:`evo.search.spread.Threads.pause`)."""
+        from evo.search import memo_kernel as mk
+
+        if self._shared is None:
+            return
+        memos = [self._memo, *(box[0] for box in self._boxes if box[0] is not None)]
+        for i, memo in enumerate(memos):  # a memo grown keeps its entries in order
+            meta = memo[4]
+            start, kept = self._gathered.get(i, (0, -1))
+            if kept != meta[mk.KEPT]:
+                start = 0  # it made room in place since: its entries moved
+            while not mk.merge(self._shared, memo, start, GATHER_CODES):
+                self._shared[4][mk.STATUS] = 0
+                self._shared = mk.make_room(self._shared, self._cap("shared"))
+            self._gathered[i] = (int(meta[mk.ENTRIES]), int(meta[mk.KEPT]))
+        self._base = self._shared
+
+    def cost_here(self, codes: np.ndarray, bound: int, group: tuple, symmetric: bool) -> int:
+        """``solve`` of ``codes`` by the compiled search in this thread and the solver's
+        memo (also the spread search's small parts)."""
+        from evo.search import memo_kernel as mk
+
+        self._memo[4][mk.STOP] = 0  # left by a deadline passed before: a new search
+        cost, self._memo = self._run(codes, bound, self._memo, group, symmetric, main=True)
+        assert cost is not None  # only a deadline stops this memo's search
+        return cost
+
+    def leaf(
+        self, x: spreading._Set, box: list, gate: spreading.Threads, *, symmetric: bool
+    ) -> spreading.Outcome | None:
+        """Search the leaf ``x`` of a spread search in the memo of ``box`` (a thread's),
+        with the bound ``x.bound`` (and the symmetries of its palette when ``symmetric``),
+        again with a lower one when the coordinator lowers it, waiting while ``gate`` is
+        paused, until done; None when the leaf is no longer needed."""
+        from evo.search import memo_kernel as mk
+
+        start = time.perf_counter()
+        cpu = time.thread_time()
+        nodes = int(box[0][4][mk.NODES])
+        runs = 0
+        while True:
+            runs += 1
+            meta = box[0][4]
+            meta[mk.STOP] = 0
+            x.meta = meta
+            if x.dead:
+                self.wasted += int(box[0][4][mk.NODES]) - nodes
+                return None
+            if gate.paused:
+                x.meta = None
+                gate.park()
+                continue
+            bound = x.bound
+            cost, box[0] = self._run(x.codes, bound, box[0], x.palette, symmetric)
+            if cost is not None:
+                break
+        x.meta = None  # done: no stop is asked of this memo any more
+        outcome, box[0] = self.outcome(x.codes, cost, bound, box[0])
+        seconds = time.perf_counter() - start
+        self.restarts += runs - 1
+        self.leaf_cpu += time.thread_time() - cpu
+        nodes = int(box[0][4][mk.NODES]) - nodes
+        return spreading.Outcome(outcome.cost, outcome.exact, outcome.guesses, nodes, seconds)
+
+    def outcome(
+        self, codes: np.ndarray, cost: int, bound: int, memo: tuple
+    ) -> tuple[spreading.Outcome, tuple]:
+        """A leaf's answer from its search in ``memo`` (and the memo, grown if it had to):
+        with its subtree's guesses when its cost is exact (below ``bound``)."""
+        from evo.search import kernels
+
+        if cost >= bound:
+            return spreading.Outcome(cost, False), memo
+        out = np.empty(len(codes), dtype=np.int64)
+        end = kernels.harvest(codes, memo, self._base, self._game[0], self._nf, out, 0)
+        if end < 0:  # the memo forgot a set below (to make room): find the guesses again
+            guesses, memo = self._guesses(codes, memo)
+            return spreading.Outcome(cost, True, guesses), memo
+        return spreading.Outcome(cost, True, out[:end].copy()), memo
+
+    def _guesses(self, codes: np.ndarray, memo: tuple) -> tuple[np.ndarray, tuple]:
+        """The subtree's guesses of ``codes`` (as harvest writes them), searching the sets
+        the memo lacks again (the guess does not depend on the symmetries used)."""
         from evo.search import kernels
         from evo.search import memo_kernel as mk
 
-        grouped, sizes, below = kernels.first_parts(codes, bound, self._game, group, symmetric)
-        ends = np.cumsum(sizes)
-        parts = [grouped[e - s : e] for s, e in zip(sizes, ends) if s > 2]
-        if len(parts) < 2:
-            return
-        parts.sort(key=len, reverse=True)  # the largest first: the threads end together
+        out: list[int] = []
 
-        def solve(part: np.ndarray) -> tuple:
-            return self._run(part, UNBOUNDED, mk.new_memo(), below, symmetric)[1]
+        def walk(s: np.ndarray) -> None:
+            nonlocal memo
+            if len(s) <= 2:
+                return
+            _, guess, _ = mk.lookup_both(memo, self._base, s)
+            if guess < 0:
+                cost = None
+                while cost is None:  # a stop asked for the leaf before it ended: ignored
+                    memo[4][mk.STOP] = 0
+                    cost, memo = self._run(s, UNBOUNDED, memo, self._identity, False)
+                _, guess, _ = mk.lookup_both(memo, self._base, s)
+                if guess < 0:
+                    raise RuntimeError(f"the search of {len(s)} codes kept no guess")
+            out.append(int(guess))
+            grouped, sizes, _ = kernels.split(self._game[0], guess, s, s, self._nf)
+            pos = 0
+            for size in sizes.tolist():
+                walk(grouped[pos : pos + size])
+                pos += size
 
-        with ThreadPoolExecutor(min(threads(), len(parts))) as pool:
-            memos = list(pool.map(solve, parts))
-        for other in memos:
-            while not mk.merge(self._memo, other):
-                self._memo = mk.grown(self._memo)
-            self._memo[4][mk.NODES] += other[4][mk.NODES]
+        walk(codes)
+        return np.asarray(out, dtype=np.int64), memo
 
     def _memo_guess(self, codes: np.ndarray, depth: int | None) -> int:
         """The guess the memos (the Python recursion's, then the compiled one's) know for
@@ -325,7 +606,7 @@ class Solver:
         hit = self.exact.get(self._key(codes, depth))
         if hit is not None:
             return hit[1]
-        return -1 if depth is not None else int(self._lookup(self._memo, codes)[1])
+        return -1 if depth is not None else int(self._lookup(self._memo, self._base, codes)[1])
 
     def _two_guesses(self, codes: np.ndarray, node: Node, bound: int) -> int:
         """``solve`` within two guesses: a guess that leaves single codes, consistent first
@@ -471,6 +752,63 @@ def code_kinds(game: Game) -> tuple[np.ndarray, np.ndarray]:
 
 def _sorted(codes: np.ndarray) -> np.ndarray:
     return np.sort(np.asarray(codes, dtype=np.int64))
+
+
+#: Each worker thread's solvers for the leaves of spread searches, by game and options.
+_LEAF_SOLVERS = threading.local()
+
+
+def solve_leaf(
+    game: Game,
+    options: tuple,
+    codes: np.ndarray,
+    played: np.uint32,
+    pis: np.ndarray,
+    luts: np.ndarray,
+    bound: int,
+) -> spreading.Outcome:
+    """A leaf of a spread search, as a pure task (a Dask worker runs it): the compiled
+    search of ``codes`` below ``bound``, with the symmetries ``(played, pis, luts)`` of its
+    palette, by a solver of ``options`` ``(session, policy, pool, impossible, memory)``
+    that the worker thread keeps for the tasks of one ``session`` (one search; its memo
+    taking at most ``memory`` bytes; None: a share of the worker's own memory limit)."""
+    from evo.search import memo_kernel as mk
+
+    session, policy, pool, impossible, memory = options
+    if memory is None:
+        memory = _worker_memory()
+    key = (session, game.key, policy, pool, impossible, memory)
+    solver = getattr(_LEAF_SOLVERS, "solvers", {}).get(key)
+    if solver is None:  # a new search: the memo of the one before is let go
+        solver = Solver(game, policy=policy, pool=pool, impossible=impossible, memory=memory)
+        _LEAF_SOLVERS.solvers = {key: solver}
+    symmetric = policy == "symmetry"
+    if symmetric:
+        masks, distinct, every, digits, _, _, _ = palette(game)
+        group = (masks, distinct, every, digits, np.uint32(played), pis, luts)
+    else:
+        group = solver._identity
+    start = time.perf_counter()
+    nodes = int(solver._memo[4][mk.NODES])
+    cost, solver._memo = solver._run(codes, bound, solver._memo, group, symmetric, main=True)
+    assert cost is not None
+    out, solver._memo = solver.outcome(codes, cost, bound, solver._memo)
+    seconds = time.perf_counter() - start
+    return spreading.Outcome(
+        out.cost, out.exact, out.guesses, int(solver._memo[4][mk.NODES]) - nodes, seconds
+    )
+
+
+def _worker_memory() -> int | None:
+    """Bytes a Dask worker's leaves may keep in memos: half its memory limit (Dask pauses
+    a worker at 80%), or None outside a worker or without a limit."""
+    try:
+        from distributed import get_worker
+
+        limit = get_worker().memory_manager.memory_limit
+    except (ImportError, ValueError, AttributeError):
+        return None
+    return int(limit) // 2 if limit else None
 
 
 _SHARED: dict[tuple, Solver] = {}

@@ -22,14 +22,12 @@ from evo.core.feedback_kernel import feedback, popcount
 from evo.search.lookahead_kernel import _fixing, _lowest_of_its_orbit
 from evo.search.memo_kernel import (
     BUDGET,
-    COST,
-    GUESS,
-    LOWER,
     NODES,
     OUT_OF_BUDGET,
     STATUS,
-    find,
-    lookup,
+    STOP,
+    STOPPED,
+    lookup_both,
     set_hash,
     store,
 )
@@ -406,25 +404,12 @@ def _below(palette, g):  # pragma: no cover - compiled
     return masks, distinct, every, digits, np.uint32(played | masks[g]), kp, kl
 
 
-@njit(cache=True)
-def first_parts(codes, bound, game, palette, symmetry):  # pragma: no cover - compiled
-    """``(grouped, sizes, palette below)`` of the first candidate :func:`search` would
-    try on ``codes`` (its parts as :func:`split` gives them), or no parts when it would
-    try none or its parts are known at once (none of more than two codes)."""
-    lb, nf = game[5], game[6]
-    cands, kept, bounds, biggest, _ = _candidates(codes, bound, lb[len(codes)], game, palette)
-    if len(kept) == 0 or bounds[0] >= bound or biggest[0] <= 2:
-        return codes[:0], np.zeros(0, dtype=np.int64), palette
-    g = cands[kept[0]]
-    grouped, sizes, _ = split(game[0], g, codes, codes, nf)
-    return grouped, sizes, _below(palette, g) if symmetry else palette
-
-
 @njit(cache=True, nogil=True)
-def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - compiled
+def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cover - compiled
     """The exact search of :class:`evo.search.exact.Solver` (no depth limit) compiled
     whole: ``cost(codes)`` (sorted) when it is below ``bound``, else a lower bound ``>=
-    bound``; the memo (:mod:`evo.search.memo_kernel`) kept on the way. ``game``: ``(rows,
+    bound``; the memo (:mod:`evo.search.memo_kernel`) kept on the way, and ``base`` (a
+    memo it only reads, which other threads read too) looked up besides. ``game``: ``(rows,
     cols, every, digits, colors, lb, nf, consistent, impossible, kinds, common)``: the
     feedback sources, each code's pegs (``colors`` of them), the perfect-split bounds, the
     feedback count, the kinds of codes (:func:`evo.search.exact.code_kinds`), and the
@@ -435,24 +420,26 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
     (else the identity throughout).
 
     It stops early, returning 0 and saying why in the memo's ``meta[STATUS]``, when the
-    memo is full or the budget of nodes ``meta[BUDGET]`` (0: none) is spent; what it
-    stored is right, so the same call again goes on from there."""
+    memo is full, the budget of nodes ``meta[BUDGET]`` (0: none) is spent or another
+    thread set ``meta[STOP]``; what it stored is right, so the same call again (or with
+    a lower bound) goes on from there."""
     n = len(codes)
     if n <= 2:
         return np.int64(2 * n - 1)
     rows, lb, nf = game[0], game[5], game[6]
-    entries, meta = memo[2], memo[4]
-    e = find(memo, codes, set_hash(codes))
-    low = lb[n]
-    if e >= 0:
-        if entries[e, GUESS] >= 0:
-            return entries[e, COST]
-        low = max(low, entries[e, LOWER])
+    meta = memo[4]
+    known, guess, lower = lookup_both(memo, base, codes)
+    if guess >= 0:
+        return known
+    low = max(lb[n], lower)
     if low >= bound:
         return low
     meta[NODES] += 1
     if meta[BUDGET] > 0 and meta[NODES] >= meta[BUDGET]:
         meta[STATUS] = OUT_OF_BUDGET
+        return np.int64(0)
+    if meta[STOP] != 0:
+        meta[STATUS] = STOPPED
         return np.int64(0)
     cands, kept, bounds, biggest, least = _candidates(codes, bound, low, game, palette)
     if len(kept) > 0 and bounds[0] < bound and biggest[0] <= 2:
@@ -502,7 +489,7 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
                 total += 2 * s - 1
             else:
                 part = grouped[pos : pos + s]
-                cost, guess, lower = lookup(memo, part)
+                cost, guess, lower = lookup_both(memo, base, part)
                 lows[m] = cost if guess >= 0 else max(lb[s], lower)
                 starts[m] = pos
                 lens[m] = s
@@ -516,7 +503,7 @@ def search(codes, bound, memo, game, palette, symmetry):  # pragma: no cover - c
         for p in range(m):
             rest -= lows[p]
             part = grouped[starts[p] : starts[p] + lens[p]]
-            total += search(part, best - total - rest, memo, game, below, symmetry)
+            total += search(part, best - total - rest, memo, base, game, below, symmetry)
             if meta[STATUS] != 0:
                 return np.int64(0)
             if total + rest >= best:
@@ -605,3 +592,56 @@ def mixed(kept, bounds, biggest, cands, codes, impossible):  # pragma: no cover 
         limit = distinct[min(impossible, len(distinct)) - 1]
     keep = inside | (bounds <= limit)
     return kept[keep], bounds[keep], biggest[keep]
+
+
+@njit(cache=True)
+def harvest(codes, memo, base, rows, nf, out, pos):  # pragma: no cover - compiled
+    """Write the guesses the memo (or ``base``) knows for ``codes`` and the parts below,
+    in preorder (parts in :func:`split`'s order; sets of one or two codes have none: their
+    lower code is guessed), to ``out`` from ``pos``; the position after them, or -1 when
+    the memos miss a set."""
+    n = len(codes)
+    if n <= 2:
+        return pos
+    _, guess, _ = lookup_both(memo, base, codes)
+    if guess < 0:
+        return np.int64(-1)
+    out[pos] = guess
+    pos += 1
+    grouped, sizes, _ = split(rows, guess, codes, codes, nf)
+    p = 0
+    for s in sizes:
+        pos = harvest(grouped[p : p + s], memo, base, rows, nf, out, pos)
+        if pos < 0:
+            return pos
+        p += s
+    return pos
+
+
+@njit(cache=True)
+def plant(codes, guesses, pos, memo, rows, nf, m):  # pragma: no cover - compiled
+    """Store in the memo the subtree whose guesses :func:`harvest` wrote (from ``pos``),
+    each set with its cost: ``(cost, position after it)``; cost -1 when the guesses do not
+    make a subtree of ``codes`` (too few, not codes of the game's ``m``, or one that does
+    not help), -2 when the memo is full (grow it, plant again)."""
+    n = len(codes)
+    if n <= 2:
+        return np.int64(2 * n - 1), pos
+    if pos >= len(guesses) or guesses[pos] < 0 or guesses[pos] >= m:
+        return np.int64(-1), pos
+    g = guesses[pos]
+    pos += 1
+    grouped, sizes, _ = split(rows, g, codes, codes, nf)
+    if len(grouped) == n and len(sizes) == 1:
+        return np.int64(-1), pos  # one part, no win: the guess tells nothing
+    total = np.int64(n)
+    p = 0
+    for s in sizes:
+        cost, pos = plant(grouped[p : p + s], guesses, pos, memo, rows, nf, m)
+        if cost < 0:
+            return cost, pos
+        total += cost
+        p += s
+    if not store(memo, codes, total, g, 0):
+        return np.int64(-2), pos
+    return total, pos

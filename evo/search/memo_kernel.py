@@ -3,11 +3,18 @@ and guess, or the best lower bound a failed search proved.
 
 An open-addressing hash table over NumPy arrays, so that the compiled recursion reads and
 writes it without returning to Python. The memo is the tuple ``(slots, hashes, entries,
-arena, meta)``: ``slots`` the table (entry index or -1), ``hashes`` each slot's hash,
-``entries`` one row ``(offset, size, cost, guess, lower)`` per set (``guess`` -1 when only
-the lower bound is known), ``arena`` the sets' codes end to end, ``meta`` the counters
-below. Sets are compared code by code on a hash match: a collision costs time, never a
-wrong answer.
+arena, meta, offsets)``: ``slots`` the table (entry index or -1), ``hashes`` the high half
+of each slot's set hash, ``entries`` one row ``(size, cost, guess, lower)`` per set
+(``guess`` -1 when only the lower bound is known), ``arena`` the sets' codes end to end
+(2 bytes a code in games of at most 65536 codes), ``meta`` the counters below, ``offsets``
+where each set's codes start in the arena. Sets are compared code by code on a hash
+match: a collision costs time, never a wrong answer. A set takes about 88 bytes of room
+besides its codes.
+
+A memo either grows when full (the search returns to Python, which doubles it) or, once
+its owner's memory budget is reached, is *fixed*: it then keeps, in place, the entries of
+its largest sets (the costliest to search again) and forgets the others, so that it never
+takes more memory than it was given.
 """
 
 from __future__ import annotations
@@ -16,38 +23,64 @@ import numpy as np
 from numba import njit
 
 # Columns of ``entries``.
-OFFSET, SIZE, COST, GUESS, LOWER = range(5)
-# Cells of ``meta``.
-ENTRIES, USED, STATUS, NODES, BUDGET, LIMIT = range(6)
+SIZE, COST, GUESS, LOWER = range(4)
+# Cells of ``meta``: ``STOP`` is set by another thread to stop the search at its next node
+# (see STOPPED); ``FIXED``: the memo may not grow, and makes room in place when full;
+# ``KEPT``: how many times it did.
+ENTRIES, USED, STATUS, NODES, BUDGET, LIMIT, STOP, FIXED, KEPT = range(9)
 #: ``meta[STATUS]`` after a search that stopped early: the memo is full (grow it and search
-#: again), or the search used its budget of nodes (look at the clock, then again).
-FULL, OUT_OF_BUDGET = 1, 2
+#: again), the search used its budget of nodes (look at the clock, then again), or another
+#: thread asked it to stop (``meta[STOP]``; then again, maybe with another bound).
+FULL, OUT_OF_BUDGET, STOPPED = 1, 2, 3
+
+#: The largest value a cost or lower bound cell keeps (a lower bound beyond is kept as
+#: this: still a lower bound).
+MOST = (1 << 31) - 1
 
 
-def new_memo(entries: int = 1 << 12, *, limit: int | None = None) -> tuple:
+def new_memo(entries: int = 1 << 12, *, limit: int | None = None, wide: bool = False) -> tuple:
     """An empty memo with room for ``entries`` sets; ``limit``: entries kept before the
-    memo is emptied (None: it grows instead)."""
-    slots = np.full(4 * entries, -1, dtype=np.int64)
-    meta = np.zeros(6, dtype=np.int64)
+    memo is emptied (None: it grows instead); ``wide``: codes beyond 65535 (4 bytes a
+    code in the arena, else 2)."""
+    meta = np.zeros(9, dtype=np.int64)
     meta[LIMIT] = 0 if limit is None else max(limit, 1)
     return (
-        slots,
-        np.zeros(4 * entries, dtype=np.uint64),
-        np.zeros((entries, 5), dtype=np.int64),
-        np.zeros(16 * entries, dtype=np.int32),
+        np.full(4 * entries, -1, dtype=np.int32),
+        np.zeros(4 * entries, dtype=np.uint32),
+        np.zeros((entries, 4), dtype=np.int32),
+        np.zeros(16 * entries, dtype=np.int32 if wide else np.uint16),
         meta,
+        np.zeros(entries, dtype=np.int64),
     )
+
+
+def nbytes(memo: tuple) -> int:
+    """Bytes the memo's arrays take."""
+    return sum(a.nbytes for a in memo)
+
+
+def make_room(memo: tuple, cap: int | None) -> tuple:
+    """A memo with room after ``store`` found this one full: twice as large when the copy
+    (the two side by side) fits in ``cap`` bytes (None: no cap), else this one, fixed (it
+    keeps its largest sets in place when full, :func:`keep_largest`). A fixed memo full
+    again (a set longer than half its arena) grows whatever the cap."""
+    if cap is None or 3 * nbytes(memo) <= cap or memo[4][FIXED]:
+        return grown(memo)
+    memo[4][FIXED] = 1
+    return memo
 
 
 def grown(memo: tuple) -> tuple:
     """The same sets in a memo twice as large."""
-    slots, _, entries, arena, meta = memo
+    _, _, entries, arena, meta, offsets = memo
     m, used = int(meta[ENTRIES]), int(meta[USED])
-    bigger = new_memo(2 * len(entries))
-    _, _, e2, a2, meta2 = bigger
+    bigger = new_memo(2 * len(entries), wide=arena.dtype == np.int32)
+    _, _, e2, a2, meta2, o2 = bigger
     e2[:m] = entries[:m]
+    o2[:m] = offsets[:m]
     a2[:used] = arena[:used]
     meta2[:] = meta
+    meta2[FIXED] = 0
     _rehash(bigger)
     return bigger
 
@@ -68,31 +101,33 @@ def set_hash(codes):  # pragma: no cover - compiled
 @njit(cache=True)
 def find(memo, codes, h):  # pragma: no cover - compiled
     """The entry of ``codes`` (hash ``h``), or ``-1 - slot`` of the free slot it would take."""
-    slots, hashes, entries, arena, _ = memo
+    slots, hashes, entries, arena, _, offsets = memo
     mask = len(slots) - 1
     i = np.int64(h & np.uint64(mask))
+    high = np.uint32(h >> np.uint64(32))
     n = len(codes)
     while True:
         e = slots[i]
         if e < 0:
             return -1 - i
-        if hashes[i] == h and entries[e, SIZE] == n:
-            off = entries[e, OFFSET]
+        if hashes[i] == high and entries[e, SIZE] == n:
+            off = offsets[e]
             same = True
             for j in range(n):
                 if arena[off + j] != codes[j]:
                     same = False
                     break
             if same:
-                return e
+                return np.int64(e)
         i = (i + 1) & mask
 
 
 @njit(cache=True)
 def store(memo, codes, cost, guess, lower):  # pragma: no cover - compiled
     """Record ``codes``' exact ``cost`` and ``guess`` (guess >= 0) or its ``lower`` bound;
-    False (and ``meta[STATUS]`` FULL) when the memo has no room: grow it."""
-    slots, hashes, entries, arena, meta = memo
+    False (and ``meta[STATUS]`` FULL) when the memo has no room: grow it (a fixed memo
+    makes room in place instead, :func:`keep_largest`)."""
+    slots, hashes, entries, arena, meta, offsets = memo
     h = set_hash(codes)
     r = find(memo, codes, h)
     if r < 0:
@@ -102,22 +137,27 @@ def store(memo, codes, cost, guess, lower):  # pragma: no cover - compiled
             r = find(memo, codes, h)
         m = meta[ENTRIES]
         if m >= len(entries) or meta[USED] + n > len(arena) or 2 * (m + 1) > len(slots):
-            meta[STATUS] = FULL
-            return False
+            if meta[FIXED] == 0 or 2 * n > len(arena):
+                meta[STATUS] = FULL
+                return False
+            keep_largest(memo)
+            r = find(memo, codes, h)
+            m = meta[ENTRIES]
         off = meta[USED]
         for j in range(n):
             arena[off + j] = codes[j]
-        entries[m, OFFSET], entries[m, SIZE], entries[m, GUESS] = off, n, -1
+        offsets[m] = off
+        entries[m, SIZE], entries[m, GUESS] = n, -1
         entries[m, COST], entries[m, LOWER] = 0, 0
         slots[-1 - r] = m
-        hashes[-1 - r] = h
+        hashes[-1 - r] = np.uint32(h >> np.uint64(32))
         meta[ENTRIES] = m + 1
         meta[USED] = off + n
         r = m
     if guess >= 0:
         entries[r, COST], entries[r, GUESS] = cost, guess
     else:
-        entries[r, LOWER] = lower
+        entries[r, LOWER] = max(entries[r, LOWER], min(lower, MOST))
     return True
 
 
@@ -127,18 +167,43 @@ def lookup(memo, codes):  # pragma: no cover - compiled
     when nothing is."""
     e = find(memo, codes, set_hash(codes))
     if e < 0:
-        return 0, -1, 0
-    _, _, entries, _, _ = memo
-    return entries[e, COST], entries[e, GUESS], entries[e, LOWER]
+        return np.int64(0), np.int64(-1), np.int64(0)
+    entries = memo[2]
+    return np.int64(entries[e, COST]), np.int64(entries[e, GUESS]), np.int64(entries[e, LOWER])
 
 
 @njit(cache=True)
-def merge(memo, other):  # pragma: no cover - compiled
-    """Record in ``memo`` what ``other`` knows (its exact costs, else its lower bounds);
-    False when the memo has no room: grow it and merge again."""
-    _, _, entries, arena, meta = other
-    for e in range(meta[ENTRIES]):
-        off, n = entries[e, OFFSET], entries[e, SIZE]
+def lookup_both(memo, base, codes):  # pragma: no cover - compiled
+    """:func:`lookup` in ``memo``, then in ``base`` (a memo read only, shared by threads):
+    an exact cost from either, else the higher lower bound."""
+    h = set_hash(codes)
+    lower = np.int64(0)
+    e = find(memo, codes, h)
+    if e >= 0:
+        entries = memo[2]
+        if entries[e, GUESS] >= 0:
+            return np.int64(entries[e, COST]), np.int64(entries[e, GUESS]), np.int64(0)
+        lower = np.int64(entries[e, LOWER])
+    if base[4][ENTRIES] > 0:
+        e = find(base, codes, h)
+        if e >= 0:
+            entries = base[2]
+            if entries[e, GUESS] >= 0:
+                return np.int64(entries[e, COST]), np.int64(entries[e, GUESS]), np.int64(0)
+            lower = max(lower, np.int64(entries[e, LOWER]))
+    return np.int64(0), np.int64(-1), lower
+
+
+@njit(cache=True)
+def merge(memo, other, start, least):  # pragma: no cover - compiled
+    """Record in ``memo`` what ``other`` knows (its exact costs, else its lower bounds) of
+    its sets of at least ``least`` codes, from its entry ``start`` on; False when the memo
+    has no room: grow it and merge again."""
+    _, _, entries, arena, meta, offsets = other
+    for e in range(start, meta[ENTRIES]):
+        off, n = offsets[e], entries[e, SIZE]
+        if n < least:
+            continue
         codes = arena[off : off + n]
         if entries[e, GUESS] >= 0:
             ok = store(memo, codes, entries[e, COST], entries[e, GUESS], 0)
@@ -150,9 +215,57 @@ def merge(memo, other):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def keep_largest(memo):  # pragma: no cover - compiled
+    """Make room in place: keep the entries of the largest sets, at most half the entries
+    and half the codes the memo has room for (sets of one size all kept or all dropped),
+    and forget the others."""
+    slots, _, entries, arena, meta, offsets = memo
+    m = meta[ENTRIES]
+    top = 0
+    for e in range(m):
+        top = max(top, entries[e, SIZE])
+    count = np.zeros(top + 2, dtype=np.int64)
+    codes = np.zeros(top + 2, dtype=np.int64)
+    for e in range(m):
+        count[entries[e, SIZE]] += 1
+        codes[entries[e, SIZE]] += entries[e, SIZE]
+    # The least size kept: the sets of that size and more fit in half the room.
+    least = top + 1
+    kept_entries, kept_codes = 0, 0
+    while least > 0:
+        s = least - 1
+        if kept_entries + count[s] > len(entries) // 2:
+            break
+        if kept_codes + codes[s] > len(arena) // 2:
+            break
+        kept_entries += count[s]
+        kept_codes += codes[s]
+        least = s
+    j = 0
+    used = 0
+    for e in range(m):
+        n = entries[e, SIZE]
+        if n < least:
+            continue
+        off = offsets[e]
+        for i in range(n):  # moves forward only: used <= off
+            arena[used + i] = arena[off + i]
+        for c in range(4):
+            entries[j, c] = entries[e, c]
+        offsets[j] = used
+        used += n
+        j += 1
+    meta[ENTRIES] = j
+    meta[USED] = used
+    meta[KEPT] += 1
+    slots[:] = -1
+    _rehash(memo)
+
+
+@njit(cache=True)
 def clear(memo):  # pragma: no cover - compiled
     """Forget every set."""
-    slots, _, _, _, meta = memo
+    slots, meta = memo[0], memo[4]
     slots[:] = -1
     meta[ENTRIES] = 0
     meta[USED] = 0
@@ -160,13 +273,13 @@ def clear(memo):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _rehash(memo):  # pragma: no cover - compiled
-    slots, hashes, entries, arena, meta = memo
+    slots, hashes, entries, arena, meta, offsets = memo
     mask = len(slots) - 1
     for e in range(meta[ENTRIES]):
-        off, n = entries[e, OFFSET], entries[e, SIZE]
+        off, n = offsets[e], entries[e, SIZE]
         h = set_hash(arena[off : off + n])
         i = np.int64(h & np.uint64(mask))
         while slots[i] >= 0:
             i = (i + 1) & mask
         slots[i] = e
-        hashes[i] = h
+        hashes[i] = np.uint32(h >> np.uint64(32))

@@ -1,0 +1,167 @@
+"""The exact optimum spread over threads and Dask workers (issue 35): whole processes of
+``evo baselines --only optimal``, one after the other, the order turning between rounds;
+medians, and the trees compared (the same file on every side).
+
+    .venv/bin/python benchmarks/bench_spread.py                 # (4,8): 1 thread, 2, 2 workers
+    .venv/bin/python benchmarks/bench_spread.py --game 4x7 --rounds 5
+    .venv/bin/python benchmarks/bench_spread.py --mmstrat       # 1 thread against mmstrat
+    .venv/bin/python benchmarks/bench_spread.py --sides 1,2     # threads only (no Dask)
+
+Sides: ``1`` and ``2`` (threads of one process), ``w2`` (a local Dask cluster of two
+worker processes, started and stopped by each run), ``d2`` (a ``dask scheduler`` and two
+single-threaded ``dask worker`` processes started once before the rounds, their kernels
+loaded by a first small search; each run is a client, ``--scheduler``), ``mmstrat``
+(fancidev's ``mmstrat -s optimal``, Mastermind only).
+Each evo process times itself whole (Python's start, the kernels' load and the table
+included) and reports its peak memory (the largest process: with Dask, the workers are
+processes of their own and are not counted).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+
+from benchmarks.machine import machine_line  # noqa: E402
+from benchmarks.peers import PeersMissing, peers_dir  # noqa: E402
+
+EVO = [sys.executable, "-c", "import sys; from evo.cli import main; sys.argv[0]='evo'; main()"]
+
+
+def _timed(cmd: list[str], env: dict | None = None) -> tuple[float, float, str]:
+    """Wall seconds, peak memory (GiB, of the process itself) and standard output of a
+    whole process."""
+    with tempfile.TemporaryFile() as err:
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, cwd=HERE.parent, env=env)
+        assert proc.stdout is not None
+        out = proc.stdout.read().decode()
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - t0
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            raise RuntimeError(f"{' '.join(cmd[3:])} failed: {err.read().decode()[-300:]}")
+    return wall, usage.ru_maxrss / 2**20, out
+
+
+def _tree_digest(path: Path) -> str:
+    from evo.core.treeio import load_tree
+
+    tree = load_tree(path)
+    h = hashlib.sha256()
+    for a in (tree.guess, tree.label, tree.parent, tree.codes):
+        h.update(a.astype("int64").tobytes())
+    return f"{tree.total} {h.hexdigest()[:12]}"
+
+
+def _evo(
+    pegs: int, colors: int, side: str, folder: Path, scheduler: str | None = None
+) -> tuple[float, float, str]:
+    out = folder / side
+    args = ["baselines", "-n", str(pegs), "-c", str(colors), "--only", "optimal"]
+    args += ["--no-cache", "--time-limit", "3600", "--save", str(out)]
+    if side == "w2":
+        args += ["--workers", "2"]
+    elif side == "d2":
+        args += ["--scheduler", str(scheduler)]
+    else:
+        args += ["--threads", side]
+    env = dict(os.environ, EVO_CACHE=str(folder / "cache"))
+    wall, peak, _ = _timed(EVO + args, env)
+    return wall, peak, _tree_digest(out / "optimal.json")
+
+
+def _cluster(folder: Path) -> tuple[str, list[subprocess.Popen]]:
+    """A ``dask scheduler`` and two single-threaded ``dask worker`` processes on this
+    machine, their kernels loaded: the scheduler's address and the processes."""
+    dask = str(Path(sys.executable).with_name("dask"))
+    info = folder / "scheduler.json"
+    env = dict(os.environ, EVO_CACHE=str(folder / "cache"), EVO_THREADS="1")
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "env": env}
+    cmd = [dask, "scheduler", "--port", "0", "--dashboard-address", ":0"]
+    procs = [subprocess.Popen([*cmd, "--scheduler-file", str(info)], **quiet)]  # type: ignore[call-overload]
+    while not (info.exists() and info.stat().st_size):
+        time.sleep(0.1)
+    address = json.loads(info.read_text())["address"]
+    for _ in range(2):
+        procs.append(
+            subprocess.Popen([dask, "worker", address, "--nthreads", "1"], **quiet)  # type: ignore[call-overload]
+        )
+    _evo(4, 4, "d2", folder, address)  # the workers load the kernels
+    return address, procs
+
+
+def _mmstrat(pegs: int, colors: int) -> tuple[float, float, str]:
+    binary = peers_dir() / "mmstrat"
+    rules = f"p{pegs}c{colors}r"
+    wall, peak, out = _timed([str(binary), "-r", rules, "-s", "optimal", "-S", "-q"])
+    return wall, peak, out.strip().split(":")[0]
+
+
+def _rounds(pegs, colors, sides, rounds, folder, address, walls, peaks, trees) -> None:
+    for r in range(rounds):
+        order = sides if r % 2 == 0 else sides[::-1]
+        for side in order:
+            if side == "mmstrat":
+                wall, peak, tree = _mmstrat(pegs, colors)
+            else:
+                wall, peak, tree = _evo(pegs, colors, side, folder, address)
+            walls[side].append(wall)
+            peaks[side].append(peak)
+            trees[side].add(tree)
+            print(f"  round {r + 1}: {side}: {wall:.2f} s, {tree}", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = sys.argv[1:] if argv is None else argv
+    game = args[args.index("--game") + 1] if "--game" in args else "4x8"
+    pegs, colors = (int(x) for x in game.split("x"))
+    rounds = int(args[args.index("--rounds") + 1]) if "--rounds" in args else 3
+    default = ["1", "2", "d2"]
+    sides = args[args.index("--sides") + 1].split(",") if "--sides" in args else default
+    if "--mmstrat" in args:
+        sides = ["1", "mmstrat"]
+    if "mmstrat" in sides:
+        try:
+            peers_dir()
+        except PeersMissing as e:
+            print(f"skipped: {e}")
+            return
+    walls: dict[str, list[float]] = {s: [] for s in sides}
+    peaks: dict[str, list[float]] = {s: [] for s in sides}
+    trees: dict[str, set[str]] = {s: set() for s in sides}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        address, procs = _cluster(folder) if "d2" in sides else (None, [])
+        try:
+            _rounds(pegs, colors, sides, rounds, folder, address, walls, peaks, trees)
+        finally:
+            for p in procs[::-1]:
+                p.terminate()
+                p.wait()
+    print(f"## The optimum of ({pegs},{colors}) spread (issue 35)\n")
+    print(f"Machine: {machine_line()}. Whole processes, the order turning; medians of {rounds}.\n")
+    print("| side | wall (median) | all runs | against the first side | peak | total, tree |")
+    print("|---|---|---|---|---|---|")
+    base = statistics.median(walls[sides[0]])
+    for side in sides:
+        w = statistics.median(walls[side])
+        runs = ", ".join(f"{x:.1f}" for x in walls[side])
+        peak = f"{statistics.median(peaks[side]):.2f} GiB"
+        tree = " / ".join(sorted(trees[side]))
+        print(f"| {side} | {w:.2f} s | {runs} | {base / w:.2f}x | {peak} | {tree} |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,366 @@
+"""The exact search spread over threads and Dask workers (evo.search.spread): the same
+trees as the compiled search alone, whatever runs the leaves; results files that a
+search started again reuses; memos within their memory budget."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import subprocess
+import sys
+import time
+import tracemalloc
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from evo.baselines.optimal import OptimalRefused, Where, optimal
+from evo.core import engine
+from evo.core.game import make_game
+from evo.search import kernels, spread
+from evo.search import memo_kernel as mk
+from evo.search.exact import UNBOUNDED, Solver
+from evo.search.lookahead import palette
+
+optmod = importlib.import_module("evo.baselines.optimal")
+
+
+def _arrays(tree) -> tuple:
+    return tuple(a.tolist() for a in (tree.guess, tree.label, tree.parent, tree.codes))
+
+
+def _spread_tree(
+    game, *, threads, split, inline=8, pool="all", impossible=0, policy="symmetry", **kw
+):
+    """The tree of a spread search of the whole game (sets of ``split`` codes or more split
+    into their candidates' parts, those of fewer than ``inline`` searched at once), and
+    its statistics."""
+    engine.set_threads(threads)
+    try:
+        solver = Solver(game, policy=policy, pool=pool, impossible=impossible)
+        symmetric = policy == "symmetry"
+        group = palette(game, (), symmetries=True) if symmetric else solver._identity
+        codes = game.all_codes().astype(np.int64)
+        solver.spread(codes, UNBOUNDED, group, symmetric, split=split, inline=inline, **kw)
+        return solver.subtree(codes), solver.last_spread.stats
+    finally:
+        engine.set_threads(None)
+
+
+@pytest.mark.parametrize(
+    "pegs, colors, variant, pool, impossible, policy",
+    [
+        (4, 4, "mastermind", "all", 0, "symmetry"),
+        (3, 5, "mastermind", "all", 0, "path-independent"),
+        (4, 4, "mastermind", "consistent", 0, "symmetry"),
+        (3, 5, "mastermind", "consistent", 2, "path-independent"),
+        (3, 6, "bulls-cows", "all", 0, "symmetry"),
+    ],
+)
+@pytest.mark.parametrize("threads, gather", [(1, 1.0), (2, 1.0), (2, 0.0)])
+def test_spread_search_builds_the_compiled_searchs_tree(
+    pegs, colors, variant, pool, impossible, policy, threads, gather, monkeypatch
+):
+    """Sets split down to 20 codes, parts of 6 codes or more as leaves: every set's
+    choice is still the compiled search's, on one thread and two (their memos gathered
+    into the one they read every second, or at every turn of the coordinator)."""
+    monkeypatch.setattr(spread, "GATHER", gather)
+    game = make_game(pegs, colors, variant)
+    alone = Solver(game, policy=policy, pool=pool, impossible=impossible).subtree(game.all_codes())
+    tree, stats = _spread_tree(
+        game,
+        threads=threads,
+        split=20,
+        inline=6,
+        pool=pool,
+        impossible=impossible,
+        policy=policy,
+    )
+    assert stats.split > 1 and stats.leaves > 0
+    assert tree.total == alone.total
+    assert _arrays(tree) == _arrays(alone)
+
+
+def test_a_solver_takes_the_guesses_of_the_memo_it_reads_besides_its_own():
+    """What a spread search's threads gathered (the memo the solver reads besides its
+    own) gives the tree's guesses: nothing searched again."""
+    game = make_game(4, 4)
+    codes = game.all_codes()
+    first = Solver(game, policy="symmetry")
+    tree = first.subtree(codes)
+    second = Solver(game, policy="symmetry")
+    second._base = first.memo  # as Solver.gather leaves it
+    assert _arrays(second.subtree(codes)) == _arrays(tree)
+    assert second.nodes == 0
+
+
+def test_spread_optimum_of_four_five_on_threads_is_goddards():
+    tree, stats = _spread_tree(make_game(4, 5), threads=2, split=60)
+    assert tree.total == 2463 and stats.leaves > 10
+
+
+def test_results_file_is_reused_and_a_cut_last_line_dropped(tmp_path):
+    game = make_game(4, 5)
+    path = tmp_path / "proof.jsonl"
+    what = {"game": ["mastermind", 4, 5]}
+    results = spread.Results(path, what)
+    first, stats = _spread_tree(game, threads=1, split=60, results=results)
+    results.close()
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["format"] == spread.RESULTS_FORMAT
+    assert len(lines) - 1 == stats.leaves > 10
+    # A crash in the middle of the last line: that line is dropped, the others kept.
+    path.write_text("\n".join(lines) + "\n" + lines[-1][: len(lines[-1]) // 2])
+    results = spread.Results(path, what)
+    assert len(results) == len({json.loads(line)["set"] for line in lines[1:]})
+    again, stats = _spread_tree(game, threads=1, split=60, results=results)
+    results.close()
+    assert stats.leaves == 0 and stats.reused > 0  # nothing searched again
+    assert _arrays(again) == _arrays(first)
+    assert path.read_text().endswith("\n")
+    # On two threads the leaves met depend on what finishes first: nearly all are there.
+    results = spread.Results(path, what)
+    again, stats = _spread_tree(game, threads=2, split=60, results=results)
+    results.close()
+    assert stats.leaves <= stats.reused // 20
+    assert _arrays(again) == _arrays(first)
+
+
+def test_a_results_file_of_another_game_or_broken_is_refused(tmp_path):
+    path = tmp_path / "proof.jsonl"
+    spread.Results(path, {"game": ["mastermind", 4, 5]}).close()
+    with pytest.raises(spread.ResultsError, match="another search"):
+        spread.Results(path, {"game": ["mastermind", 4, 6]})
+    with open(path, "a") as f:
+        f.write("not json\n")
+    with pytest.raises(spread.ResultsError, match="line 2"):
+        spread.Results(path, {"game": ["mastermind", 4, 5]})
+    other = tmp_path / "other.txt"
+    other.write_text("hello\n")
+    with pytest.raises(spread.ResultsError, match="not a results file"):
+        spread.Results(other, {"game": ["mastermind", 4, 5]})
+
+
+def test_recorded_guesses_that_are_not_a_subtree_are_searched_again(tmp_path):
+    game = make_game(4, 5)
+    path = tmp_path / "proof.jsonl"
+    what = {"game": ["mastermind", 4, 5]}
+    results = spread.Results(path, what)
+    first, _ = _spread_tree(game, threads=1, split=60, results=results)
+    results.close()
+    lines = path.read_text().splitlines()
+    broken = [lines[0]]
+    for line in lines[1:]:
+        rec = json.loads(line)
+        if rec["exact"]:
+            rec["guesses"] = [0] * len(rec["guesses"])  # guesses that do not help
+        broken.append(json.dumps(rec))
+    path.write_text("\n".join(broken) + "\n")
+    results = spread.Results(path, what)
+    again, stats = _spread_tree(game, threads=1, split=60, results=results)
+    results.close()
+    assert stats.leaves > 0  # the exact ones searched again
+    assert _arrays(again) == _arrays(first)
+
+
+def test_plant_stores_the_harvested_subtree_and_refuses_other_guesses():
+    game = make_game(4, 5)
+    solver = Solver(game, policy="path-independent")
+    codes = game.all_codes().astype(np.int64)
+    cost = solver.total(codes)
+    out = np.empty(len(codes), dtype=np.int64)
+    rows = solver.game_args[0]
+    end = kernels.harvest(codes, solver.memo, solver.base, rows, game.num_feedbacks, out, 0)
+    assert end > 0
+    other = Solver(game, policy="path-independent")
+    assert other.plant(codes, out[:end], cost)
+    assert other.subtree(codes).total == cost == 2463
+    assert other.nodes == 0  # every set known: nothing searched
+    assert not Solver(game).plant(codes, out[: end - 1], cost)  # too few
+    assert not Solver(game).plant(codes, out[:end], cost + 1)  # another total
+    bad = out[:end].copy()
+    bad[0] = game.num_codes
+    assert not Solver(game).plant(codes, bad, cost)  # not a code
+
+
+def test_a_deadline_stops_the_spread_search_and_the_file_resumes_it(tmp_path, monkeypatch):
+    monkeypatch.setattr(optmod, "MEASURED_SECONDS", {})  # no estimate: the search starts
+    monkeypatch.setattr(engine, "THREADS", 2)
+    game = make_game(4, 6)
+    path = tmp_path / "proof.jsonl"
+    with pytest.raises(OptimalRefused, match=str(path)):
+        optimal(game, time_limit=0.05, where=Where(results=path))
+    kept = len(path.read_text().splitlines()) - 1
+    tree = optimal(game, time_limit=None, where=Where(results=path))
+    assert tree.total == 5625
+    assert len(path.read_text().splitlines()) - 1 >= kept
+    alone = optimal(game, time_limit=None)
+    assert _arrays(tree) == _arrays(alone)
+
+
+def test_keep_largest_forgets_the_small_sets_and_keeps_the_others_right():
+    rng = np.random.default_rng(3)
+    memo = mk.new_memo(64)
+    memo[4][mk.FIXED] = 1
+    sets = [np.sort(rng.choice(900, size=s, replace=False)) for s in rng.integers(3, 20, 400)]
+    for i, s in enumerate(sets):
+        assert mk.store(memo, s, 1000 + i, i, 0)  # makes room in place, never full
+    assert memo[4][mk.KEPT] > 0 and len(memo[2]) == 64  # it never grew
+    kept = [(i, s) for i, s in enumerate(sets) if mk.lookup(memo, s)[1] >= 0]
+    assert 0 < len(kept) < len(sets)
+    for i, s in kept:
+        assert mk.lookup(memo, s)[:2] == (1000 + i, i)
+    # The last one is kept; the ones forgotten before the last clean-up are small.
+    assert mk.lookup(memo, sets[-1])[1] == len(sets) - 1
+
+
+def _peak_bytes(fn) -> int:
+    """The peak of memory NumPy and Python allocate while ``fn`` runs, beyond the start."""
+    tracemalloc.start()
+    try:
+        base = tracemalloc.get_traced_memory()[0]
+        fn()
+        return tracemalloc.get_traced_memory()[1] - base
+    finally:
+        tracemalloc.stop()
+
+
+def _memo_peak(solver, monkeypatch) -> list[int]:
+    """Records, each time a memo of ``solver`` makes room, what its memos take then (a
+    memo that grows is copied: the two side by side)."""
+    peaks: list[int] = []
+    real = mk.make_room
+
+    def spy(memo, cap):
+        out = real(memo, cap)
+        peaks.append(solver.memo_bytes + (mk.nbytes(out) if out is not memo else 0))
+        return out
+
+    monkeypatch.setattr(mk, "make_room", spy)
+    return peaks
+
+
+BUDGET = 512 << 10  # the (4,6) optimum's memos take 1.4 MiB when free
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_memos_stay_within_the_memory_budget(monkeypatch, threads):
+    """The memos of the (4,6) optimum within 512 KiB: at their peak (a memo copied as it
+    grows), at the end, and (one thread) by the memory Python and NumPy allocate; they
+    keep their largest sets only, and the tree is the same. The same measures with the
+    budget ignored (memos that grow whatever the budget) pass it."""
+    from evo.search import exact
+
+    game = make_game(4, 6).prepare()
+    codes = game.all_codes()
+    monkeypatch.setattr(exact, "PARALLEL_CODES", 1000)
+    monkeypatch.setattr(engine, "THREADS", threads)
+    tree_free = Solver(game, policy="symmetry").subtree(codes)  # warms the game's caches
+
+    def search(ignore: bool) -> tuple[list[int], int, Solver]:
+        with monkeypatch.context() as m:
+            solver = Solver(game, policy="symmetry", memory=BUDGET)
+            if ignore:
+                m.setattr(mk, "make_room", lambda memo, cap: mk.grown(memo))
+            peaks = _memo_peak(solver, m)
+            trees = []
+            peak = _peak_bytes(lambda: trees.append(solver.subtree(codes)))
+            assert _arrays(trees[0]) == _arrays(tree_free)
+            return peaks, peak, solver
+
+    peaks, peak, solver = search(ignore=False)
+    assert peaks and max(peaks) <= BUDGET and solver.memo_bytes <= BUDGET
+    assert any(m[4][mk.KEPT] > 0 for m in solver._memos())  # it had to forget
+    if threads == 1:
+        assert peak <= BUDGET + (256 << 10)  # and some room for the search's other arrays
+    peaks, peak, solver = search(ignore=True)
+    assert max(peaks) > BUDGET and solver.memo_bytes > BUDGET
+    if threads == 1:
+        assert peak > BUDGET + (256 << 10)
+
+
+def test_the_estimate_knows_the_threads_and_workers(monkeypatch):
+    game = make_game(4, 8)
+    one = optmod.estimate_seconds(game, processes=1)
+    assert one == optmod.MEASURED_SECONDS[("mastermind", 4, 8)]
+    assert optmod.estimate_seconds(game, processes=2) < one
+    assert optmod.estimate_seconds(game, processes=16) < optmod.estimate_seconds(game, processes=2)
+    assert Where(workers=3).processes == 3
+    monkeypatch.setattr(engine, "THREADS", 2)
+    assert Where().processes == 2
+
+
+def test_a_local_dask_cluster_gives_the_same_tree(tmp_path):
+    game = make_game(4, 5)
+    path = tmp_path / "proof.jsonl"
+    tree = optimal(game, time_limit=None, where=Where(workers=2, results=path))
+    assert tree.total == 2463
+    assert _arrays(tree) == _arrays(optimal(game, time_limit=None))
+    assert len(path.read_text().splitlines()) > 1  # the workers' leaves recorded
+
+
+def _start(args: list[str], log: Path) -> subprocess.Popen:
+    return subprocess.Popen(
+        args, stdout=subprocess.DEVNULL, stderr=open(log, "w"), env=dict(os.environ)
+    )
+
+
+def test_a_dask_scheduler_and_workers_started_by_hand_give_the_same_tree(tmp_path):
+    """``dask scheduler`` and two ``dask worker`` processes on this machine, as
+    docs/CLUSTER.md starts them: the same tree as this process alone."""
+    dask = Path(sys.executable).with_name("dask")
+    if not dask.exists():
+        pytest.skip("no dask command in this environment")
+    info = tmp_path / "scheduler.json"
+    procs = [
+        _start(
+            [
+                str(dask),
+                "scheduler",
+                "--port",
+                "0",
+                "--dashboard-address",
+                ":0",
+                "--scheduler-file",
+                str(info),
+            ],
+            tmp_path / "scheduler.log",
+        )
+    ]
+    try:
+        for _ in range(600):
+            if info.exists() and info.stat().st_size:
+                break
+            time.sleep(0.1)
+        address = json.loads(info.read_text())["address"]
+        for i in range(2):
+            procs.append(
+                _start(
+                    [
+                        str(dask),
+                        "worker",
+                        address,
+                        "--nthreads",
+                        "1",
+                        "--nworkers",
+                        "1",
+                        "--memory-limit",
+                        "1GiB",
+                    ],
+                    tmp_path / f"worker{i}.log",
+                )
+            )
+        game = make_game(4, 5)
+        tree = optimal(game, time_limit=None, where=Where(scheduler=address))
+        assert tree.total == 2463
+        assert _arrays(tree) == _arrays(optimal(game, time_limit=None))
+    finally:
+        for p in reversed(procs):
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
