@@ -41,6 +41,7 @@ def test_the_name_version_and_license_are_in_one_place_each():
     assert project["name"] == "evo-breakers" and "version" in project["dynamic"]
     assert _project()["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "evo.__version__"}
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
+    assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
     assert f"## {evo.__version__}" in (ROOT / "CHANGELOG.md").read_text()
 
 
