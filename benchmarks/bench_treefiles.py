@@ -75,7 +75,7 @@ def main(argv: list[str] | None = None) -> None:
                 cells += [f"{path.stat().st_size / 1e6:.1f}", f"{save:.2f}", f"{load:.2f}"]
             rows.append("| " + " | ".join(cells) + " |")
             print(rows[-1], flush=True)
-    print("\n### Tree files of big games (issue 20)\n")
+    print("\n### Tree files of big games (issues 20 and 36)\n")
     print(machine_line() + "\n")
     print(
         f"Medians of {REPEATS}; `.venv/bin/python benchmarks/bench_treefiles.py`. Load checks"

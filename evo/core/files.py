@@ -141,9 +141,10 @@ def atomic_write_json(
 
 
 def gzip_bytes(data: bytes) -> bytes:
-    """``data`` gzip-compressed at the highest level, without a time or name in its header:
-    the same bytes for the same data (a file written twice, or shipped, stays equal)."""
-    return gzip.compress(data, compresslevel=9, mtime=0)
+    """``data`` gzip-compressed without a time or name in its header: the same bytes for
+    the same data. Level 6: on the (6,8) breaker's 8.7 MB of JSON, 1.31 MB in 1.1 s, where
+    level 9 takes 3.9 s for 1.24 MB (``gzip -9 -n`` is for the files shipped)."""
+    return gzip.compress(data, compresslevel=6, mtime=0)
 
 
 def gunzip(
