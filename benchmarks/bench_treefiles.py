@@ -1,9 +1,10 @@
-"""Tree files of big games (issue 20): size, save and load time of the JSON form and of
-the compact ``.npz`` form, for the shipped (5,8) breaker and random breakers of (6,8)
-and (6,9) (hundreds of thousands to a million nodes). Loading checks every code, as
-every tree file is checked. Prints a Markdown section for benchmarks/RESULTS.md.
+"""Tree files of big games (issues 20 and 36): size, save and load time of the JSON form,
+of it gzip-compressed (``.json.gz``) and of the compact ``.npz`` form, for the shipped
+(5,8) and (6,8) breakers (``5x8``, ``6x8-shipped``) and random breakers of (6,8) and
+(6,9) (hundreds of thousands to a million nodes). Loading checks every code, as every
+tree file is checked. Prints a Markdown section for benchmarks/RESULTS.md.
 
-    .venv/bin/python benchmarks/bench_treefiles.py [--games 5x8,6x8,6x9]
+    .venv/bin/python benchmarks/bench_treefiles.py [--games 5x8,6x8,6x9,6x8-shipped]
 """
 
 from __future__ import annotations
@@ -45,6 +46,11 @@ def trees(games: list[str]):
                 "(5,8) breakers/mastermind-5-8.json",
                 load_tree(ROOT / "breakers/mastermind-5-8.json"),
             )
+        elif key == "6x8-shipped":
+            yield (
+                "(6,8) breakers/mastermind-6-8.json.gz",
+                load_tree(ROOT / "breakers/mastermind-6-8.json.gz"),
+            )
         else:
             pegs, colors = (int(x) for x in key.split("x"))
             game = make_game(pegs, colors, table=False)
@@ -62,24 +68,24 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for label, tree in trees(args.games.split(",")):
             cells = [label, f"{len(tree):,}"]
-            for suffix in (".json", ".npz"):
+            for suffix in (".json", ".json.gz", ".npz"):
                 path = Path(tmp) / f"t{suffix}"
                 save = median_time(lambda p=path, t=tree: save_tree(t, p))
                 load = median_time(lambda p=path, t=tree: load_tree(p, game=t.game))
                 cells += [f"{path.stat().st_size / 1e6:.1f}", f"{save:.2f}", f"{load:.2f}"]
             rows.append("| " + " | ".join(cells) + " |")
             print(rows[-1], flush=True)
-    print("\n### Tree files of big games (issue 20)\n")
+    print("\n### Tree files of big games (issues 20 and 36)\n")
     print(machine_line() + "\n")
     print(
         f"Medians of {REPEATS}; `.venv/bin/python benchmarks/bench_treefiles.py`. Load checks"
         " the tree on every code.\n"
     )
     print(
-        "| tree | nodes | JSON MB | JSON save s | JSON load s | .npz MB | .npz save s |"
-        " .npz load s |"
+        "| tree | nodes | JSON MB | JSON save s | JSON load s | .json.gz MB | .json.gz save s |"
+        " .json.gz load s | .npz MB | .npz save s | .npz load s |"
     )
-    print("|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
 
 

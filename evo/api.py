@@ -112,7 +112,8 @@ def baseline(
 
 def load_tree(path: str | os.PathLike, *, game: Game | None = None) -> Breaker:
     """Read and check a tree file (``best.json`` of a run, a file of ``breakers/``, one
-    written by :func:`save_tree`); with ``game``, refuse a tree of another game.
+    written by :func:`save_tree`: JSON, ``.json.gz`` or ``.npz``); with ``game``, refuse
+    a tree of another game.
 
     >>> import evo
     >>> game = evo.make_game(3, 3)
@@ -132,8 +133,9 @@ def load_tree(path: str | os.PathLike, *, game: Game | None = None) -> Breaker:
 
 
 def save_tree(tree: Tree, path: str | os.PathLike, **extra: Any) -> Path:
-    """Write ``tree`` as a tree file (JSON, atomically; the compact form for a path that
-    ends in ``.npz``); ``extra`` keys are kept in it.
+    """Write ``tree`` as a tree file (JSON, atomically; compressed for a path that ends in
+    ``.json.gz``, the compact form for one that ends in ``.npz``); ``extra`` keys are kept
+    in it.
 
     >>> import evo, json
     >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from evo.baselines.optimal import KNOWN_OPTIMA
 from evo.cli import main
 from evo.core.game import make_game
+from evo.core.treeio import is_tree_name
 from evo.search.bound import (
     Bounder,
     CertificateError,
@@ -323,7 +324,7 @@ def _shipped_totals() -> dict[str, int]:
     found = {}
     for line in (ROOT / "breakers" / "README.md").read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 5 and cells[0].endswith(".json"):
+        if len(cells) >= 5 and is_tree_name(cells[0]):
             found[f"breakers/{cells[0]}"] = int(cells[2])
     return found
 

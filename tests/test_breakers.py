@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from evo.core.treeio import load_tree
+from evo.core.treeio import is_tree_name, load_tree
 
 FOLDER = Path(__file__).resolve().parent.parent / "breakers"
 
@@ -20,7 +20,7 @@ def rows() -> dict[str, list[str]]:
     found = {}
     for line in (FOLDER / "README.md").read_text().splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
-        if len(cells) >= 5 and cells[0].endswith(".json"):
+        if len(cells) >= 5 and is_tree_name(cells[0]):
             found[cells[0]] = cells
     return found
 
@@ -53,7 +53,8 @@ def replay(tree) -> tuple[int, int]:
 
 
 def test_every_file_is_listed_and_every_listed_file_exists():
-    files = {p.name for p in FOLDER.glob("*.json")} - {"bounds.json"}  # bounds, not trees
+    files = {p.name for p in FOLDER.iterdir() if p.is_file() and is_tree_name(p)}
+    files -= {"bounds.json"}  # bounds, not trees
     assert files and files == set(listed())
 
 

@@ -142,7 +142,7 @@ def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, varian
     """The tree of a file (or a run directory's best.json), or of a baseline named
     ``source`` for the game of ``--pegs``, ``--colors`` and ``--variant`` (a file is
     checked against them when they are given)."""
-    from evo.core.treeio import TreeFileError, load_tree
+    from evo.core.treeio import TreeFileError, is_tree_name, load_tree
 
     path = Path(source)
     if path.is_dir():
@@ -151,7 +151,7 @@ def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, varian
         ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
         for p in ("pegs", "colors", "variant")
     )
-    if path.exists() or source.endswith(".json"):
+    if path.exists() or is_tree_name(source):  # a tree file, or one that cannot be read
         game = open_game(pegs, colors, variant) if given else None
         try:
             return load_tree(path, game=game, cache=cache_dir())

@@ -10,10 +10,12 @@ from evo.cli.common import OutputFile, game_options, load_breaker
 
 
 def _name(source: str) -> str:
+    from evo.core.treeio import tree_stem
+
     path = Path(source)
     if path.is_dir():
         return path.name
-    return path.stem if path.exists() else source
+    return tree_stem(path) if path.exists() else source
 
 
 @click.command()

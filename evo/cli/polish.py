@@ -27,7 +27,8 @@ from evo.cli.common import OutputFile, game_options, load_breaker, threads_optio
     "-o",
     type=OutputFile(),
     required=True,
-    help="Where to write the polished tree (.json, or .npz for the compact form).",
+    help="Where to write the polished tree (.json, .json.gz for it compressed, or .npz for "
+    "the compact form).",
 )
 @click.option(
     "--impossible",

@@ -67,6 +67,7 @@ def render(ctx, tree, output, depth, min_codes, layout, fmt, direction, pegs, co
     as knuth with --pegs/--colors) through Graphviz: pegs as colored cells, terminal nodes
     in yellow, edges labelled with the black and white pegs."""
     from evo.core.files import check_output
+    from evo.core.treeio import tree_stem
     from evo.show.render import graphviz_missing, render_tree
 
     fmt = picture_format(output, fmt)
@@ -75,13 +76,13 @@ def render(ctx, tree, output, depth, min_codes, layout, fmt, direction, pegs, co
         raise click.ClickException(missing)
     if output is None:  # checked before the work, as --output is
         if Path(tree).exists():
-            stem = Path(tree).stem
+            stem = tree_stem(tree)
         else:
             stem = f"{tree}-{open_game(pegs, colors, variant).name}"
         output = check_output(f"{stem}.{fmt}")
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
     title = (
-        f"{Path(tree).stem if Path(tree).exists() else tree}: total {breaker.total}, "
+        f"{tree_stem(tree) if Path(tree).exists() else tree}: total {breaker.total}, "
         f"average {breaker.average:.4f}, worst {breaker.worst} (yellow: can be the secret)"
     )
     render_tree(

@@ -4,10 +4,12 @@ the files users give, with one-line errors."""
 from __future__ import annotations
 
 import errno
+import gzip
 import json
 import os
 import stat
 import tempfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -125,10 +127,72 @@ def atomic_write_text(path: str | os.PathLike, text: str, *, replace_any: bool =
 
 
 def atomic_write_json(
-    path: str | os.PathLike, data: Any, indent: int | None = 1, *, replace_any: bool = False
+    path: str | os.PathLike,
+    data: Any,
+    indent: int | None = 1,
+    *,
+    replace_any: bool = False,
+    compress: bool = False,
 ) -> Path:
-    """Write ``data`` as JSON atomically (see :func:`atomic_write_bytes`)."""
-    return atomic_write_text(path, json.dumps(data, indent=indent) + "\n", replace_any=replace_any)
+    """Write ``data`` as JSON atomically (see :func:`atomic_write_bytes`), gzip-compressed
+    when ``compress`` (:func:`gzip_bytes`)."""
+    text = (json.dumps(data, indent=indent) + "\n").encode("utf-8")
+    return atomic_write_bytes(path, gzip_bytes(text) if compress else text, replace_any=replace_any)
+
+
+def gzip_bytes(data: bytes) -> bytes:
+    """``data`` gzip-compressed without a time or name in its header: the same bytes for
+    the same data. Level 6: on the (6,8) breaker's 8.7 MB of JSON, 1.31 MB in 1.1 s, where
+    level 9 takes 3.9 s for 1.24 MB (``gzip -9 -n`` is for the files shipped)."""
+    return gzip.compress(data, compresslevel=6, mtime=0)
+
+
+def gunzip(
+    data: bytes,
+    *,
+    path: str | os.PathLike,
+    what: str,
+    error: type[Exception],
+    max_bytes: int = MAX_READ_BYTES,
+) -> bytes:
+    """The content of gzip ``data`` (one member or several, as ``cat a.gz b.gz`` makes)
+    read from the file ``path`` (``what`` it is); ``error`` with one line naming the file
+    when it is corrupted or truncated, or holds more than ``max_bytes`` (a small file can
+    hold gigabytes of zeros: decompression stops at the limit, it never holds more)."""
+    too_big = error(
+        f"{path} is too big for a {what} once decompressed (more than {max_bytes:,} bytes)"
+    )
+    # a file whose trailer states more (modulo 4 GiB) is read through without being kept:
+    # the error is then "too big", or "corrupted" when it is that, in little memory
+    keep = len(data) < 18 or int.from_bytes(data[-4:], "little") <= max_bytes
+    out: list[bytes] = []
+    size = 0
+    rest = data
+    try:
+        while rest:
+            member = zlib.decompressobj(wbits=16 + zlib.MAX_WBITS)  # a gzip header and trailer
+            while not member.eof:
+                chunk = member.decompress(rest, _CHUNK)
+                rest = member.unconsumed_tail
+                size += len(chunk)
+                if size > max_bytes:
+                    raise too_big
+                if keep:
+                    out.append(chunk)
+                if not chunk and not rest and not member.eof:
+                    raise zlib.error("it ends before its compressed data does")
+            rest = member.unused_data
+    except zlib.error as e:
+        raise error(
+            f"{path} is not a valid gzip file ({e}): the file is corrupted or truncated"
+        ) from None
+    if not keep:  # not reached: zlib checks each member's size against its trailer
+        raise too_big
+    return b"".join(out)
+
+
+#: Bytes decompressed at a time by :func:`gunzip`.
+_CHUNK = 2**20
 
 
 def remove_temporaries(folder: str | os.PathLike) -> list[Path]:

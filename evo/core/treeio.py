@@ -5,12 +5,13 @@ A tree file is JSON: the format name and version, the game, the fitness summary
 {...}}}`` with codes and feedbacks printed as people read them (feedbacks as
 :meth:`~evo.core.game.Game.format_feedback` writes them; the bare counts of older files,
 ``"1,0"`` or ``"1 0"``, are read too, and a feedback given twice under a node, in any
-spelling, is refused). A file named ``.npz`` is
-the compact form of the same, for trees of big games (hundreds of thousands of nodes): a
-NumPy archive of the nodes' ``guess``, ``parent`` and ``label`` arrays in preorder and the
-same document without its nodes, read only as far as a tree of its game can go
-(:mod:`evo.core.archive`). Either is checked on every code when loaded, and its summary
-against the tree.
+spelling, is refused). A file named ``.json.gz`` is the same JSON gzip-compressed (the
+big shipped breakers are), decompressed no further than a tree file may be long. A file
+named ``.npz`` is the compact form of the same, for trees of big games (hundreds of
+thousands of nodes): a NumPy archive of the nodes' ``guess``, ``parent`` and ``label``
+arrays in preorder and the same document without its nodes, read only as far as a tree
+of its game can go (:mod:`evo.core.archive`). A file is read by what it holds, whatever
+its name; every tree is checked on every code when loaded, and its summary against it.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from evo.core.files import (
     atomic_write_json,
     check_target,
     decode_text,
+    gunzip,
     parse_json,
     read_bytes,
 )
@@ -43,6 +45,30 @@ VERSION = 1
 
 class TreeFileError(ValueError):
     """A tree file cannot be read: it says which file and what is wrong."""
+
+
+#: The names of tree files, by the form they are written in (a name ending otherwise is
+#: written as JSON): the one definition of a tree file's suffix.
+TREE_SUFFIXES = {".json.gz": "json.gz", ".npz": "npz", ".json": "json"}
+
+
+def tree_suffix(path: str | os.PathLike) -> str:
+    """The tree file suffix ``path``'s name ends in (any case), or "" for none of
+    :data:`TREE_SUFFIXES`."""
+    name = Path(path).name.lower()
+    return next((s for s in TREE_SUFFIXES if name.endswith(s)), "")
+
+
+def is_tree_name(path: str | os.PathLike) -> bool:
+    """Whether ``path`` is named as a tree file (``.json``, ``.json.gz`` or ``.npz``)."""
+    return tree_suffix(path) != ""
+
+
+def tree_stem(path: str | os.PathLike) -> str:
+    """The name of a tree file without its suffix (``mastermind-6-8`` of
+    ``mastermind-6-8.json.gz``), to name what is made of it."""
+    name = Path(path).name
+    return name[: len(name) - len(tree_suffix(name))] or name
 
 
 def to_nested(tree: Tree, *, node: int = 0) -> dict[str, Any]:
@@ -180,12 +206,14 @@ def tree_document(tree: Tree, *, nodes: bool = True, **extra: Any) -> dict[str, 
 
 
 def save_tree(tree: Tree, path: str | os.PathLike, **extra: Any) -> Path:
-    """Write a tree atomically: JSON, or the compact archive when ``path`` ends in
-    ``.npz``."""
+    """Write a tree atomically: JSON, gzip-compressed JSON when ``path`` ends in
+    ``.json.gz``, or the compact archive when it ends in ``.npz``."""
     check_target(path)  # before the work (the writer checks again)
-    if Path(path).suffix.lower() == ".npz":
+    form = TREE_SUFFIXES.get(tree_suffix(path), "json")
+    if form == "npz":
         return atomic_write_bytes(path, _archive(tree, **extra))
-    return atomic_write_json(path, tree_document(tree, **extra), indent=None)
+    doc = tree_document(tree, **extra)
+    return atomic_write_json(path, doc, indent=None, compress=form == "json.gz")
 
 
 #: The arrays of a compact tree file: ``meta`` is the document without its nodes (UTF-8).
@@ -233,6 +261,8 @@ def load_tree(
     Raises :class:`TreeFileError` that names the file and what is wrong."""
     path = Path(path)
     data = read_bytes(path, what="tree file", error=TreeFileError)
+    if data[:2] == b"\x1f\x8b":  # gzip: compressed JSON, no longer than a file read
+        data = gunzip(data, path=path, what="tree file", error=TreeFileError)
     try:
         if data[:4] == b"PK\x03\x04":  # a zip: the compact form
             return _from_archive(data, game=game, cache=cache)
