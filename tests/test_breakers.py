@@ -74,3 +74,20 @@ def test_stated_secrets_at_the_worst_case(name):
     assert stated, rows()[name][-1]
     tree = load_tree(FOLDER / name)
     assert (tree.at_worst, tree.worst) == (int(stated[1]), int(stated[2]))
+
+
+def test_the_best_total_at_each_worst_case_is_the_files():
+    """The per-worst-case table: each line's file has that worst case and that total, and
+    a game's lower worst case never shows a lower total."""
+    seen: dict[str, list[tuple[int, int]]] = {}
+    for line in (FOLDER / "README.md").read_text().splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 4 or is_tree_name(cells[0]) or not is_tree_name(cells[3]):
+            continue
+        worst, total = int(cells[1]), int(re.match(r"\d+", cells[2])[0])
+        assert listed()[cells[3]] == (total, worst), line
+        seen.setdefault(cells[0], []).append((worst, total))
+    assert len(seen) >= 7
+    for pairs in seen.values():
+        pairs.sort()
+        assert all(a[1] >= b[1] for a, b in zip(pairs, pairs[1:])), pairs

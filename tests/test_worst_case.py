@@ -83,3 +83,21 @@ def test_polish_keeps_a_worst_case(tmp_path):
     assert held.exit_code == 0 and "within 6 guesses" in held.output, held.output
     tree = load_tree(out)
     assert tree.worst == 6 and tree.total == 5879
+
+
+def test_polish_within_a_worst_case_alone(tmp_path):
+    """--max-guesses without a band brings the tree within it and searches nothing more;
+    neither is a usage error."""
+    from click.testing import CliRunner
+
+    from evo.cli import main
+    from evo.core.treeio import load_tree, save_tree
+
+    src, out = tmp_path / "t.json", tmp_path / "p.json"
+    save_tree(_tree(), src)
+    held = CliRunner().invoke(main, ["polish", str(src), "--max-guesses", "6", "-o", str(out)])
+    assert held.exit_code == 0, held.output
+    tree = load_tree(out)
+    assert tree.worst == 6 and tree.total <= _tree().total + 50
+    bare = CliRunner().invoke(main, ["polish", str(src), "-o", str(out)])
+    assert bare.exit_code == 2 and "--band" in bare.output and "--max-guesses" in bare.output

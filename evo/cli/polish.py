@@ -14,13 +14,12 @@ from evo.cli.common import OutputFile, game_options, load_breaker, threads_optio
     "--band",
     "bands",
     multiple=True,
-    required=True,
     metavar="MIN:MAX:SEARCH",
     help="Rebuild every node of MIN to MAX codes (the outermost ones) by SEARCH: all (the "
     "exact optimum), consistent (exact among the possible codes), mixed (those and the "
     "--impossible best others) or greedy (--tries root guesses of the --top by look-ahead, "
     "completed by search); repeatable, run in order. E.g. --band 81:400:mixed "
-    "--band 10:80:all.",
+    "--band 10:80:all. None with --max-guesses: the tree is only brought within it.",
 )
 @click.option(
     "--output",
@@ -91,6 +90,8 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     from evo.ea.polish import Band
     from evo.ea.polish import polish as run
 
+    if not bands and max_guesses is None:
+        raise click.UsageError("give a --band to search, or a --max-guesses to keep, or both")
     try:
         wanted = [Band.parse(b) for b in bands]
     except ValueError as e:
