@@ -167,7 +167,10 @@ def _lookahead(game: Game) -> None:
 
 
 def _exact(game: Game) -> None:
-    from evo.search.exact import shared_solver
+    from evo.baselines.optimal import optimal
+    from evo.search.exact import UNBOUNDED, Solver, shared_solver
+    from evo.search.lookahead import palette
+    from evo.search.memo_kernel import grown, new_memo
 
     codes = game.all_codes().astype(np.int64)
     classes: tuple[tuple[Pool, int], ...] = (("all", 0), ("consistent", 0), ("consistent", 2))
@@ -176,11 +179,14 @@ def _exact(game: Game) -> None:
             solver = shared_solver(game, pool=pool, policy=policy, impossible=impossible)
             solver.total(codes)
             solver.total(codes[: len(codes) // 2], depth=4)
-    from evo.baselines.optimal import optimal
-    from evo.search.memo_kernel import grown, new_memo
-
     optimal(game, time_limit=None)
     grown(new_memo(4))  # a memo outgrown: a big game's search
+    group = palette(game, (), symmetries=True)
+    for policy in _POLICIES:  # a big set's search spread over threads (tiny parts as tasks)
+        for deadline in (None, time.monotonic() + 3600):
+            solver = Solver(game, policy=policy, deadline=deadline)
+            solver.spread(codes, UNBOUNDED, group, True, split=4, inline=2)
+            solver.spread(codes, UNBOUNDED, solver._identity, False, split=4, inline=2)
 
 
 def _operators(game: Game) -> None:
