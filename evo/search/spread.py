@@ -2,7 +2,7 @@
 
 A big search is cut into subproblems that need not wait for each other. The sets of at
 least ``split`` codes near the root are searched here, as the compiled search
-(:func:`evo.search.kernels.search`) would: the same candidates in the same order, the
+(:func:`evo.search.exact_kernel.search`) would: the same candidates in the same order, the
 same pruning, the same rule (the first optimal candidate). Their smaller parts are
 *leaves*, each one searched whole by the compiled search, on a thread or a Dask worker.
 
@@ -66,7 +66,7 @@ RESULTS_VERSION = 1
 @dataclass(frozen=True)
 class Outcome:
     """A leaf's answer: its exact ``cost`` and the guesses of its subtree (preorder, see
-    :func:`evo.search.kernels.harvest`), or, when not ``exact``, a lower bound of its
+    :func:`evo.search.exact_kernel.harvest`), or, when not ``exact``, a lower bound of its
     cost at least the bound it was searched with. ``nodes`` and ``seconds``: the work."""
 
     cost: int
@@ -529,9 +529,9 @@ class Spread:
         self.report = report
         self.every = every
         # Compiled on first use: imported here so that importing this module stays cheap.
-        from evo.search import kernels, memo_kernel
+        from evo.search import exact_kernel, memo_kernel
 
-        self._k, self._mk = kernels, memo_kernel
+        self._k, self._mk = exact_kernel, memo_kernel
         self._rows, self._nf = solver.game_args[0], solver.game_args[6]
         self.stats = Stats()
         self._heap: list[tuple[tuple, int, _Set | _Cand]] = []
