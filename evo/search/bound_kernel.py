@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from evo.core.feedback_kernel import feedback
-from evo.search.lookahead_kernel import _lowest_of_its_orbit
+from evo.search.symmetry_kernel import lowest_of_its_orbit
 
 
 @njit(cache=True)
@@ -29,7 +29,7 @@ def most_parts(cands, codes, src, nf, cap, palette):  # pragma: no cover - compi
     stamp = 0
     for i in range(len(cands)):
         g = cands[i]
-        if not _lowest_of_its_orbit(g, palette, labels):
+        if not lowest_of_its_orbit(g, palette, labels):
             continue
         stamp += 1
         parts = 0

@@ -784,8 +784,7 @@ def solve_leaf(
         _LEAF_SOLVERS.solvers = {key: solver}
     symmetric = policy == "symmetry"
     if symmetric:
-        masks, distinct, every, digits, _, _, _ = palette(game)
-        group = (masks, distinct, every, digits, np.uint32(played), pis, luts)
+        group = palette(game)._replace(played=np.uint32(played), pis=pis, luts=luts)
     else:
         group = solver._identity
     start = time.perf_counter()

@@ -320,9 +320,9 @@ class Cluster:
 
     def start(self, leaf: _Set, bound: int, place: int = 0) -> None:
         leaf.bound = bound
-        _, _, _, _, played, pis, luts = leaf.palette
+        pal = leaf.palette
         future = self._client.submit(
-            self._task, leaf.codes, played, pis, luts, bound, pure=False, retries=3
+            self._task, leaf.codes, pal.played, pal.pis, pal.luts, bound, pure=False, retries=3
         )
         self._running[future] = leaf
         self._futures[id(leaf)] = future
