@@ -56,7 +56,7 @@ from evo.core.kinds import POOLS, Pool
 from evo.core.tree import Tree
 from evo.search import spread as spreading
 from evo.search.build import Node, build_tree
-from evo.search.lookahead import identity_palette, palette
+from evo.search.lookahead import Palette, identity_palette, palette
 from evo.search.partition import partition_counts
 from evo.search.spread import UNBOUNDED
 from evo.search.symmetry import Stabilizer
@@ -380,7 +380,7 @@ class Solver:
         codes: np.ndarray,
         bound: int,
         memo: tuple,
-        group: tuple,
+        group: Palette,
         symmetric: bool,
         *,
         main: bool = False,
@@ -433,7 +433,7 @@ class Solver:
         self,
         codes: np.ndarray,
         bound: int,
-        group: tuple,
+        group: Palette,
         symmetric: bool,
         *,
         runner: spreading.Runner | None = None,
@@ -506,7 +506,7 @@ class Solver:
             self._gathered[i] = (int(meta[mk.ENTRIES]), int(meta[mk.KEPT]))
         self._base = self._shared
 
-    def cost_here(self, codes: np.ndarray, bound: int, group: tuple, symmetric: bool) -> int:
+    def cost_here(self, codes: np.ndarray, bound: int, group: Palette, symmetric: bool) -> int:
         """``solve`` of ``codes`` by the compiled search in this thread and the solver's
         memo (also the spread search's small parts)."""
         from evo.search import memo_kernel as mk

@@ -40,9 +40,12 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from evo.search.lookahead import Palette
 
 #: The bound that means "no limit".
 UNBOUNDED = 1 << 60
@@ -121,7 +124,7 @@ class _Set:
         "place",
     )
 
-    def __init__(self, codes: np.ndarray, palette: tuple, up: _Cand | None, key: tuple):
+    def __init__(self, codes: np.ndarray, palette: Palette, up: _Cand | None, key: tuple):
         self.codes = codes
         self.palette = palette
         self.up = up
@@ -862,7 +865,7 @@ class Spread:
                 x.bound = bound
                 self.runner.tell(x)
 
-    def run(self, codes: np.ndarray, palette: tuple, bound: int) -> int:
+    def run(self, codes: np.ndarray, palette: Palette, bound: int) -> int:
         """The cost of ``codes`` when below ``bound``, else a lower bound of at least
         ``bound`` (as the compiled search answers); the memo then holds the choices."""
         self._root_bound = bound
