@@ -18,6 +18,7 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from evo.core.feedback_kernel import feedback, popcount
+from evo.core.tree_kernel import node_arrays
 from evo.search.lookahead import Palette
 from evo.search.symmetry_kernel import fixing, lowest_of_its_orbit
 
@@ -484,13 +485,7 @@ def lookahead_tree(
     order = codes.copy()
     tmp = np.empty(n, dtype=np.int64)
     cap = 2 * n + 2
-    guess = np.empty(cap, dtype=np.int32)
-    label = np.empty(cap, dtype=np.int32)
-    parent = np.empty(cap, dtype=np.int32)
-    depth = np.empty(cap, dtype=np.int32)
-    term = np.empty(cap, dtype=np.bool_)
-    start = np.empty(cap, dtype=np.int32)
-    count = np.empty(cap, dtype=np.int32)
+    guess, label, parent, depth, term, start, count = node_arrays(cap)
     hist = np.zeros(nfb, dtype=np.int64)
     offs = np.zeros(nfb, dtype=np.int64)
     # Stack of (start, count, parent, label, depth).
