@@ -383,6 +383,13 @@ def _below(palette, g):  # pragma: no cover - compiled
     return Palette(p.masks, p.distinct, p.every, p.digits, np.uint32(p.played | p.masks[g]), kp, kl)
 
 
+def below(palette: Palette, g: int) -> Palette:
+    """:func:`_below` for Python callers, its scalars back as ``uint32`` (numba returns
+    them as Python ints, which the kernels would type as another palette)."""
+    got = _below(palette, g)
+    return got._replace(every=np.uint32(got.every), played=np.uint32(got.played))
+
+
 @njit(cache=True, nogil=True)
 def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cover - compiled
     """The exact search of :class:`evo.search.exact.Solver` (no depth limit) compiled

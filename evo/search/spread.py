@@ -629,7 +629,7 @@ class Spread:
         if any(d.mark == c.mark for d in x.cands[: c.q]):  # type: ignore[index]
             c.state = _DROPPED
             return
-        below = self._k._below(x.palette, c.guess) if self.symmetric else x.palette
+        below = self._k.below(x.palette, c.guess) if self.symmetric else x.palette
         c.fixed = len(x.codes)
         pos = 0
         for i, size in enumerate(sizes.tolist()):
