@@ -229,10 +229,10 @@ def test_progress_is_reported_on_the_numpy_engine_too():
 
 def _admitted(game, pal):
     """The codes the kernel's orbit filter scores under palette ``pal``."""
-    from evo.search.lookahead_kernel import _lowest_of_its_orbit
+    from evo.search.symmetry_kernel import lowest_of_its_orbit
 
     labels = np.empty(32, dtype=np.int64)
-    return [c for c in range(game.num_codes) if _lowest_of_its_orbit(c, pal, labels)]
+    return [c for c in range(game.num_codes) if lowest_of_its_orbit(c, pal, labels)]
 
 
 @pytest.mark.parametrize(
@@ -252,22 +252,22 @@ def test_the_kernel_scores_one_code_per_orbit_of_the_history(args, history):
     exactly the representatives of evo.search.symmetry, and the group it extends is the
     one evo.search.symmetry computes. Without them (the identity alone) it would score
     more."""
-    from evo.search.lookahead_kernel import _fixing
+    from evo.search.symmetry_kernel import fixing
 
     game = make_game(*args)
     hist = tuple(game.parse_code(h) for h in history)
     pal = palette(game, hist, symmetries=True)
     want = Node.after(game, hist).stabilizer.representatives()
     assert _admitted(game, pal) == sorted(want.tolist())
-    assert len(pal[5]) == len(Node.after(game, hist).stabilizer.perms)
+    assert len(pal.pis) == len(Node.after(game, hist).stabilizer.perms)
     if hist:
         above = palette(game, hist[:-1], symmetries=True)
-        pis, luts = _fixing(above[5], above[6], above[4], hist[-1], game.digits)
+        pis, luts = fixing(above.pis, above.luts, above.played, hist[-1], game.digits)
         assert sorted(map(tuple, np.c_[pis, luts].tolist())) == sorted(
-            map(tuple, np.c_[pal[5], pal[6]].tolist())
+            map(tuple, np.c_[pal.pis, pal.luts].tolist())
         )
     alone = palette(game, hist)  # the identity and the unplayed colors only
-    assert len(alone[5]) == 1 and len(_admitted(game, alone)) >= len(want)
+    assert len(alone.pis) == 1 and len(_admitted(game, alone)) >= len(want)
     if len(Node.after(game, hist).stabilizer.perms) > 1:
         assert len(_admitted(game, alone)) > len(want)
 

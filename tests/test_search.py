@@ -321,7 +321,7 @@ def test_kind_floors_bound_every_other_guess(name):
     """The floor of a kind is at most the bound (``n + sum lb``) of every guess of that
     kind outside the set, checked guess by guess; and above ``2n`` for some sets of few
     kinds (codes of one kind answer a guess in few ways), so the floors do prune."""
-    from evo.search import kernels
+    from evo.search import exact_kernel
 
     g = game(name)
     solver = Solver(g)
@@ -330,7 +330,7 @@ def test_kind_floors_bound_every_other_guess(name):
     above = 0
     for codes in _kind_sets(g, rng, 30):
         n = len(codes)
-        floor = kernels._kind_floors(codes, kind, common, g.pegs, max_parts(g), solver.lb)
+        floor = exact_kernel._kind_floors(codes, kind, common, g.pegs, max_parts(g), solver.lb)
         for guess in np.setdiff1d(np.arange(g.num_codes), codes):
             bound = n + sum(int(solver.lb[len(p)]) for p in _parts(g, guess, codes))
             assert bound >= floor[kind[guess]], (codes, guess)
@@ -341,7 +341,7 @@ def test_kind_floors_bound_every_other_guess(name):
 def test_split_bound_is_the_least_split():
     """The even split is the least ``sum lb`` over every way to split ``k`` codes into
     at most ``parts`` parts (``lb`` is convex)."""
-    from evo.search import kernels
+    from evo.search import exact_kernel
 
     lb = perfect_split_bounds(40, 4)
 
@@ -355,7 +355,7 @@ def test_split_bound_is_the_least_split():
 
     for k in range(0, 30):
         for parts in range(1, 7):
-            assert kernels._split_bound(k, parts, lb) == least(k, parts), (k, parts)
+            assert exact_kernel._split_bound(k, parts, lb) == least(k, parts), (k, parts)
 
 
 def _path_sets(g, rng, count, most=24):
@@ -399,7 +399,7 @@ def test_scores_keep_the_order_up_to_the_first_guess_of_known_cost(name):
     first, code) computed guess by guess, whatever the kinds' floors and the cap skipped
     after it."""
     from evo.baselines.optimal import optimal
-    from evo.search import kernels
+    from evo.search import exact_kernel
 
     g = game(name)
     solver = Solver(g)
@@ -427,7 +427,9 @@ def test_scores_keep_the_order_up_to_the_first_guess_of_known_cost(name):
                 expect.append(x)
                 if big <= 2:
                     break
-        kept, *_ = kernels.score(every, codes, 1 << 40, int(lb[n]), solver._game, solver._identity)
+        kept, *_ = exact_kernel.score(
+            every, codes, 1 << 40, int(lb[n]), solver._game, solver._identity
+        )
         assert every[kept[: len(expect)]].tolist() == expect, codes.tolist()
 
 

@@ -19,7 +19,7 @@ import pytest
 from evo.baselines.optimal import OptimalRefused, Where, optimal
 from evo.core import engine
 from evo.core.game import make_game
-from evo.search import kernels, spread
+from evo.search import exact_kernel, spread
 from evo.search import memo_kernel as mk
 from evo.search.exact import UNBOUNDED, Solver
 from evo.search.lookahead import palette
@@ -172,7 +172,7 @@ def test_plant_stores_the_harvested_subtree_and_refuses_other_guesses():
     cost = solver.total(codes)
     out = np.empty(len(codes), dtype=np.int64)
     rows = solver.game_args[0]
-    end = kernels.harvest(codes, solver.memo, solver.base, rows, game.num_feedbacks, out, 0)
+    end = exact_kernel.harvest(codes, solver.memo, solver.base, rows, game.num_feedbacks, out, 0)
     assert end > 0
     other = Solver(game, policy="path-independent")
     assert other.plant(codes, out[:end], cost)

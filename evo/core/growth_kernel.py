@@ -17,6 +17,7 @@ import numpy as np
 from numba import njit
 
 from evo.core.feedback_kernel import feedback
+from evo.core.tree_kernel import node_arrays
 
 
 @njit(cache=True)
@@ -70,13 +71,7 @@ def grow_tree(
     n = len(codes)
     order = codes.copy()
     cap = 2 * n + 2
-    r_guess = np.empty(cap, dtype=np.int32)
-    r_label = np.empty(cap, dtype=np.int32)
-    r_parent = np.empty(cap, dtype=np.int64)
-    r_depth = np.empty(cap, dtype=np.int32)
-    r_term = np.empty(cap, dtype=np.bool_)
-    r_start = np.empty(cap, dtype=np.int32)
-    r_count = np.empty(cap, dtype=np.int32)
+    r_guess, r_label, r_parent, r_depth, r_term, r_start, r_count = node_arrays(cap)
     r_label[0] = -1
     r_parent[0] = -1
     r_depth[0] = 1
@@ -316,13 +311,7 @@ def grow_tree(
     rank = np.empty(nn, dtype=np.int64)
     for i in range(nn):
         rank[pre[i]] = i
-    guess = np.empty(nn, dtype=np.int32)
-    label = np.empty(nn, dtype=np.int32)
-    parent = np.empty(nn, dtype=np.int32)
-    depths = np.empty(nn, dtype=np.int32)
-    term = np.empty(nn, dtype=np.bool_)
-    start = np.empty(nn, dtype=np.int32)
-    count = np.empty(nn, dtype=np.int32)
+    guess, label, parent, depths, term, start, count = node_arrays(nn)
     for i in range(nn):
         p = pre[i]
         guess[i] = r_guess[p]

@@ -12,7 +12,7 @@ proves a number that ``cost(U)`` cannot be below.
   :class:`~evo.search.exact.Solver`);
 * ``V_0(S)`` is the least, over every guess, of ``|S|`` plus the perfect-split bounds
   ``LB`` of its parts, the floors of the kinds of guesses below it (the exact search's
-  scoring, :func:`evo.search.kernels.score`: its ``least``);
+  scoring, :func:`evo.search.exact_kernel.score`: its ``least``);
 * ``V_d(S) = |S| + min_g sum_f V_(d-1)(S_f)`` otherwise, one guess per orbit of the
   symmetries that fix the history (:mod:`evo.search.symmetry`).
 
@@ -89,12 +89,12 @@ class Bounder:
         # The exact search: its perfect-split bounds, its scoring and splitting kernels
         # and the feedback source they read, used as it uses them.
         self.solver = Solver(game, policy="symmetry", deadline=deadline, max_memo=max_memo)
-        from evo.search import kernels
+        from evo.search import exact_kernel
         from evo.search.bound_kernel import kind_parts, most_parts, refined_least
         from evo.search.lookahead import identity_palette, palette
 
-        self._score = kernels.score
-        self._split = kernels.split
+        self._score = exact_kernel.score
+        self._split = exact_kernel.split
         self._most_parts = most_parts
         self._kind_parts = kind_parts
         self._refined = refined_least

@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from evo.core.feedback_kernel import feedback
-from evo.search.lookahead_kernel import _lowest_of_its_orbit
+from evo.search.symmetry_kernel import lowest_of_its_orbit
 
 
 @njit(cache=True)
@@ -29,7 +29,7 @@ def most_parts(cands, codes, src, nf, cap, palette):  # pragma: no cover - compi
     stamp = 0
     for i in range(len(cands)):
         g = cands[i]
-        if not _lowest_of_its_orbit(g, palette, labels):
+        if not lowest_of_its_orbit(g, palette, labels):
             continue
         stamp += 1
         parts = 0
@@ -51,7 +51,7 @@ def kind_parts(codes, kinds, common, pegs):  # pragma: no cover - compiled
     (color multisets) alone: the codes of one kind share the number ``t`` of colors they
     have in common with the guess, so they answer it in at most ``t + 1`` ways (``pegs -
     1`` non-win ways for ``t = pegs``), the count the exact search's kinds' floors make
-    per kind of guess (:func:`evo.search.kernels._kind_floors`); the most over the kinds
+    per kind of guess (:func:`evo.search.exact_kernel._kind_floors`); the most over the kinds
     of guesses. ``pegs * (pegs + 3) // 2`` (every non-win feedback) without the table of
     common colors."""
     nk = len(common)
@@ -81,7 +81,7 @@ def kind_parts(codes, kinds, common, pegs):  # pragma: no cover - compiled
 def refined_least(cands, kept, bounds, codes, src, nf, small, budget):  # pragma: no cover
     """The least bound of a guess on ``codes``, its parts of at most ``small`` codes
     bounded one better where the perfect split cannot happen: ``kept`` and ``bounds``
-    are the scored candidates by increasing bound (:func:`evo.search.kernels.score`),
+    are the scored candidates by increasing bound (:func:`evo.search.exact_kernel.score`),
     each bound ``n + sum LB(part)`` with ``LB(s) = 2s - 1`` up to ``small`` codes. A part
     of ``s`` codes costs ``2s - 1`` only when one of its codes tells every other apart
     (played first, it leaves single codes); else at least ``2s``. The candidates are

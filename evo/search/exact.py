@@ -33,7 +33,7 @@ parts of ``S`` other than the win. The search is depth first:
   Exact costs are memoised per code set, and so are the lower bounds that failed
   searches prove (the memo is emptied past ``max_memo`` entries).
 
-The search runs compiled (:mod:`evo.search.kernels`), the node's symmetries carried
+The search runs compiled (:mod:`evo.search.exact_kernel`), the node's symmetries carried
 guess by guess below it, its memo a hash table over arrays
 (:mod:`evo.search.memo_kernel`). The Python recursion here, with its memo in
 dictionaries, serves the searches with a depth limit and games of more than 32 colors
@@ -56,7 +56,7 @@ from evo.core.kinds import POOLS, Pool
 from evo.core.tree import Tree
 from evo.search import spread as spreading
 from evo.search.build import Node, build_tree
-from evo.search.lookahead import identity_palette, palette
+from evo.search.lookahead import Palette, identity_palette, palette
 from evo.search.partition import partition_counts
 from evo.search.spread import UNBOUNDED
 from evo.search.symmetry import Stabilizer
@@ -153,11 +153,11 @@ class Solver:
         self._py_nodes = 0
         # Compiled on first use (numba): imported here so that importing this module,
         # as the evolution's operators do, stays cheap.
-        from evo.search import kernels, memo_kernel
+        from evo.search import exact_kernel, memo_kernel
 
-        self._score = kernels.score
-        self._mixed = kernels.mixed
-        self._split = kernels.split
+        self._score = exact_kernel.score
+        self._mixed = exact_kernel.mixed
+        self._split = exact_kernel.split
         self._lb = self.lb.tolist()
         self._nf = game.num_feedbacks
         # The kernels' feedback source: the table as a plain (maybe read-only) view, also
@@ -192,7 +192,7 @@ class Solver:
         self._identity = identity_palette(game)
         # The compiled recursion carries a node's symmetries as color bit masks (uint32).
         self._symmetric_kernel = game.colors <= 32
-        self._search = kernels.search
+        self._search = exact_kernel.search
         self._lookup = memo_kernel.lookup_both
 
     @property
@@ -234,7 +234,7 @@ class Solver:
 
     @property
     def game_args(self) -> tuple:
-        """The game as the compiled search takes it (:func:`evo.search.kernels.search`)."""
+        """The game as the compiled search takes it (:func:`evo.search.exact_kernel.search`)."""
         return self._game
 
     def remember(self, codes: np.ndarray, cost: int, guess_or_lower: int) -> None:
@@ -248,14 +248,14 @@ class Solver:
 
     def plant(self, codes: np.ndarray, guesses: np.ndarray, cost: int) -> bool:
         """Keep in the memo the subtree of ``codes`` whose guesses
-        :func:`~evo.search.kernels.harvest` wrote, each set with its cost; False (nothing
+        :func:`~evo.search.exact_kernel.harvest` wrote, each set with its cost; False (nothing
         trusted) when they do not make a subtree of ``codes`` of total ``cost``."""
-        from evo.search import kernels
+        from evo.search import exact_kernel
         from evo.search import memo_kernel as mk
 
         guesses = np.asarray(guesses, dtype=np.int64)
         while True:
-            got, end = kernels.plant(
+            got, end = exact_kernel.plant(
                 codes, guesses, 0, self._memo, self._game[0], self._nf, self.game.num_codes
             )
             if got != -2:
@@ -380,7 +380,7 @@ class Solver:
         codes: np.ndarray,
         bound: int,
         memo: tuple,
-        group: tuple,
+        group: Palette,
         symmetric: bool,
         *,
         main: bool = False,
@@ -433,7 +433,7 @@ class Solver:
         self,
         codes: np.ndarray,
         bound: int,
-        group: tuple,
+        group: Palette,
         symmetric: bool,
         *,
         runner: spreading.Runner | None = None,
@@ -506,7 +506,7 @@ class Solver:
             self._gathered[i] = (int(meta[mk.ENTRIES]), int(meta[mk.KEPT]))
         self._base = self._shared
 
-    def cost_here(self, codes: np.ndarray, bound: int, group: tuple, symmetric: bool) -> int:
+    def cost_here(self, codes: np.ndarray, bound: int, group: Palette, symmetric: bool) -> int:
         """``solve`` of ``codes`` by the compiled search in this thread and the solver's
         memo (also the spread search's small parts)."""
         from evo.search import memo_kernel as mk
@@ -558,12 +558,12 @@ class Solver:
     ) -> tuple[spreading.Outcome, tuple]:
         """A leaf's answer from its search in ``memo`` (and the memo, grown if it had to):
         with its subtree's guesses when its cost is exact (below ``bound``)."""
-        from evo.search import kernels
+        from evo.search import exact_kernel
 
         if cost >= bound:
             return spreading.Outcome(cost, False), memo
         out = np.empty(len(codes), dtype=np.int64)
-        end = kernels.harvest(codes, memo, self._base, self._game[0], self._nf, out, 0)
+        end = exact_kernel.harvest(codes, memo, self._base, self._game[0], self._nf, out, 0)
         if end < 0:  # the memo forgot a set below (to make room): find the guesses again
             guesses, memo = self._guesses(codes, memo)
             return spreading.Outcome(cost, True, guesses), memo
@@ -572,7 +572,7 @@ class Solver:
     def _guesses(self, codes: np.ndarray, memo: tuple) -> tuple[np.ndarray, tuple]:
         """The subtree's guesses of ``codes`` (as harvest writes them), searching the sets
         the memo lacks again (the guess does not depend on the symmetries used)."""
-        from evo.search import kernels
+        from evo.search import exact_kernel
         from evo.search import memo_kernel as mk
 
         out: list[int] = []
@@ -591,7 +591,7 @@ class Solver:
                 if guess < 0:
                     raise RuntimeError(f"the search of {len(s)} codes kept no guess")
             out.append(int(guess))
-            grouped, sizes, _ = kernels.split(self._game[0], guess, s, s, self._nf)
+            grouped, sizes, _ = exact_kernel.split(self._game[0], guess, s, s, self._nf)
             pos = 0
             for size in sizes.tolist():
                 walk(grouped[pos : pos + size])
@@ -784,8 +784,7 @@ def solve_leaf(
         _LEAF_SOLVERS.solvers = {key: solver}
     symmetric = policy == "symmetry"
     if symmetric:
-        masks, distinct, every, digits, _, _, _ = palette(game)
-        group = (masks, distinct, every, digits, np.uint32(played), pis, luts)
+        group = palette(game)._replace(played=np.uint32(played), pis=pis, luts=luts)
     else:
         group = solver._identity
     start = time.perf_counter()

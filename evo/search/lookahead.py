@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -95,6 +96,18 @@ def lookahead_player(
     return choose
 
 
+class Palette(NamedTuple):
+    """What the compiled searches need to tell codes that split a set alike (:func:`palette`)."""
+
+    masks: np.ndarray  # each code's colors as a bit mask (uint32)
+    distinct: bool  # pegs are distinct (Bulls and Cows)
+    every: np.uint32  # every color's bit
+    digits: np.ndarray  # the codes' pegs, a row a code
+    played: np.uint32  # the colors the guesses above played
+    pis: np.ndarray  # the symmetries that fix those guesses: position permutations,
+    luts: np.ndarray  # and color maps, a row an element
+
+
 @lru_cache(maxsize=8)
 def _shape(game: Game) -> tuple[bool, np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """The parts of :func:`palette` that depend on the game only and on no color's bit
@@ -121,7 +134,7 @@ def _colors(game: Game) -> tuple[np.ndarray, bool, np.uint32, np.ndarray, tuple]
 
 def palette(
     game: Game, history: tuple[int, ...] | None = None, *, symmetries: bool = False
-) -> tuple:
+) -> Palette:
     """What the compiled look-ahead needs to tell codes that split a set alike: each
     code's colors as a bit mask, whether pegs are distinct (Bulls and Cows), every
     color's bit, the codes' pegs, the colors the guesses of ``history`` played (without
@@ -131,17 +144,17 @@ def palette(
     masks, distinct, every, digits, (pis, luts) = _colors(game)
     if symmetries and history is not None:
         pis, luts = Node.after(game, history).stabilizer.arrays
-    return masks, distinct, every, digits, _played(game, history), pis, luts
+    return Palette(masks, distinct, every, digits, _played(game, history), pis, luts)
 
 
-def identity_palette(game: Game) -> tuple:
+def identity_palette(game: Game) -> Palette:
     """A :func:`palette` of the identity alone with no color free (none of its color bits
     is read, so it serves games of any number of colors): for candidates reduced already,
     or that no symmetry reduces."""
     distinct, digits, (pis, luts) = _shape(game)
     none = np.uint32(0)
     masks = np.zeros(game.num_codes, dtype=np.uint32)
-    return masks, distinct, none, digits, none, pis, luts
+    return Palette(masks, distinct, none, digits, none, pis, luts)
 
 
 def _played(game: Game, history: tuple[int, ...] | None) -> np.uint32:

@@ -18,6 +18,9 @@ from numba import njit, prange, types
 from numba.extending import overload
 
 from evo.core.feedback_kernel import feedback, popcount
+from evo.core.tree_kernel import node_arrays
+from evo.search.lookahead import Palette
+from evo.search.symmetry_kernel import fixing, lowest_of_its_orbit
 
 #: Heuristic numbers of :func:`best_guess`, in the order of evo.core.kinds.HEURISTICS.
 KNUTH, IRVING, KOOI, ENTROPY = 0, 1, 2, 3
@@ -270,11 +273,11 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
 def _zero_colors(codes, palette):  # pragma: no cover - compiled
     """The colors no code of ``codes`` has (a bit mask), and for each ``k`` the mask of
     the ``k`` lowest of them."""
-    masks, _, every, _, _, _, _ = palette
+    masks = palette.masks
     present = np.uint32(0)
     for j in range(len(codes)):
         present |= masks[codes[j]]
-    zero = every & ~present
+    zero = palette.every & ~present
     lowest = np.zeros(33, dtype=np.uint32)
     rest = zero
     for k in range(1, 33):
@@ -290,84 +293,12 @@ def _lowest_of_its_class(g, zero, lowest, palette):  # pragma: no cover - compil
     (``zero``) answer alike wherever they stand, so codes that differ only in which of
     them they use split the set alike, and only the lowest need be scored. It uses the
     lowest zero color everywhere (Mastermind), or the lowest ones (distinct pegs)."""
-    masks, distinct, _, _, _, _, _ = palette
-    used = masks[g] & zero
+    used = palette.masks[g] & zero
     if used == 0:
         return True
-    if not distinct:
+    if not palette.distinct:
         return used == lowest[1]
     return used == lowest[popcount(np.uint64(used))]
-
-
-@njit(cache=True)
-def _lowest_of_its_orbit(g, palette, labels):  # pragma: no cover - compiled
-    """Whether ``g`` is the lowest code of its orbit under the symmetries that fix the
-    guesses above (they map the set onto itself and keep every answer: the images of a
-    code split it alike). An element maps the pegs by a position permutation ``pi`` and
-    the played colors by ``lut``; the colors no guess above has played can be renamed
-    among themselves besides, so each image gets them in order of first appearance, the
-    lowest first. ``labels`` is scratch."""
-    masks, _, every, digits, played, pis, luts = palette
-    free = every & ~played
-    if len(pis) == 1 and masks[g] & free == 0:  # the identity alone, nothing to rename
-        return True
-    pegs = digits.shape[1]
-    for e in range(len(pis)):
-        seen = np.uint32(0)
-        left = free
-        for i in range(pegs):
-            c = luts[e, digits[g, pis[e, i]]]
-            bit = np.uint32(1) << np.uint32(c)
-            if free & bit:
-                if seen & bit:
-                    c = labels[c]
-                else:
-                    low = left & (~left + np.uint32(1))  # the lowest free color left
-                    left ^= low
-                    seen |= bit
-                    labels[c] = popcount(np.uint64(low - np.uint32(1)))
-                    c = labels[c]
-            d = digits[g, i]
-            if c < d:
-                return False
-            if c > d:
-                break
-    return True
-
-
-@njit(cache=True)
-def _fixing(pis, luts, played, g, digits):  # pragma: no cover - compiled
-    """The elements of the group ``(pis, luts)`` (their color maps defined on the colors
-    ``played``) that also fix the guess ``g``, their maps extended to its colors: the
-    symmetries of the nodes below ``g``."""
-    keep_p = np.empty_like(pis)
-    keep_l = np.empty_like(luts)
-    k = 0
-    for e in range(len(pis)):
-        lut = luts[e].copy()
-        known = played
-        ok = True
-        for i in range(digits.shape[1]):
-            a, b = digits[g, pis[e, i]], digits[g, i]
-            bit = np.uint32(1) << np.uint32(a)
-            if known & bit:
-                ok = lut[a] == b
-            else:
-                lut[a] = b
-                known |= bit
-            if not ok:
-                break
-        images = np.uint32(0)  # the map must stay one to one on the colors it knows
-        for c in range(len(lut)):
-            if ok and known & (np.uint32(1) << np.uint32(c)):
-                bit = np.uint32(1) << np.uint32(lut[c])
-                ok = not images & bit
-                images |= bit
-        if ok:
-            keep_p[k] = pis[e]
-            keep_l[k] = lut
-            k += 1
-    return keep_p[:k].copy(), keep_l[:k].copy()
 
 
 @njit(cache=True)
@@ -377,8 +308,9 @@ def _scan_range(
     """:func:`_scan` over ``cands[lo:hi]`` (ascending) block by block: the consistent
     candidates, or with ``others`` those not among ``codes`` (ascending) and lowest of
     their class (:func:`_lowest_of_its_class`); either way only the lowest of their orbit
-    (:func:`_lowest_of_its_orbit`). Each code skipped has a lower one that splits the set
-    alike and is as consistent: the lowest best candidate passes both, the same choice."""
+    (:func:`~evo.search.symmetry_kernel.lowest_of_its_orbit`). Each code skipped has a lower
+    one that splits the set alike and is as consistent: the lowest best candidate passes
+    both, the same choice."""
     n = len(codes)
     blk = scratch[0]
     j = np.searchsorted(codes, cands[lo]) if lo < hi else n
@@ -393,7 +325,7 @@ def _scan_range(
                 continue
             if zero != 0 and not _lowest_of_its_class(c, zero, lowest, palette):
                 continue
-        if not _lowest_of_its_orbit(c, palette, scratch[6]):
+        if not lowest_of_its_orbit(c, palette, scratch[6]):
             continue
         blk[nb] = c
         nb += 1
@@ -553,18 +485,12 @@ def lookahead_tree(
     order = codes.copy()
     tmp = np.empty(n, dtype=np.int64)
     cap = 2 * n + 2
-    guess = np.empty(cap, dtype=np.int32)
-    label = np.empty(cap, dtype=np.int32)
-    parent = np.empty(cap, dtype=np.int32)
-    depth = np.empty(cap, dtype=np.int32)
-    term = np.empty(cap, dtype=np.bool_)
-    start = np.empty(cap, dtype=np.int32)
-    count = np.empty(cap, dtype=np.int32)
+    guess, label, parent, depth, term, start, count = node_arrays(cap)
     hist = np.zeros(nfb, dtype=np.int64)
     offs = np.zeros(nfb, dtype=np.int64)
     # Stack of (start, count, parent, label, depth).
     st = np.empty((cap, 6), dtype=np.int64)  # and the colors played above each node
-    masks, distinct, colors, digits, played_above, pis, luts = palette
+    masks, digits, pis, luts = palette.masks, palette.digits, palette.pis, palette.luts
     # The symmetries of the nodes at each depth (those of the guesses above them): a
     # node's children share them, and its siblings are built after its subtree.
     sym_p = np.empty((8,) + pis.shape, dtype=pis.dtype)
@@ -574,7 +500,7 @@ def lookahead_tree(
     gp, gl = pis, luts
     top = 0
     st[0, 0], st[0, 1], st[0, 2], st[0, 3], st[0, 4] = 0, n, -1, -1, 1
-    st[0, 5] = played_above
+    st[0, 5] = palette.played
     top = 1
     nodes = 0
     while top > 0:
@@ -587,7 +513,7 @@ def lookahead_tree(
         else:
             k = sym_k[d]  # set by the parent (more than two codes too) or at the root
             gp, gl = np.ascontiguousarray(sym_p[d, :k]), np.ascontiguousarray(sym_l[d, :k])
-            here = (masks, distinct, colors, digits, played, gp, gl)
+            here = Palette(masks, palette.distinct, palette.every, digits, played, gp, gl)
             g = -1
             if c <= nfb:
                 g = perfect_guess(src, seg, win)
@@ -630,7 +556,7 @@ def lookahead_tree(
                 sym_p = np.concatenate((sym_p, np.empty_like(sym_p)))
                 sym_l = np.concatenate((sym_l, np.empty_like(sym_l)))
                 sym_k = np.concatenate((sym_k, np.zeros_like(sym_k)))
-            kp, kl = _fixing(gp, gl, played, g, digits)
+            kp, kl = fixing(gp, gl, played, g, digits)
             sym_p[d + 1, : len(kp)], sym_l[d + 1, : len(kp)], sym_k[d + 1] = kp, kl, len(kp)
         # Children in feedback order: push the last first.
         for f in range(nfb - 1, -1, -1):
@@ -673,8 +599,8 @@ def lookahead_forest(
     for i in prange(count):
         codes = flat[starts[i] : starts[i + 1]]
         root = codes.copy() if consistent else every
-        masks, distinct, colors, digits, _, pis, luts = palette
-        here = (masks, distinct, colors, digits, played[i], pis, luts)
+        p = palette
+        here = Palette(p.masks, p.distinct, p.every, p.digits, played[i], p.pis, p.luts)
         tree = lookahead_tree(
             src, every, codes, root, heuristic, consistent, win, nfb, nlogn, here, never
         )

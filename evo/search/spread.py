@@ -2,7 +2,7 @@
 
 A big search is cut into subproblems that need not wait for each other. The sets of at
 least ``split`` codes near the root are searched here, as the compiled search
-(:func:`evo.search.kernels.search`) would: the same candidates in the same order, the
+(:func:`evo.search.exact_kernel.search`) would: the same candidates in the same order, the
 same pruning, the same rule (the first optimal candidate). Their smaller parts are
 *leaves*, each one searched whole by the compiled search, on a thread or a Dask worker.
 
@@ -40,9 +40,12 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from evo.search.lookahead import Palette
 
 #: The bound that means "no limit".
 UNBOUNDED = 1 << 60
@@ -66,7 +69,7 @@ RESULTS_VERSION = 1
 @dataclass(frozen=True)
 class Outcome:
     """A leaf's answer: its exact ``cost`` and the guesses of its subtree (preorder, see
-    :func:`evo.search.kernels.harvest`), or, when not ``exact``, a lower bound of its
+    :func:`evo.search.exact_kernel.harvest`), or, when not ``exact``, a lower bound of its
     cost at least the bound it was searched with. ``nodes`` and ``seconds``: the work."""
 
     cost: int
@@ -121,7 +124,7 @@ class _Set:
         "place",
     )
 
-    def __init__(self, codes: np.ndarray, palette: tuple, up: _Cand | None, key: tuple):
+    def __init__(self, codes: np.ndarray, palette: Palette, up: _Cand | None, key: tuple):
         self.codes = codes
         self.palette = palette
         self.up = up
@@ -320,9 +323,9 @@ class Cluster:
 
     def start(self, leaf: _Set, bound: int, place: int = 0) -> None:
         leaf.bound = bound
-        _, _, _, _, played, pis, luts = leaf.palette
+        pal = leaf.palette
         future = self._client.submit(
-            self._task, leaf.codes, played, pis, luts, bound, pure=False, retries=3
+            self._task, leaf.codes, pal.played, pal.pis, pal.luts, bound, pure=False, retries=3
         )
         self._running[future] = leaf
         self._futures[id(leaf)] = future
@@ -529,9 +532,9 @@ class Spread:
         self.report = report
         self.every = every
         # Compiled on first use: imported here so that importing this module stays cheap.
-        from evo.search import kernels, memo_kernel
+        from evo.search import exact_kernel, memo_kernel
 
-        self._k, self._mk = kernels, memo_kernel
+        self._k, self._mk = exact_kernel, memo_kernel
         self._rows, self._nf = solver.game_args[0], solver.game_args[6]
         self.stats = Stats()
         self._heap: list[tuple[tuple, int, _Set | _Cand]] = []
@@ -626,7 +629,7 @@ class Spread:
         if any(d.mark == c.mark for d in x.cands[: c.q]):  # type: ignore[index]
             c.state = _DROPPED
             return
-        below = self._k._below(x.palette, c.guess) if self.symmetric else x.palette
+        below = self._k.below(x.palette, c.guess) if self.symmetric else x.palette
         c.fixed = len(x.codes)
         pos = 0
         for i, size in enumerate(sizes.tolist()):
@@ -862,7 +865,7 @@ class Spread:
                 x.bound = bound
                 self.runner.tell(x)
 
-    def run(self, codes: np.ndarray, palette: tuple, bound: int) -> int:
+    def run(self, codes: np.ndarray, palette: Palette, bound: int) -> int:
         """The cost of ``codes`` when below ``bound``, else a lower bound of at least
         ``bound`` (as the compiled search answers); the memo then holds the choices."""
         self._root_bound = bound

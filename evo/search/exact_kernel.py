@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from evo.core.feedback_kernel import feedback, popcount
-from evo.search.lookahead_kernel import _fixing, _lowest_of_its_orbit
+from evo.search.lookahead import Palette
 from evo.search.memo_kernel import (
     BUDGET,
     NODES,
@@ -31,6 +31,7 @@ from evo.search.memo_kernel import (
     set_hash,
     store,
 )
+from evo.search.symmetry_kernel import fixing, lowest_of_its_orbit, lowest_of_orbit
 
 #: Above this many codes, the parts are counted into a (candidates, feedbacks) table.
 _BIG = 48
@@ -110,9 +111,9 @@ def score(cands, codes, limit, target, game, palette):
     # Sweep 0: the consistent candidates, reading their rows directly.
     for q in range(ni):
         i = inside[q]
-        if na > 1 and not _lowest_of_orbit(digits, cands[i], present, absent, scratch):
+        if na > 1 and not lowest_of_orbit(digits, cands[i], present, absent, scratch):
             continue
-        if not _lowest_of_its_orbit(cands[i], palette, labels):
+        if not lowest_of_its_orbit(cands[i], palette, labels):
             continue
         g = cands[i]
         if tiny:
@@ -175,9 +176,9 @@ def score(cands, codes, limit, target, game, palette):
         if low_i >= cap:
             least = min(least, low_i)
             continue
-        if na > 1 and not _lowest_of_orbit(digits, cands[i], present, absent, scratch):
+        if na > 1 and not lowest_of_orbit(digits, cands[i], present, absent, scratch):
             continue
-        if not _lowest_of_its_orbit(cands[i], palette, labels):
+        if not lowest_of_its_orbit(cands[i], palette, labels):
             continue
         live[nl] = i
         nl += 1
@@ -314,28 +315,6 @@ def _tiny_bound(block, g, codeidx, n, by_row):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def _lowest_of_orbit(digits, code, present, absent, seen):  # pragma: no cover - compiled
-    """The code uses the absent colors in order: the first new one is the lowest absent
-    color, the next new one the next, and so on."""
-    m = 0
-    for p in range(digits.shape[1]):
-        c = digits[code, p]
-        if present[c]:
-            continue
-        new = True
-        for q in range(m):
-            if seen[q] == c:
-                new = False
-                break
-        if new:
-            if c != absent[m]:
-                return False
-            seen[m] = c
-            m += 1
-    return True
-
-
-@njit(cache=True)
 def split(rows, guess, codeidx, codes, nf):  # pragma: no cover - compiled
     """The parts of ``codes`` by their feedback to candidate row ``guess``:
     ``(grouped, sizes, label)``. ``grouped``: the non-win codes, part after part, smallest
@@ -399,9 +378,16 @@ def _candidates(codes, bound, low, game, palette):  # pragma: no cover - compile
 @njit(cache=True)
 def _below(palette, g):  # pragma: no cover - compiled
     """The palette of the nodes below guess ``g``: the symmetries that also fix it."""
-    masks, distinct, every, digits, played, pis, luts = palette
-    kp, kl = _fixing(pis, luts, played, g, digits)
-    return masks, distinct, every, digits, np.uint32(played | masks[g]), kp, kl
+    p = palette
+    kp, kl = fixing(p.pis, p.luts, p.played, g, p.digits)
+    return Palette(p.masks, p.distinct, p.every, p.digits, np.uint32(p.played | p.masks[g]), kp, kl)
+
+
+def below(palette: Palette, g: int) -> Palette:
+    """:func:`_below` for Python callers, its scalars back as ``uint32`` (numba returns
+    them as Python ints, which the kernels would type as another palette)."""
+    got = _below(palette, g)
+    return got._replace(every=np.uint32(got.every), played=np.uint32(got.played))
 
 
 @njit(cache=True, nogil=True)
