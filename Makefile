@@ -1,4 +1,5 @@
-# evo: two commands, `make run` and `make test`, each setting everything up first;
+# evo: two commands, `make run` and `make test` (`make test-fast` without the slow tests),
+# each setting everything up first;
 # `make install` also links the `evo` command into ~/.local/bin.
 PYTHON ?= python3
 VENV   := .venv
@@ -6,13 +7,18 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CONFIG ?= configs/quick.yaml
 
-.PHONY: run test bench setup dot chromium kernels install docs lint clean
+.PHONY: run test test-fast bench setup dot chromium kernels install docs lint clean
 
 run: setup
 	$(BIN)/evo run $(CONFIG)
 
+# Every test (CI runs them all), then the 15 slowest; test-fast leaves out those marked
+# slow (each over about 20 s here: subprocess runs, compiling, big games, the notebook).
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=15
+
+test-fast: setup
+	$(BIN)/python -m pytest -m "not slow"
 
 bench: setup
 	$(BIN)/python benchmarks/run_all.py

@@ -112,6 +112,7 @@ def test_time_limit_cuts_a_long_generation(tmp_path, workers):
 
 
 @pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.slow
 def test_time_limit_cuts_a_long_island_epoch(tmp_path, workers):
     """The same for islands: an epoch under way at ``stop.seconds`` is abandoned (on a
     local Dask cluster, its tasks with it) and the run keeps the epoch before."""

@@ -329,6 +329,7 @@ def _shipped_totals() -> dict[str, int]:
     return found
 
 
+@pytest.mark.slow
 def test_bounds_file_entries_hold_what_they_claim():
     entries = _bounds_file()["bounds"]
     games = {(e["pegs"], e["colors"]) for e in entries}

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from evo.core.game import make_game
 from evo.runs.compiled import PROFILES, ensure_compiled, marker, profile
 
@@ -31,6 +33,7 @@ def test_the_marker_changes_with_the_cache_and_tells_compiled(tmp_path, monkeypa
     assert ensure_compiled(make_game(4, 6), say=said.append) == 0.0 and said == []
 
 
+@pytest.mark.slow
 def test_a_fresh_machine_compiles_once_and_the_run_compiles_nothing(tmp_path):
     """A fresh numba cache: the first run says it compiles (once), and the run then
     loads every kernel it calls from the cache (numba's 'data saved' never appears)."""

@@ -82,6 +82,7 @@ def test_1_a_scheduler_without_workers_is_refused_after_cluster_wait(tmp_path, e
     assert not runs.exists() or not any(runs.iterdir())
 
 
+@pytest.mark.slow
 def test_1_the_time_limit_holds_from_the_first_task_and_the_run_can_be_resumed(
     tmp_path, empty_scheduler, capfd
 ):

@@ -48,6 +48,7 @@ def python(script: str, *, cwd: Path, env: dict | None = None, timeout: float = 
 # 0. Worker processes after this process computed on OpenMP threads -------------------
 
 
+@pytest.mark.slow
 def test_0_workers_start_after_the_parent_ran_parallel_kernels(tmp_path):
     """The parent builds Knuth's (4,8) tree on numba's parallel kernels (OpenMP threads),
     then evolves with 2 workers whose operators run parallel kernels too: forked from
@@ -75,6 +76,7 @@ def test_0_workers_start_after_the_parent_ran_parallel_kernels(tmp_path):
     assert total < 21230  # the greedy rebuilds beat Knuth's rule within 3 generations
 
 
+@pytest.mark.slow
 def test_0_shipped_config_on_an_empty_cache(tmp_path):
     """``evo run configs/mastermind-4-8.yaml`` with its 2 workers, from an empty cache:
     Knuth's yardstick is computed in the main process before the workers start."""

@@ -242,6 +242,7 @@ def test_a_worker_killed_mid_epoch_changes_nothing():
     assert [p.logbook for p in on_dask.islands] == [p.logbook for p in serial.islands]
 
 
+@pytest.mark.slow
 def test_a_lost_scheduler_stops_the_run_and_resume_finishes_it(tmp_path, monkeypatch):
     from dask.distributed import LocalCluster
 
@@ -279,6 +280,7 @@ def _dask_command(*args: str) -> list[str]:
     return [str(Path(sys.executable).parent / "dask"), *args]
 
 
+@pytest.mark.slow
 def test_a_real_scheduler_and_two_workers_give_the_same_logbooks(tmp_path):
     """`dask scheduler` and two `dask worker` processes on 127.0.0.1, against the run in
     process and on local clusters of one and two workers: record for record."""

@@ -15,6 +15,8 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
 from evo.config import load_config
 from evo.runs.driver import run_config
 from evo.runs.rundir import create_run_dir, load_run, write_logbook
@@ -63,6 +65,7 @@ def first_generation_after(run_dir: Path) -> float:
     return time.monotonic() - start
 
 
+@pytest.mark.slow
 def test_sigkill_at_random_moments_then_resume_gives_the_uninterrupted_logbook(tmp_path):
     cfg = load_config(DATA)
     run_dir = create_run_dir(cfg, root=tmp_path)

@@ -81,6 +81,7 @@ def _env() -> dict:
     return env
 
 
+@pytest.mark.slow
 def test_the_wheel_runs_a_shipped_config_from_an_empty_folder(installed, tmp_path):
     """``pip install`` of the wheel, then ``evo run quick --set stop.seconds=5`` from an
     empty folder: the config comes from the package, the code from the venv."""

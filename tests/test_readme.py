@@ -65,6 +65,7 @@ def test_make_install_links_evo(tmp_path):
     assert f"ln -sf {ROOT}/.venv/bin/evo {tmp_path}/.local/bin/evo" in out.stdout
 
 
+@pytest.mark.slow
 def test_every_readme_command_runs(tmp_path):
     """A fresh clone's view: the configs copied to an empty directory, ``evo`` on the PATH
     from the virtual environment, each block run by bash with ``set -e``."""
@@ -117,6 +118,7 @@ def python_blocks(text: str) -> list[str]:
     return re.findall(r"^```python\n(.*?)^```", text, re.S | re.M)
 
 
+@pytest.mark.slow
 def test_the_readme_python_runs_as_written(tmp_path):
     """The "From Python" snippet, run in an empty directory: it prints Knuth's total and
     the optimum it reaches, and writes the two files it says."""
@@ -128,3 +130,58 @@ def test_the_readme_python_runs_as_written(tmp_path):
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines()[0] == "5801 5625"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["best.json", "best.svg"]
+
+
+def layout_lines(text: str) -> list[str]:
+    """The lines of the README's Layout block (the first unlabelled block after the
+    heading)."""
+    section = text.split("\n## Layout\n", 1)[1]
+    body = re.search(r"^```\n(.*?)^```", section, re.S | re.M)
+    assert body, "the Layout section has no block"
+    return [ln for ln in body.group(1).splitlines() if ln.strip()]
+
+
+def layout_paths(text: str) -> list[str]:
+    """Every path the Layout names: each line's folder, and the files it lists before its
+    colon, under that folder."""
+    paths = []
+    for line in layout_lines(text):
+        folder, _, rest = line.partition(" ")
+        paths.append(folder)
+        files = rest.split(":", 1)[0] if ":" in rest else ""
+        paths += [folder + f.strip() for f in files.split(",") if f.strip()]
+    return paths
+
+
+def test_every_path_in_the_layout_exists():
+    """A wrong path fails (the Layout once named ``evo/game.py``, long after it moved to
+    ``evo/core/``); every package of ``evo/`` is listed."""
+    text = README.read_text(encoding="utf-8")
+    paths = layout_paths(text)
+    assert len(paths) > 30
+    missing = [p for p in paths if not (ROOT / p).exists()]
+    assert not missing, f"the README's Layout names what does not exist: {missing}"
+    packages = {f"{p.parent.relative_to(ROOT)}/" for p in (ROOT / "evo").glob("*/__init__.py")}
+    listed = {ln.split()[0] for ln in layout_lines(text)}
+    assert packages <= listed, f"packages missing from the Layout: {sorted(packages - listed)}"
+    wrong = text.replace("evo/core/       game.py", "evo/            game.py")
+    assert any(not (ROOT / p).exists() for p in layout_paths(wrong))
+
+
+def test_make_test_runs_everything_and_test_fast_leaves_out_the_slow(pytestconfig):
+    """``make test`` (dry run) runs every test and prints the 15 slowest; ``make
+    test-fast`` deselects the ``slow`` marker, which pytest knows (registered)."""
+    if not shutil.which("make"):
+        pytest.skip("no make")
+    commands = {}
+    for target in ("test", "test-fast"):
+        out = subprocess.run(
+            ["make", "-n", "-C", str(ROOT), target], capture_output=True, text=True
+        )
+        assert out.returncode == 0, out.stderr
+        commands[target] = [ln for ln in out.stdout.splitlines() if "-m pytest" in ln]
+    (full,) = commands["test"]
+    assert "--durations=15" in full and " -m " not in full.split("-m pytest", 1)[1]
+    (fast,) = commands["test-fast"]
+    assert fast.endswith('-m pytest -m "not slow"')
+    assert any(m.startswith("slow:") for m in pytestconfig.getini("markers"))

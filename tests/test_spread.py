@@ -165,6 +165,7 @@ def test_recorded_guesses_that_are_not_a_subtree_are_searched_again(tmp_path):
     assert _arrays(again) == _arrays(first)
 
 
+@pytest.mark.slow
 def test_plant_stores_the_harvested_subtree_and_refuses_other_guesses():
     game = make_game(4, 5)
     solver = Solver(game, policy="path-independent")

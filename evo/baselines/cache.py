@@ -1,4 +1,5 @@
-"""Cache of baseline trees: ``<the game's cache>/<game>/<name>.json`` (the command line's
+"""Cache of baseline trees: ``<the game's cache>/<game>/<key>.json``, the key being the
+baseline's name (:func:`cache_key`) (the command line's
 games are cached under ``$EVO_CACHE``, default ``~/.cache/evo``; a game made without a
 cache keeps nothing on disk).
 
@@ -21,6 +22,8 @@ import os
 from pathlib import Path
 from typing import Any
 
+from evo.baselines.records import Baseline, BaselineResult
+from evo.baselines.registry import parse_name, seeded
 from evo.core.files import atomic_write_json, open_regular
 from evo.core.game import Game
 from evo.core.tree import Tree
@@ -113,3 +116,29 @@ def store(
         return atomic_write_json(path, doc, None, replace_any=True)  # evo's own folder
     except OSError:
         return None
+
+
+def cache_key(game: Game, name: str, *, seed: int = 0) -> str:
+    """The cache file name of a baseline: its name, with ``-seed`` for RC forms."""
+    name = parse_name(game, name)
+    if "+" in name:  # openings are played as written now; older files skipped guesses
+        name = f"{name}-as-written"
+    return f"{name}-{seed}" if seeded(name) else name
+
+
+def cache_seed(name: str, seed: int) -> int | None:
+    """The seed a cache file of canonical ``name`` records: None unless it is seeded."""
+    return seed if seeded(name) else None
+
+
+def cached(game: Game, name: str, *, seed: int = 0) -> Baseline | None:
+    """A baseline from the cache only (None when it was never computed)."""
+    name = parse_name(game, name)
+    key = cache_key(game, name, seed=seed)
+    hit = load(game, key, name=name, seed=cache_seed(name, seed))
+    if hit is None:
+        return None
+    tree, result = hit
+    result["histogram"] = {int(k): int(v) for k, v in result["histogram"].items()}
+    result["cached"] = True
+    return Baseline(name, tree, BaselineResult(**result))

@@ -1,0 +1,53 @@
+"""The best-known total of a game, with where it comes from: a proven optimum (published
+or found by evo's exact search), a reported best, or for tiny games the optimum computed
+on the spot."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from evo.baselines.optimal import KNOWN_OPTIMA, OPTIMA_SOURCES
+from evo.core.game import Game
+
+
+@dataclass(frozen=True)
+class KnownTotal:
+    """The best-known total of a game and where it comes from: ``source`` names the
+    publication or search; ``proved`` says whether it is a proven optimum."""
+
+    total: int
+    source: str
+    proved: bool
+
+
+#: Games of at most this many codes have their optimum computed (in milliseconds) when
+#: none is recorded.
+SOLVE_OPTIMUM_UP_TO = 64
+
+
+#: Best totals reported for games whose optimum is not proved (or not checked by evo),
+#: with what is known of where they come from.
+BEST_REPORTED: dict[tuple[int, int, str], KnownTotal] = {
+    (5, 8, "mastermind"): KnownTotal(
+        179274,
+        "reported best known (average 5.4711, first guess 12344); not proved optimal",
+        proved=False,
+    ),
+}
+
+
+def known_optimum(game: Game) -> KnownTotal | None:
+    """The game's best-known total with its source: a recorded optimum (published, or
+    found by evo's exact search), a reported best total (``proved`` False), or for tiny
+    games (up to :data:`SOLVE_OPTIMUM_UP_TO` codes) the optimum computed now; else None."""
+    total = KNOWN_OPTIMA.get(game.key)
+    if total is not None:
+        return KnownTotal(total, OPTIMA_SOURCES[game.key], proved=True)
+    if game.key in BEST_REPORTED:
+        return BEST_REPORTED[game.key]
+    if game.num_codes <= SOLVE_OPTIMUM_UP_TO:
+        from evo.search.exact import shared_solver
+
+        total = shared_solver(game).total(game.all_codes())
+        return KnownTotal(total, "evo's exact search, computed now", proved=True)
+    return None
