@@ -32,11 +32,16 @@ _EVO = Path(__file__).resolve().parent.parent
 
 
 def _kernel_sources() -> list[Path]:
-    """The modules of evo that numba compiles (they import it)."""
+    """The modules the compiled kernels are made of: those that import numba, and the
+    core and search modules whose types they take (the look-ahead's ``Palette``)."""
     return sorted(
         p
         for p in _EVO.rglob("*.py")
-        if "__pycache__" not in p.parts and "from numba import" in p.read_text(encoding="utf-8")
+        if "__pycache__" not in p.parts
+        and (
+            p.parent.name in ("core", "search")
+            or "from numba import" in p.read_text(encoding="utf-8")
+        )
     )
 
 
