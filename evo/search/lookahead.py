@@ -12,8 +12,6 @@ first reduced to one per orbit of the symmetries that fix it; the lowest code of
 best orbit is the one the tie rule would pick anyway, so the choice is the same.
 """
 
-from __future__ import annotations
-
 import os
 from collections.abc import Callable
 from functools import lru_cache
