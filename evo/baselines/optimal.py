@@ -47,6 +47,7 @@ MEASURED_SECONDS: dict[tuple[str, int, int], float] = {
     ("mastermind", 3, 9): 5.1,
     ("mastermind", 4, 7): 4.9,
     ("mastermind", 4, 8): 22.7,
+    ("mastermind", 4, 9): 330.0,  # CPU seconds of the proof on 2 threads (315 s wall)
     ("mastermind", 5, 5): 2.4,
     ("bulls-cows", 3, 6): 2.3,
     ("bulls-cows", 3, 7): 1.7,
@@ -84,6 +85,7 @@ _OPTIMA = [
     (4, 6, "mastermind", 5625, "Koyama & Lai 1993"),
     (4, 7, "mastermind", 11228, _EVO),
     (4, 8, "mastermind", 20471, f"reported optimal (arfst23/Mastermind, exhaustive); {_EVO}"),
+    (4, 9, "mastermind", 34666, _EVO),  # published nowhere before: breakers/mastermind-4-9.json
     (5, 5, "mastermind", 13496, _EVO),
     (3, 6, "mastermind", 854, _EVO),
     (3, 7, "mastermind", 1474, _EVO),
