@@ -156,12 +156,9 @@ def island_map(config: Config, *, scheduler: str | None = None) -> Iterator[Mapp
     try:
         yield dask_map
     finally:
-        try:
-            client.close(timeout=5)
-            if cluster is not None:
-                cluster.close(timeout=5)
-        except (OSError, TimeoutError):
-            pass  # already gone
+        from evo.search.spread import close_client
+
+        close_client(client, cluster)
 
 
 def _cancel(client, futures: list) -> None:

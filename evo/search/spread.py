@@ -390,12 +390,18 @@ def dask_client(
         client.wait_for_workers(1, timeout=60)
         yield client
     finally:
-        try:
-            client.close(timeout=5)
-            if cluster is not None:
-                cluster.close(timeout=5)
-        except (OSError, TimeoutError):
-            pass  # already gone
+        close_client(client, cluster)
+
+
+def close_client(client: Any, cluster: Any = None) -> None:
+    """Close a Dask client, and the local cluster it started (None: a remote one), within
+    a few seconds; one already gone is no error."""
+    try:
+        client.close(timeout=5)
+        if cluster is not None:
+            cluster.close(timeout=5)
+    except (OSError, TimeoutError):
+        pass  # already gone
 
 
 # ---------------------------------------------------------------------- results file
