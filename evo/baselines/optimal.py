@@ -48,6 +48,7 @@ MEASURED_SECONDS: dict[tuple[str, int, int], float] = {
     ("mastermind", 4, 7): 4.9,
     ("mastermind", 4, 8): 22.7,
     ("mastermind", 4, 9): 330.0,  # CPU seconds of the proof on 2 threads (315 s wall)
+    ("mastermind", 5, 6): 2565.0,  # CPU seconds of the proof on 2 threads (1616 s wall)
     ("mastermind", 5, 5): 2.4,
     ("bulls-cows", 3, 6): 2.3,
     ("bulls-cows", 3, 7): 1.7,
@@ -87,6 +88,7 @@ _OPTIMA = [
     (4, 8, "mastermind", 20471, f"reported optimal (arfst23/Mastermind, exhaustive); {_EVO}"),
     (4, 9, "mastermind", 34666, _EVO),  # published nowhere before: breakers/mastermind-4-9.json
     (5, 5, "mastermind", 13496, _EVO),
+    (5, 6, "mastermind", 36721, _EVO),  # published nowhere before: breakers/mastermind-5-6.json
     (3, 6, "mastermind", 854, _EVO),
     (3, 7, "mastermind", 1474, _EVO),
     (3, 8, "mastermind", 2359, _EVO),
