@@ -428,7 +428,8 @@ def _run_dir(run_dir: str | os.PathLike, config: Config) -> Path:
     ``stop``, ``workers``, ``cluster``); another config's, an unreadable one, or a folder
     of other files is refused (:class:`~evo.runs.rundir.RunDirError`) before anything is
     written."""
-    from evo.config import EXTENDABLE, ConfigError, config_differences
+    from evo.config import ConfigError
+    from evo.config.loading import fixed_differences
     from evo.runs.rundir import CONFIG, RunDirError
 
     path = path_argument(run_dir, what="run_dir")
@@ -445,11 +446,7 @@ def _run_dir(run_dir: str | os.PathLike, config: Config) -> Path:
         theirs = load_config(path / CONFIG)
     except ConfigError as e:
         raise RunDirError(f"{path} is not a run directory of this config: {e}") from None
-    differ = [
-        k
-        for k in config_differences(theirs.model_dump(mode="json"), config.model_dump(mode="json"))
-        if k.split(".")[0] not in EXTENDABLE
-    ]
+    differ = fixed_differences(theirs, config)
     if differ:
         raise RunDirError(
             f"{path} holds a run of another config (it differs in {', '.join(differ[:5])}"

@@ -102,15 +102,21 @@ def load_config(
 EXTENDABLE = ("stop", "workers", "cluster")
 
 
+def fixed_differences(a: Config, b: Config) -> list[str]:
+    """The keys in which two configs differ, but for the :data:`EXTENDABLE` ones (those a
+    resumed run may change)."""
+    return [
+        k
+        for k in config_differences(a.model_dump(mode="json"), b.model_dump(mode="json"))
+        if k.split(".")[0] not in EXTENDABLE
+    ]
+
+
 def extend_config(config: Config, overrides: list[str] | tuple[str, ...]) -> Config:
     """``config`` with ``--set`` overrides of its :data:`EXTENDABLE` keys (to extend a run
     on ``evo resume``); raises :class:`ConfigError` naming any other key that would change."""
     new = load_config(config.model_dump(mode="json"), overrides)
-    fixed = [
-        k
-        for k in config_differences(config.model_dump(mode="json"), new.model_dump(mode="json"))
-        if k.split(".")[0] not in EXTENDABLE
-    ]
+    fixed = fixed_differences(config, new)
     if fixed:
         raise ConfigError(
             f"--set: {', '.join(fixed)} cannot change when a run is resumed "
