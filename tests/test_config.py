@@ -47,6 +47,24 @@ def test_the_shipped_configs_are_all_there():
     } <= names
 
 
+@pytest.mark.parametrize(
+    "path", [p for p in CONFIGS if p.stem.endswith(("-pareto", "-worst"))], ids=lambda p: p.name
+)
+def test_the_two_objective_configs_plant_breakers_of_their_own_game(path):
+    """The configs of the best total at each worst case: NSGA-II, the worst case an
+    objective (not a limit), and every planted file shipped and named for the game."""
+    c = load_config(path)
+    root = Path(__file__).parent.parent
+    assert c.selection.method == "nsga2" and c.max_guesses is None
+    assert c.population.size % 4 == 0
+    game = f"{c.game.variant}-{c.game.pegs}"
+    if c.game.variant == "mastermind":
+        game += f"-{c.game.colors}"
+    for tree in c.population.init.trees:
+        assert (root / tree).is_file(), tree
+        assert Path(tree).name.replace(".", "-").startswith(game + "-"), tree
+
+
 def test_unknown_key_names_its_path_and_the_allowed_keys():
     msg = error_of({"population": {"size": 10, "sise": 3}})
     assert "population.sise: unknown key" in msg

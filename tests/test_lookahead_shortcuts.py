@@ -109,6 +109,33 @@ def test_small_subtrees_in_one_call_give_the_same_tree(monkeypatch, subtree, thr
         engine.set_threads(None)
 
 
+@pytest.mark.parametrize("batch", [1, 7, 10**9])
+def test_small_subtrees_are_built_in_batches_as_the_tree_grows(batch):
+    """The subtrees of small sets are built ``batch`` sets at a time while the bigger
+    nodes are still being chosen, so the codes found grow steadily (a progress line's time
+    left means something); all at the end when the batch holds them all. The same tree."""
+    from evo.search.build import Subtrees, build_tree
+
+    game = make_game(4, 6)
+    whole = lookahead.lookahead_tree(game, "entropy", engine="compiled")
+    player = lookahead.lookahead_player(game, "entropy", engine="compiled")
+    below = Subtrees(40, lookahead._compiled_subtrees(game, "entropy", "all"), batch=batch)
+    found = [0]
+    at_choice: list[int] = []  # codes found when each node above the small sets is chosen
+
+    def choose(codes, node):
+        at_choice.append(found[-1])
+        return player(codes, node)
+
+    tree = build_tree(game, choose, progress=lambda f, t: found.append(f), subtrees=below)
+    assert np.array_equal(tree.guess, whole.guess) and tree.total == whole.total
+    assert found[-1] == game.num_codes
+    if batch < 10**9:
+        assert at_choice[-1] >= game.num_codes // 2
+    else:
+        assert at_choice[-1] < game.num_codes // 10
+
+
 @pytest.mark.parametrize("args", [(4, 6, "mastermind"), (5, 5, "mastermind"), (4, 8, "bulls-cows")])
 def test_compiled_canonical_forms_are_numpys(monkeypatch, args):
     game = make_game(*args)

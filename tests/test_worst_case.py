@@ -101,3 +101,40 @@ def test_polish_within_a_worst_case_alone(tmp_path):
     assert tree.worst == 6 and tree.total <= _tree().total + 50
     bare = CliRunner().invoke(main, ["polish", str(src), "-o", str(out)])
     assert bare.exit_code == 2 and "--band" in bare.output and "--max-guesses" in bare.output
+
+
+def test_climbing_brings_a_tree_within_a_worst_case_for_less():
+    """(4,6) by the entropy rule (5722, worst case 6) within 5 guesses: the deepest nodes
+    that fit cost 5704; searching the nodes above them too finds 5690. Neither is below
+    5626, the least total of worst case 5 (Koyama & Lai)."""
+    import evo
+    from evo.ea.polish import within_worst_case
+
+    tree = evo.baseline(make_game(4, 6), "entropy")
+    assert (tree.total, tree.worst) == (5722, 6)
+    deepest = within_worst_case(tree, 5)
+    climbed = within_worst_case(tree, 5, climb=1296)
+    for t in (deepest, climbed):
+        t.validate()
+        assert t.worst == 5
+    assert (deepest.total, climbed.total) == (5704, 5690)
+    # climbing only as far as the nodes of a few codes finds what the deepest fit does
+    assert within_worst_case(tree, 5, climb=3).total == 5704
+
+
+def test_polish_climbs_when_asked(tmp_path):
+    from click.testing import CliRunner
+
+    from evo.cli import main
+    from evo.core.treeio import load_tree
+
+    out = tmp_path / "p.json"
+    args = ["polish", "entropy", "-n", "4", "-c", "6", "--max-guesses", "5", "-o", str(out)]
+    deepest = CliRunner().invoke(main, args)
+    assert deepest.exit_code == 0 and load_tree(out).total == 5704, deepest.output
+    climbed = CliRunner().invoke(main, [*args, "--climb", "1296"])
+    assert climbed.exit_code == 0 and load_tree(out).total == 5690, climbed.output
+    alone = CliRunner().invoke(
+        main, ["polish", "entropy", "--band", "3:9:all", "--climb", "9", "-o", str(out)]
+    )
+    assert alone.exit_code == 2 and "--climb" in alone.output and "--max-guesses" in alone.output

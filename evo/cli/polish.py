@@ -78,10 +78,19 @@ from evo.cli.common import OutputFile, game_options, load_breaker, threads_optio
     help="A worst case to keep: TREE is first brought within it (each code deeper gets the "
     "best subtree that fits above it), then every rebuild keeps it.",
 )
+@click.option(
+    "--climb",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="With --max-guesses: where the best subtree that fits above a deeper code costs more "
+    "than the one it replaces, also search the nodes above it of at most this many codes, "
+    "and rebuild the one that costs the least more.",
+)
 @game_options
 @click.pass_context
 def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_below, seed,
-           max_guesses, pegs, colors, variant) -> None:  # fmt: skip
+           max_guesses, climb, pegs, colors, variant) -> None:  # fmt: skip
     """Improve TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) by searching every node of the --band sizes, keeping a subtree only
     where the search finds a better one: a local search after evolution. Prints each
@@ -92,6 +101,8 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
 
     if not bands and max_guesses is None:
         raise click.UsageError("give a --band to search, or a --max-guesses to keep, or both")
+    if climb and max_guesses is None:
+        raise click.UsageError("--climb searches for --max-guesses: give that too")
     try:
         wanted = [Band.parse(b) for b in bands]
     except ValueError as e:
@@ -118,6 +129,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         mixed_below=mixed_below,
         seed=seed,
         max_guesses=max_guesses,
+        climb=climb,
         on_band=say,
     )
     save_tree(polished, output, polished_from=str(tree), bands=list(bands))

@@ -22,8 +22,8 @@ from evo.core.rng import generator
 from evo.core.tree import Tree
 from evo.ea.mutation import depth_budget, exhaustive_mutation, greedy_mutation
 from evo.ea.variation import splice
-from evo.search.build import in_canonical_frame
-from evo.search.exact import shared_solver
+from evo.search.build import Node, in_canonical_frame, in_canonical_frame_args
+from evo.search.exact import UNBOUNDED, shared_solver
 
 #: What a band can search with.
 SEARCHES = ("all", "consistent", "mixed", "greedy")
@@ -78,17 +78,19 @@ def polish(
     mixed_below: int = 400,
     seed: int = 0,
     max_guesses: int | None = None,
+    climb: int = 0,
     on_band: Callable[[Polished], None] | None = None,
 ) -> tuple[Tree, list[Polished]]:
     """``tree`` with every band's nodes rebuilt (see the module); ``seed``: the draws of
     the greedy band's tries; ``max_guesses``: a worst case to keep (the tree brought
-    within it first, :func:`within_worst_case`; every rebuild's exact searches keep it).
+    within it first, :func:`within_worst_case` with ``climb``; every rebuild's exact
+    searches keep it).
     Returns the polished tree and each band's outcome (also passed to ``on_band`` as
     each band ends)."""
     out = []
     if max_guesses is not None and tree.worst > max_guesses:
         start, before = time.perf_counter(), tree.total
-        tree = within_worst_case(tree, max_guesses)
+        tree = within_worst_case(tree, max_guesses, climb=climb)
         done = Polished(None, before, tree.total, time.perf_counter() - start)
         out.append(done)
         if on_band is not None:
@@ -128,36 +130,56 @@ def polish(
     return tree, out
 
 
-def within_worst_case(tree: Tree, max_guesses: int) -> Tree:
+def within_worst_case(tree: Tree, max_guesses: int, *, climb: int = 0) -> Tree:
     """``tree`` with every code solved within ``max_guesses`` guesses: for each code
     deeper, the deepest node above it whose code set fits a subtree within the node's
     depth budget gets the best such subtree (the exact search; a node nearer the root
-    when none fits). ValueError when no breaker of the game is that short."""
+    when none fits). ``climb``: when that subtree costs more than the one it replaces, the
+    nodes above it of at most ``climb`` codes are searched too, and the one whose best
+    subtree costs the least more is rebuilt (the deepest of equal cost): a lower total,
+    for more search. ValueError when no breaker of the game is that short."""
     game = tree.game
     solver = shared_solver(game, pool="all", policy="symmetry")
     if not solver.feasible(game.num_codes, max_guesses):
         raise ValueError(f"no breaker of {game.name} solves every code within {max_guesses}")
     while tree.worst > max_guesses:
-        node = int(np.flatnonzero(tree.terminal & (tree.depth > max_guesses))[0])
-        while True:
-            if node == 0:  # the root itself has no breaker that short
-                raise ValueError(
-                    f"no breaker of {game.name} solves every code within {max_guesses}"
-                )
-            node = int(tree.parent[node])
-            budget = depth_budget(tree, node, max_guesses=max_guesses)
-            if budget is None or not solver.feasible(int(tree.count[node]), budget):
-                continue
+        leaf = int(np.flatnonzero(tree.terminal & (tree.depth > max_guesses))[0])
+        node, _ = _cheapest_fix(tree, leaf, max_guesses, climb=climb)
+        budget = depth_budget(tree, node, max_guesses=max_guesses)
 
-            def solve(codes: np.ndarray, history: tuple[int, ...], d: int = budget) -> Tree:
-                return solver.subtree(codes, history=history, depth=d)
+        def solve(codes: np.ndarray, history: tuple[int, ...], d: int | None = budget) -> Tree:
+            return solver.subtree(codes, history=history, depth=d)
 
-            try:
-                sub = in_canonical_frame(
-                    game, tree.code_set(node), tuple(tree.used_guesses(node)), solve
-                )
-            except ValueError:  # none that short below the guesses above: climb
-                continue
-            tree = splice(tree, node, sub)
-            break
+        sub = in_canonical_frame(game, tree.code_set(node), tuple(tree.used_guesses(node)), solve)
+        tree = splice(tree, node, sub)
     return tree
+
+
+def _cheapest_fix(tree: Tree, leaf: int, max_guesses: int, *, climb: int) -> tuple[int, int]:
+    """``(node, extra)``: the ancestor of ``leaf`` that :func:`within_worst_case` rebuilds,
+    and what its best subtree within budget costs more than its current one."""
+    game = tree.game
+    solver = shared_solver(game, pool="all", policy="symmetry")
+    totals = tree.subtree_totals()
+    best: tuple[int, int] | None = None
+    node = leaf
+    while node != 0 and (best is None or best[1] > 0):
+        node = int(tree.parent[node])
+        size = int(tree.count[node])
+        if best is not None and size > climb:
+            break
+        budget = depth_budget(tree, node, max_guesses=max_guesses)
+        if budget is None or not solver.feasible(size, budget):
+            continue
+        before = int(totals[node])
+        bound = UNBOUNDED if best is None else before + best[1]  # only a cheaper fix counts
+        # searched in the frame the rebuild uses, so that it finds this search in the memo
+        codes, history = in_canonical_frame_args(
+            game, tree.code_set(node), tuple(tree.used_guesses(node))
+        )
+        cost = solver.solve(codes.astype(np.int64), Node.after(game, history), bound, depth=budget)
+        if cost < bound:
+            best = (node, cost - before)
+    if best is None:  # the root itself has no breaker that short
+        raise ValueError(f"no breaker of {game.name} solves every code within {max_guesses}")
+    return best

@@ -60,13 +60,15 @@ SubtreeArrays = tuple[np.ndarray, np.ndarray, np.ndarray]
 
 @dataclass(frozen=True)
 class Subtrees:
-    """A player's whole subtrees on code sets of at most ``most`` codes, built together
-    once the rest of the tree is: ``build(sets, nodes)`` gives one :data:`SubtreeArrays`
-    per set (a compiled builder for the many small nodes of a big game, where a call per
-    node costs more than its work, and sets side by side use every thread)."""
+    """A player's whole subtrees on code sets of at most ``most`` codes, built together,
+    ``batch`` sets at a time as the rest of the tree is built (so that the codes found
+    grow steadily): ``build(sets, nodes)`` gives one :data:`SubtreeArrays` per set (a
+    compiled builder for the many small nodes of a big game, where a call per node costs
+    more than its work, and sets side by side use every thread)."""
 
     most: int
     build: Callable[[list[np.ndarray], list[Node]], list[SubtreeArrays]]
+    batch: int = 1024
 
 
 class UnhelpfulGuessError(RuntimeError):
@@ -93,7 +95,7 @@ def build_tree(
     player is asked at every node and may play a guess that tells nothing (it costs a move
     and the node has one child), as a written opening or a published rule may; it must
     not repeat a guess of the node's history. ``subtrees``: the player's whole subtrees
-    on small code sets, built together at the end (:class:`Subtrees`)."""
+    on small code sets, built together in batches (:class:`Subtrees`)."""
     if codes is None:
         codes = game.all_codes()
     codes = np.sort(np.asarray(codes, dtype=np.int64))
@@ -102,11 +104,38 @@ def build_tree(
     stack: list[tuple[np.ndarray, Node, int, int]] = [(codes, Node.after(game, history), -1, -1)]
     found = 0
     later: list[tuple[np.ndarray, Node, int, int]] = []  # (S, node, parent, fb): subtrees
+
+    def build_later() -> None:
+        """The subtrees of ``later``, each at the end of the tree so far (a template's
+        nodes may come in any order)."""
+        nonlocal found
+        assert subtrees is not None
+        built = subtrees.build([c[0] for c in later], [c[1] for c in later])
+        for (s, _, parent, fb), (sub_guess, sub_label, sub_parent) in zip(later, built):
+            me = len(guesses)
+            guesses.extend(sub_guess.tolist())
+            if parent >= 0:
+                links.append((parent, fb, me))
+            inner = np.flatnonzero(sub_parent >= 0)
+            links.extend(
+                zip(
+                    (me + sub_parent[inner]).tolist(),
+                    sub_label[inner].tolist(),
+                    (me + inner).tolist(),
+                )
+            )
+            found += len(s)
+        later.clear()
+        if progress is not None:
+            progress(found, len(codes))
+
     while stack:
         s, node, parent, fb = stack.pop()
         me = len(guesses)
         if subtrees is not None and 1 < len(s) <= subtrees.most:
             later.append((s, node, parent, fb))
+            if len(later) >= subtrees.batch:
+                build_later()
             continue
         g = int(s[0]) if len(s) == 1 and not as_written else int(choose(s, node))
         guesses.append(g)
@@ -129,32 +158,25 @@ def build_tree(
         below = node.then(g)
         for f, part in reversed(parts):
             stack.append((part, below, me, f))
-    if subtrees is not None:
-        # A template's nodes may come in any order: each subtree goes at the end.
-        step = max(1, len(later) // 4)  # progress about every quarter
-        for lo in range(0, len(later), step):
-            chunk = later[lo : lo + step]
-            built = subtrees.build([c[0] for c in chunk], [c[1] for c in chunk])
-            for (s, _, parent, fb), (sub_guess, sub_label, sub_parent) in zip(chunk, built):
-                me = len(guesses)
-                guesses.extend(sub_guess.tolist())
-                if parent >= 0:
-                    links.append((parent, fb, me))
-                inner = np.flatnonzero(sub_parent >= 0)
-                links.extend(
-                    zip(
-                        (me + sub_parent[inner]).tolist(),
-                        sub_label[inner].tolist(),
-                        (me + inner).tolist(),
-                    )
-                )
-                found += len(s)
-            if progress is not None:
-                progress(found, len(codes))
+    if later:
+        build_later()
     child = np.full((len(guesses), game.num_feedbacks), -1, dtype=np.int32)
     for parent, fb, me in links:
         child[parent, fb] = me
     return build_exact(game, Template(np.array(guesses, dtype=np.int32), child), codes=codes)
+
+
+def in_canonical_frame_args(
+    game: Game, codes: np.ndarray, history: tuple[int, ...]
+) -> tuple[np.ndarray, tuple[int, ...]]:
+    """``codes`` (sorted) and ``history`` where the first guess of ``history`` is the
+    lowest code of its orbit: what :func:`in_canonical_frame` searches."""
+    if not history:
+        return np.sort(codes), history
+    phi = canonical_frame(game, history[0])
+    if phi.identity:
+        return np.sort(codes), history
+    return np.sort(phi.apply(game, codes)), tuple(int(g) for g in phi.apply(game, history))
 
 
 def in_canonical_frame(
@@ -172,6 +194,6 @@ def in_canonical_frame(
     phi = canonical_frame(game, history[0])
     if phi.identity:
         return build(codes, history)
-    sub = build(np.sort(phi.apply(game, codes)), tuple(int(g) for g in phi.apply(game, history)))
+    sub = build(*in_canonical_frame_args(game, codes, history))
     back = phi.inverse().apply(game, sub.guess).astype(np.int32)
     return build_exact(game, Template(back, sub.child_table), codes=np.sort(codes))
