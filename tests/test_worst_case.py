@@ -138,3 +138,16 @@ def test_polish_climbs_when_asked(tmp_path):
         main, ["polish", "entropy", "--band", "3:9:all", "--climb", "9", "-o", str(out)]
     )
     assert alone.exit_code == 2 and "--climb" in alone.output and "--max-guesses" in alone.output
+
+
+def test_polish_refuses_a_worst_case_no_breaker_meets_in_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from evo.cli import main
+
+    out = tmp_path / "p.json"
+    args = ["polish", "lc", "-n", "4", "-c", "6", "--max-guesses", "2", "-o", str(out)]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2, r.output
+    assert "--max-guesses" in r.output and "within 2" in r.output
+    assert "Traceback" not in r.output and not out.exists()

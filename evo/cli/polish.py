@@ -96,7 +96,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     where the search finds a better one: a local search after evolution. Prints each
     band's gain."""
     from evo.core.treeio import save_tree
-    from evo.ea.polish import Band
+    from evo.ea.polish import Band, TooShortError
     from evo.ea.polish import polish as run
 
     if not bands and max_guesses is None:
@@ -119,19 +119,22 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             err=True,
         )
 
-    polished, _ = run(
-        breaker,
-        wanted,
-        impossible=impossible,
-        tries=tries,
-        top=top,
-        exact_below=exact_below,
-        mixed_below=mixed_below,
-        seed=seed,
-        max_guesses=max_guesses,
-        climb=climb,
-        on_band=say,
-    )
+    try:
+        polished, _ = run(
+            breaker,
+            wanted,
+            impossible=impossible,
+            tries=tries,
+            top=top,
+            exact_below=exact_below,
+            mixed_below=mixed_below,
+            seed=seed,
+            max_guesses=max_guesses,
+            climb=climb,
+            on_band=say,
+        )
+    except TooShortError as e:
+        raise click.BadParameter(str(e), param_hint="--max-guesses") from None
     save_tree(polished, output, polished_from=str(tree), bands=list(bands))
     click.echo(
         f"{output}: total {polished.total} ({polished.total - breaker.total:+d}), "

@@ -29,6 +29,10 @@ from evo.search.exact import UNBOUNDED, shared_solver
 SEARCHES = ("all", "consistent", "mixed", "greedy")
 
 
+class TooShortError(ValueError):
+    """No breaker of the game solves every code within the worst case asked for."""
+
+
 @dataclass(frozen=True)
 class Band:
     """Nodes of ``min_codes`` to ``max_codes`` codes, rebuilt by ``search``."""
@@ -137,11 +141,11 @@ def within_worst_case(tree: Tree, max_guesses: int, *, climb: int = 0) -> Tree:
     when none fits). ``climb``: when that subtree costs more than the one it replaces, the
     nodes above it of at most ``climb`` codes are searched too, and the one whose best
     subtree costs the least more is rebuilt (the deepest of equal cost): a lower total,
-    for more search. ValueError when no breaker of the game is that short."""
+    for more search. :class:`TooShortError` when no breaker of the game is that short."""
     game = tree.game
     solver = shared_solver(game, pool="all", policy="symmetry")
     if not solver.feasible(game.num_codes, max_guesses):
-        raise ValueError(f"no breaker of {game.name} solves every code within {max_guesses}")
+        raise TooShortError(f"no breaker of {game.name} solves every code within {max_guesses}")
     while tree.worst > max_guesses:
         leaf = int(np.flatnonzero(tree.terminal & (tree.depth > max_guesses))[0])
         node, _ = _cheapest_fix(tree, leaf, max_guesses, climb=climb)
@@ -181,5 +185,5 @@ def _cheapest_fix(tree: Tree, leaf: int, max_guesses: int, *, climb: int) -> tup
         if cost < bound:
             best = (node, cost - before)
     if best is None:  # the root itself has no breaker that short
-        raise ValueError(f"no breaker of {game.name} solves every code within {max_guesses}")
+        raise TooShortError(f"no breaker of {game.name} solves every code within {max_guesses}")
     return best
