@@ -505,6 +505,22 @@ def test_known_optimum_names_its_source():
     assert (k.total, k.proved) == (179274, False)
 
 
+@pytest.mark.parametrize("pegs,colors", [(5, 7), (5, 8), (6, 8), (6, 9)])
+def test_the_shipped_records_are_below_the_best_reported(pegs, colors):
+    """Where no optimum is known, a run measures itself against the best total reported
+    (the best one-step tree where nothing better is published); evo's shipped breaker of
+    the game is below it (the README of breakers/ states its total, checked by replay in
+    tests/test_breakers.py)."""
+    from pathlib import Path
+
+    k = known_optimum(make_game(pegs, colors))
+    assert k is not None and not k.proved
+    readme = Path(__file__).resolve().parent.parent / "breakers" / "README.md"
+    name = f"| mastermind-{pegs}-{colors}.json"
+    row = next(line for line in readme.read_text().splitlines() if line.startswith(name))
+    assert int(row.split("|")[3]) < k.total
+
+
 def test_knuth_total_is_knuths_tree():
     game = make_game(3, 4, cache=cache_dir())
     assert knuth_total(game) == lookahead(game, "knuth").total

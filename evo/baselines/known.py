@@ -33,6 +33,19 @@ BEST_REPORTED: dict[tuple[int, int, str], KnownTotal] = {
         "reported best known (average 5.4711, first guess 12344); not proved optimal",
         proved=False,
     ),
+    # No searched strategy is published for these: the best one-step tree is the yardstick.
+    (5, 7, "mastermind"): KnownTotal(
+        86412, "entropy, the best published one-step tree (mikemag, GPU)", proved=False
+    ),
+    (6, 8, "mastermind"): KnownTotal(
+        1560667, "entropy, the best published one-step tree (mikemag, GPU)", proved=False
+    ),
+    (6, 9, "mastermind"): KnownTotal(
+        3339961, "entropy, the best published one-step tree (mikemag, GPU)", proved=False
+    ),
+    (7, 7, "mastermind"): KnownTotal(
+        5013700, "entropy, the best published one-step tree (mikemag, GPU)", proved=False
+    ),
 }
 
 
