@@ -23,7 +23,7 @@ from evo.core.tree import Tree
 from evo.ea.mutation import depth_budget, exhaustive_mutation, greedy_mutation
 from evo.ea.variation import splice
 from evo.search.build import Node, in_canonical_frame, in_canonical_frame_args
-from evo.search.exact import UNBOUNDED, shared_solver
+from evo.search.exact import UNBOUNDED, Solver, shared_solver
 
 #: What a band can search with.
 SEARCHES = ("all", "consistent", "mixed", "greedy")
@@ -148,7 +148,7 @@ def within_worst_case(tree: Tree, max_guesses: int, *, climb: int = 0) -> Tree:
         raise TooShortError(f"no breaker of {game.name} solves every code within {max_guesses}")
     while tree.worst > max_guesses:
         leaf = int(np.flatnonzero(tree.terminal & (tree.depth > max_guesses))[0])
-        node, _ = _cheapest_fix(tree, leaf, max_guesses, climb=climb)
+        node = _cheapest_fix(tree, leaf, solver, max_guesses, climb=climb)
         budget = depth_budget(tree, node, max_guesses=max_guesses)
 
         def solve(codes: np.ndarray, history: tuple[int, ...], d: int | None = budget) -> Tree:
@@ -159,11 +159,10 @@ def within_worst_case(tree: Tree, max_guesses: int, *, climb: int = 0) -> Tree:
     return tree
 
 
-def _cheapest_fix(tree: Tree, leaf: int, max_guesses: int, *, climb: int) -> tuple[int, int]:
-    """``(node, extra)``: the ancestor of ``leaf`` that :func:`within_worst_case` rebuilds,
-    and what its best subtree within budget costs more than its current one."""
+def _cheapest_fix(tree: Tree, leaf: int, solver: Solver, max_guesses: int, *, climb: int) -> int:
+    """The ancestor of ``leaf`` that :func:`within_worst_case` rebuilds: the one whose best
+    subtree within budget costs the least more than its current one (by ``solver``)."""
     game = tree.game
-    solver = shared_solver(game, pool="all", policy="symmetry")
     totals = tree.subtree_totals()
     best: tuple[int, int] | None = None
     node = leaf
@@ -186,4 +185,4 @@ def _cheapest_fix(tree: Tree, leaf: int, max_guesses: int, *, climb: int) -> tup
             best = (node, cost - before)
     if best is None:  # the root itself has no breaker that short
         raise TooShortError(f"no breaker of {game.name} solves every code within {max_guesses}")
-    return best
+    return best[0]

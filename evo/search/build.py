@@ -21,7 +21,7 @@ from evo.core.game import Game
 from evo.core.growth import Template, build_exact
 from evo.core.tree import Tree
 from evo.search.partition import split
-from evo.search.symmetry import Stabilizer, canonical_frame
+from evo.search.symmetry import Relabel, Stabilizer, canonical_frame
 
 
 class Node:
@@ -166,15 +166,22 @@ def build_tree(
     return build_exact(game, Template(np.array(guesses, dtype=np.int32), child), codes=codes)
 
 
+def _frame(game: Game, history: tuple[int, ...]) -> Relabel | None:
+    """The relabelling that makes the first guess of ``history`` the lowest code of its
+    orbit; None when there is none to make (no history, or it is that code already)."""
+    if not history:
+        return None
+    phi = canonical_frame(game, history[0])
+    return None if phi.identity else phi
+
+
 def in_canonical_frame_args(
     game: Game, codes: np.ndarray, history: tuple[int, ...]
 ) -> tuple[np.ndarray, tuple[int, ...]]:
     """``codes`` (sorted) and ``history`` where the first guess of ``history`` is the
     lowest code of its orbit: what :func:`in_canonical_frame` searches."""
-    if not history:
-        return np.sort(codes), history
-    phi = canonical_frame(game, history[0])
-    if phi.identity:
+    phi = _frame(game, history)
+    if phi is None:
         return np.sort(codes), history
     return np.sort(phi.apply(game, codes)), tuple(int(g) for g in phi.apply(game, history))
 
@@ -189,11 +196,9 @@ def in_canonical_frame(
     code of its orbit (:func:`~evo.search.symmetry.canonical_frame`), then mapped back: a
     subtree below one first guess serves every symmetric one (their code sets meet in
     that frame, with their memos and caches). The result is the same subtree, relabelled."""
-    if not history:
+    phi = _frame(game, history)
+    if phi is None:
         return build(codes, history)
-    phi = canonical_frame(game, history[0])
-    if phi.identity:
-        return build(codes, history)
-    sub = build(*in_canonical_frame_args(game, codes, history))
+    sub = build(np.sort(phi.apply(game, codes)), tuple(int(g) for g in phi.apply(game, history)))
     back = phi.inverse().apply(game, sub.guess).astype(np.int32)
     return build_exact(game, Template(back, sub.child_table), codes=np.sort(codes))
