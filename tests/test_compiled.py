@@ -4,11 +4,11 @@ line, and every kernel a run calls is among them (numba saves nothing new in the
 from __future__ import annotations
 
 import os
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from support.processes import run_or_dump
 
 from evo.core.game import make_game
 from evo.runs.compiled import PROFILES, ensure_compiled, marker, profile
@@ -41,13 +41,11 @@ def test_a_fresh_machine_compiles_once_and_the_run_compiles_nothing(tmp_path):
     evo = [str(Path(sys.executable).parent / "evo")]
     args = [*evo, "run", str(ROOT / "configs/quick.yaml"), "--runs", str(tmp_path / "runs")]
     args += ["--set", "stop.seconds=2", "-q", "--no-report"]
-    first = subprocess.run(args, env=env, capture_output=True, text=True, timeout=1200)
+    first = run_or_dump(args, env=env, timeout=1200)
     assert first.returncode == 0, first.stderr
     assert first.stderr.count("compiling evo's kernels") == 1, first.stderr
     assert "kernels compiled in" in first.stderr
-    again = subprocess.run(
-        args, env={**env, "NUMBA_DEBUG_CACHE": "1"}, capture_output=True, text=True, timeout=600
-    )
+    again = run_or_dump(args, env={**env, "NUMBA_DEBUG_CACHE": "1"}, timeout=600)
     assert again.returncode == 0, again.stderr
     assert "compiling" not in again.stderr
     assert "data loaded" in again.stdout  # the debug output is there to be read
