@@ -13,7 +13,7 @@ import os
 import pickle
 import signal
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
@@ -167,12 +167,16 @@ class Processes:
         time); one that fails raises its error, one that dies :class:`WorkerLost`."""
         waiting = {conn for _, conn in self.workers}
         while waiting:
-            for kind, value in self._answers(waiting, None, _STARTING):
-                if kind == "error":
-                    raise value
-                waiting.discard(kind)
+            for conn, _ in self._answers(waiting, None, _STARTING):
+                waiting.discard(conn)
 
-    def map(self, fn: Any, items: Any, *, time_left: Any) -> list[Any]:
+    def map(
+        self,
+        fn: Callable[[Any], Any],
+        items: Iterable[Any],
+        *,
+        time_left: Callable[[], float | None],
+    ) -> list[Any]:
         """``[fn(x) for x in items]`` across the workers, in chunks handed to whichever
         is free; :class:`~evo.ea.deadline.GenerationCut` once ``time_left()`` reaches 0
         (the workers are then ended: their chunks are dropped)."""
@@ -191,8 +195,6 @@ class Processes:
                 if left is not None and left <= 0:
                     raise GenerationCut
                 for conn, value in self._answers(set(busy), left, _DIED):
-                    if conn == "error":
-                        raise value
                     done[busy.pop(conn)] = value
                     self._hand(conn, fn, chunks, busy)
         except BaseException:
@@ -208,11 +210,13 @@ class Processes:
             conn.send((fn, nxt[1]))
             busy[conn] = nxt[0]
 
-    def _answers(self, conns: set[Connection], timeout: float | None, died: str) -> Any:
-        """The answers that came within ``timeout`` from ``conns``: (conn, value) for a
-        result or a readiness, ("error", exception) for a task's error; a worker that
-        died raises :class:`WorkerLost` with ``died``."""
-        sentinels = {proc.sentinel: proc for proc, _ in self.workers}
+    def _answers(
+        self, conns: set[Connection], timeout: float | None, died: str
+    ) -> Iterator[tuple[Connection, Any]]:
+        """The answers that came within ``timeout`` from ``conns``, as (conn, value): a
+        result or a readiness. A task's error is raised here; a worker that died raises
+        :class:`WorkerLost` with ``died``."""
+        sentinels = {proc.sentinel for proc, _ in self.workers}
         for ready in wait([*conns, *sentinels], timeout):
             if ready in sentinels:
                 continue  # read what its pipe holds first
@@ -222,7 +226,9 @@ class Processes:
                 kind, value = conn.recv()
             except (EOFError, OSError):
                 raise WorkerLost(died) from None
-            yield ("error", value) if kind == "error" else (conn, value)
+            if kind == "error":
+                raise value
+            yield conn, value
         if any(not proc.is_alive() for proc, _ in self.workers):
             raise WorkerLost(died)
 

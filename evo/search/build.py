@@ -183,6 +183,13 @@ def in_canonical_frame_args(
     phi = _frame(game, history)
     if phi is None:
         return np.sort(codes), history
+    return _relabelled(game, phi, codes, history)
+
+
+def _relabelled(
+    game: Game, phi: Relabel, codes: np.ndarray, history: tuple[int, ...]
+) -> tuple[np.ndarray, tuple[int, ...]]:
+    """``codes`` (sorted) and ``history`` relabelled by ``phi``."""
     return np.sort(phi.apply(game, codes)), tuple(int(g) for g in phi.apply(game, history))
 
 
@@ -199,6 +206,6 @@ def in_canonical_frame(
     phi = _frame(game, history)
     if phi is None:
         return build(codes, history)
-    sub = build(np.sort(phi.apply(game, codes)), tuple(int(g) for g in phi.apply(game, history)))
+    sub = build(*_relabelled(game, phi, codes, history))
     back = phi.inverse().apply(game, sub.guess).astype(np.int32)
     return build_exact(game, Template(back, sub.child_table), codes=np.sort(codes))

@@ -3,6 +3,7 @@ prints where every thread of the process group was, not only that it waited."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -27,12 +28,10 @@ def run_or_dump(
     try:
         out, err = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGABRT)  # the main process and its workers
-        time.sleep(2)
-        try:
+        with contextlib.suppress(ProcessLookupError):  # it may end meanwhile
+            os.killpg(proc.pid, signal.SIGABRT)  # the main process and its workers
+            time.sleep(2)
             os.killpg(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
         out, err = proc.communicate()
         raise AssertionError(
             f"{' '.join(args)} still ran after {timeout} s; its stacks:\n{err[-20000:]}"
