@@ -87,10 +87,17 @@ from evo.cli.common import OutputFile, game_options, load_breaker, threads_optio
     "than the one it replaces, also search the nodes above it of at most this many codes, "
     "and rebuild the one that costs the least more.",
 )
+@click.option(
+    "--fewest-last",
+    is_flag=True,
+    help="With --max-guesses: the all, consistent and mixed bands' subtrees of least total "
+    "are those with the fewest codes at the --max-guesses-th guess (fewer codes at the worst "
+    "case, the total kept).",
+)
 @game_options
 @click.pass_context
 def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_below, seed,
-           max_guesses, climb, pegs, colors, variant) -> None:  # fmt: skip
+           max_guesses, climb, fewest_last, pegs, colors, variant) -> None:  # fmt: skip
     """Improve TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) by searching every node of the --band sizes, keeping a subtree only
     where the search finds a better one: a local search after evolution. Prints each
@@ -103,6 +110,8 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         raise click.UsageError("give a --band to search, or a --max-guesses to keep, or both")
     if climb and max_guesses is None:
         raise click.UsageError("--climb searches for --max-guesses: give that too")
+    if fewest_last and max_guesses is None:
+        raise click.UsageError("--fewest-last counts the codes at --max-guesses: give that too")
     try:
         wanted = [Band.parse(b) for b in bands]
     except ValueError as e:
@@ -113,9 +122,14 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     def say(done) -> None:
         b = done.band
         what = f"within {max_guesses} guesses" if b is None else f"band {b}"
+        at = (
+            ""
+            if done.last_before is None
+            else f", codes at {max_guesses}: {done.last_before} -> {done.last_after}"
+        )
         click.echo(
             f"{what}: {done.before} -> {done.after} "
-            f"({done.after - done.before:+d}) in {done.seconds:.0f} s",
+            f"({done.after - done.before:+d}){at} in {done.seconds:.0f} s",
             err=True,
         )
 
@@ -131,6 +145,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             seed=seed,
             max_guesses=max_guesses,
             climb=climb,
+            fewest_last=fewest_last,
             on_band=say,
         )
     except TooShortError as e:
@@ -138,5 +153,5 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     save_tree(polished, output, polished_from=str(tree), bands=list(bands))
     click.echo(
         f"{output}: total {polished.total} ({polished.total - breaker.total:+d}), "
-        f"worst case {polished.worst}"
+        f"worst case {polished.worst} ({polished.at_worst} codes)"
     )

@@ -146,6 +146,9 @@ class ExhaustiveConfig(ConfigModel):
     """pick a node under which some code needs the tree's worst case and give it the best
     subtree one guess shorter than its own, when there is one: fewer codes at the worst
     case (for `selection.at_worst`)"""
+    fewest_last: bool = False
+    """with the run's `max_guesses`: of the subtrees of least total, the one with the fewest
+    codes at that guess (fewer codes at the worst case at no cost, for `selection.at_worst`)"""
 
     @model_validator(mode="after")
     def _sizes(self) -> ExhaustiveConfig:

@@ -268,6 +268,7 @@ def exhaustive_mutation(
     shallower: bool = False,
     time_limit: TimeLimit | None = None,
     max_guesses: int | None = None,
+    fewest_last: bool = False,
 ) -> Tree:
     """*Exhaustive subtree*: a node of ``min_codes`` to ``max_codes`` codes, at most
     ``max_depth`` guesses from the root (with ``sweep``, every one that no other
@@ -283,8 +284,16 @@ def exhaustive_mutation(
     run's limit on the worst case), the best subtree that keeps every code within it
     (:func:`depth_budget`; the node stays when there is none). The search runs where
     the node's first guess is the lowest of its orbit, so that nodes below symmetric
-    first guesses (in Bulls and Cows, every first guess) share the search's memo."""
+    first guesses (in Bulls and Cows, every first guess) share the search's memo.
+    ``fewest_last`` with ``max_guesses``: of the subtrees of least total within that
+    limit, one with the fewest codes at its last guess (fewer codes at the worst case, the
+    total kept), declined when it has more than the current subtree at an equal total."""
     solver = exact_solver(tree.game, pool=pool, guesses=guesses, impossible=impossible)
+    lexical = (
+        exact_solver(tree.game, pool=pool, guesses=guesses, impossible=impossible, fewest_last=True)
+        if fewest_last
+        else None
+    )
 
     def rebuild(tree: Tree, node: int) -> Tree:
         history = tuple(tree.used_guesses(node))
@@ -295,15 +304,24 @@ def exhaustive_mutation(
             depth = min(depth, tree.height(node) - 1)
         if depth is not None and not solver.feasible(int(tree.count[node]), depth):
             return tree.subtree(node)  # no such subtree: the node stays as it is
+        # The second objective counts the codes at the run's limit, so only where the
+        # subtree's budget is what that limit leaves.
+        limit = depth_budget(tree, node, max_guesses=max_guesses)
+        by = lexical if lexical is not None and depth is not None and depth == limit else solver
         try:
-            return in_canonical_frame(
+            sub = in_canonical_frame(
                 tree.game,
                 tree.code_set(node),
                 history,
-                lambda codes, history: solver.subtree(codes, history=history, depth=depth),
+                lambda codes, history: by.subtree(codes, history=history, depth=depth),
             )
         except ValueError:  # the search proved that none is that short
             return tree.subtree(node)
+        if by is lexical and depth is not None:
+            now = tree.subtree(node)
+            if (sub.total, at_last(sub, depth)) > (now.total, at_last(now, depth)):
+                return now  # a pool that misses the current subtree found a worse one
+        return sub
 
     return _rebuild_nodes(
         tree,
@@ -318,6 +336,11 @@ def exhaustive_mutation(
         time_limit=time_limit,
         at_worst=shallower,
     )
+
+
+def at_last(tree: Tree, guesses: int) -> int:
+    """How many codes ``tree`` solves at its ``guesses``-th guess."""
+    return int(np.count_nonzero(tree.terminal_depths == guesses))
 
 
 def depth_budget(
@@ -377,9 +400,19 @@ def _rebuild_nodes(
     return tree
 
 
-def exact_solver(game: Game, *, pool: Pool, guesses: ExactGuesses, impossible: int = 2):
-    """The process's exact search (symmetry policy) of a run's ``pool`` for ``guesses``."""
+def exact_solver(
+    game: Game,
+    *,
+    pool: Pool,
+    guesses: ExactGuesses,
+    impossible: int = 2,
+    fewest_last: bool = False,
+):
+    """The process's exact search (symmetry policy) of a run's ``pool`` for ``guesses``
+    (``fewest_last``: :class:`~evo.search.exact.Solver`'s second objective)."""
     if guesses == "all":
-        return shared_solver(game, pool=pool, policy="symmetry")
+        return shared_solver(game, pool=pool, policy="symmetry", fewest_last=fewest_last)
     k = impossible if guesses == "mixed" and pool == "all" else 0
-    return shared_solver(game, pool="consistent", policy="symmetry", impossible=k)
+    return shared_solver(
+        game, pool="consistent", policy="symmetry", impossible=k, fewest_last=fewest_last
+    )

@@ -20,7 +20,7 @@ import numpy as np
 
 from evo.core.rng import generator
 from evo.core.tree import Tree
-from evo.ea.mutation import depth_budget, exhaustive_mutation, greedy_mutation
+from evo.ea.mutation import at_last, depth_budget, exhaustive_mutation, greedy_mutation
 from evo.ea.variation import splice
 from evo.search.build import Node, in_canonical_frame, in_canonical_frame_args
 from evo.search.exact import UNBOUNDED, Solver, shared_solver
@@ -63,12 +63,15 @@ class Band:
 @dataclass
 class Polished:
     """A band's outcome (``band`` None: the tree brought within ``max_guesses``): the
-    totals before and after, and the seconds it took."""
+    totals before and after, the seconds it took, and with ``max_guesses`` the codes
+    solved at that guess before and after."""
 
     band: Band | None
     before: int
     after: int
     seconds: float
+    last_before: int | None = None
+    last_after: int | None = None
 
 
 def polish(
@@ -83,24 +86,33 @@ def polish(
     seed: int = 0,
     max_guesses: int | None = None,
     climb: int = 0,
+    fewest_last: bool = False,
     on_band: Callable[[Polished], None] | None = None,
 ) -> tuple[Tree, list[Polished]]:
     """``tree`` with every band's nodes rebuilt (see the module); ``seed``: the draws of
     the greedy band's tries; ``max_guesses``: a worst case to keep (the tree brought
     within it first, :func:`within_worst_case` with ``climb``; every rebuild's exact
-    searches keep it).
+    searches keep it); ``fewest_last`` with it: the exact bands' subtrees of least total
+    are those with the fewest codes at ``max_guesses`` (the total first, then those).
     Returns the polished tree and each band's outcome (also passed to ``on_band`` as
     each band ends)."""
+    if fewest_last and max_guesses is None:
+        raise ValueError("fewest_last counts the codes at max_guesses: give max_guesses")
+
+    def last(tree: Tree) -> int | None:
+        return None if max_guesses is None else at_last(tree, max_guesses)
+
     out = []
     if max_guesses is not None and tree.worst > max_guesses:
-        start, before = time.perf_counter(), tree.total
+        start, before, last_before = time.perf_counter(), tree.total, last(tree)
         tree = within_worst_case(tree, max_guesses, climb=climb)
-        done = Polished(None, before, tree.total, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        done = Polished(None, before, tree.total, seconds, last_before, last(tree))
         out.append(done)
         if on_band is not None:
             on_band(done)
     for band in bands:
-        start, before = time.perf_counter(), tree.total
+        start, before, last_before = time.perf_counter(), tree.total, last(tree)
         rng = generator(seed)
         if band.search == "greedy":
             tree = greedy_mutation(
@@ -126,8 +138,10 @@ def polish(
                 max_codes=band.max_codes,
                 sweep=True,
                 max_guesses=max_guesses,
+                fewest_last=fewest_last,
             )
-        done = Polished(band, before, tree.total, time.perf_counter() - start)
+        seconds = time.perf_counter() - start
+        done = Polished(band, before, tree.total, seconds, last_before, last(tree))
         out.append(done)
         if on_band is not None:
             on_band(done)

@@ -120,6 +120,12 @@ class Solver:
     ``max_memo``: memo entries kept before it is emptied (None: no limit); ``memory``:
     bytes its memos may take in all (None: no limit), beyond which each keeps its largest
     sets only (:func:`evo.search.memo_kernel.keep_largest`).
+
+    ``fewest_last``: with a depth limit, among the subtrees of least total, one with the
+    fewest codes solved at the limit's last guess (a tree's codes at its worst case). The
+    costs :meth:`solve` returns are then ``total * scale + codes at the last guess``
+    (:attr:`scale`: more than the game has codes, so that the total decides first);
+    :meth:`total` and :meth:`last` read them apart.
     """
 
     def __init__(
@@ -132,6 +138,7 @@ class Solver:
         deadline: float | None = None,
         max_memo: int | None = None,
         memory: int | None = None,
+        fewest_last: bool = False,
     ):
         if policy not in POLICIES:
             raise ValueError(f"policy must be one of {', '.join(POLICIES)}, not {policy!r}")
@@ -146,6 +153,9 @@ class Solver:
         self.deadline = deadline
         self.max_memo = max_memo
         self.memory = memory
+        self.fewest_last = fewest_last
+        #: What a guess costs in :meth:`solve`'s units (one code at the last guess costs 1).
+        self.scale = game.num_codes + 1 if fewest_last else 1
         self._parts = max_parts(game)
         self.lb = perfect_split_bounds(game.num_codes, self._parts)
         self.exact: dict[bytes, tuple[int, int]] = {}
@@ -294,7 +304,18 @@ class Solver:
     ) -> int:
         """The least total of a subtree for ``codes`` (with ``depth``: of one that solves
         every code within ``depth`` guesses; :data:`UNBOUNDED` when none does)."""
-        return self.solve(_sorted(codes), node or Node(self.game), UNBOUNDED, depth=depth)
+        cost = self.solve(_sorted(codes), node or Node(self.game), UNBOUNDED, depth=depth)
+        return cost if cost >= UNBOUNDED else cost // self.scale
+
+    def last(self, codes: np.ndarray, node: Node | None = None, *, depth: int) -> int:
+        """With ``fewest_last``: how many codes the best subtree within ``depth`` guesses
+        (:meth:`total`'s) solves at its ``depth``-th guess."""
+        if not self.fewest_last:
+            raise ValueError("last() needs a solver made with fewest_last=True")
+        cost = self.solve(_sorted(codes), node or Node(self.game), UNBOUNDED, depth=depth)
+        if cost >= UNBOUNDED:
+            raise ValueError(f"no subtree solves these {len(codes)} codes within {depth} guesses")
+        return cost % self.scale
 
     def best_guess(
         self, codes: np.ndarray, node: Node | None = None, *, depth: int | None = None
@@ -351,12 +372,16 @@ class Solver:
         """``cost(codes)`` (sorted int64 codes) when it is below ``bound``; else a lower
         bound ``>= bound``. ``depth``: every code solved within that many guesses."""
         n = len(codes)
+        if self.fewest_last and depth is None:
+            raise ValueError("a solver with fewest_last searches within a depth limit only")
         if not self.feasible(n, depth):
             return UNBOUNDED
-        if n <= 2:
-            return 2 * n - 1
+        if n <= 2:  # the lower code, then the other: the last one at ``depth`` or not
+            return (2 * n - 1) * self.scale + int(self.fewest_last and depth == n)
         if depth is not None and depth <= 2:
             return self._two_guesses(codes, node, bound)
+        if depth == 3 and self.fewest_last:
+            return self._three_guesses(codes, node, bound)
         if depth is None:
             if self.policy == "path-independent" or node.stabilizer.trivial:
                 return self._compiled(codes, bound)
@@ -624,10 +649,62 @@ class Solver:
         pick = consistent if consistent.any() else ok
         if not pick.any():
             return UNBOUNDED
-        cost = 2 * len(codes) - int(consistent.any())
+        n, inside = len(codes), int(consistent.any())
+        # All but the guess solved at the second guess: the last one, with fewest_last.
+        cost = (2 * n - inside) * self.scale + (n - inside) * int(self.fewest_last)
         if cost < bound:
             self.exact[key] = (cost, int(cands[np.argmax(pick)]))
         return cost
+
+    def _three_guesses(self, codes: np.ndarray, node: Node, bound: int) -> int:
+        """``solve`` within three guesses with ``fewest_last``: every candidate whose parts
+        all fit two guesses, by its least cost (each part ``s`` at ``(2s - 1) * scale + s -
+        1``, exact when a guess of the part leaves single codes), the lowest code among
+        equals; the parts of three codes or more searched (:meth:`_two_guesses`) while a
+        candidate's least cost is below the best found. Here the kernel's shortcuts would
+        take the first guess of least total, whatever the codes it leaves at the last guess."""
+        key = self._key(codes, 3)
+        hit = self.exact.get(key)
+        if hit is not None:
+            return hit[0]
+        low = self.lower.get(key, 0)
+        if low >= bound:
+            return low
+        k_, n, win = self.scale, len(codes), self.game.win
+        cands = self._pool(codes, node)
+        counts = np.delete(partition_counts(self.game, codes, cands), win, axis=1)
+        fits = (counts <= self._parts + 1).all(axis=1) & (counts < n).all(axis=1)
+        sizes = counts[fits].astype(np.int64)
+        least = n * k_ + ((2 * sizes - 1) * k_ + sizes - 1).clip(min=0).sum(axis=1)
+        order = np.argsort(least, kind="stable")
+        fitting = cands[fits]
+        best, best_g = bound, -1
+        for j in order.tolist():
+            if least[j] >= best:
+                break
+            g = int(fitting[j])
+            if (sizes[j] <= 2).all():
+                best, best_g = int(least[j]), g
+                break
+            grouped, parts, _ = self._split(self._source, g, codes, codes, self._nf)
+            below = node.then(g) if self.policy == "symmetry" else node
+            total, pos = n * k_, 0
+            for s in parts.tolist():
+                if s <= 2:
+                    total += (2 * s - 1) * k_ + s - 1
+                else:
+                    total += self._two_guesses(grouped[pos : pos + s], below, UNBOUNDED)
+                pos += s
+                if total >= best:
+                    break
+            else:
+                best, best_g = total, g
+        if best_g >= 0:
+            self.exact[key] = (best, best_g)
+            return best
+        low = UNBOUNDED if not len(order) else max(low, bound, int(least[order[0]]))
+        self.lower[key] = low
+        return low
 
     def _solve(
         self, codes: np.ndarray, key: bytes, node: Node, bound: int, depth: int | None = None
@@ -636,8 +713,8 @@ class Solver:
         if hit is not None:
             return hit[0]
         n = len(codes)
-        lb = self._lb
-        low = max(lb[n], self.lower.get(key, 0))
+        lb, k_ = self._lb, self.scale
+        low = max(lb[n] * k_, self.lower.get(key, 0))
         if low >= bound:
             return low
         if depth is None and node.stabilizer.trivial:
@@ -652,8 +729,9 @@ class Solver:
             if time.monotonic() > self.deadline:
                 raise SearchTimeout
         cands = self._pool(codes, node)
+        # The kernel bounds totals: in cost units, a total ``t`` costs at least ``t * k_``.
         kept, bounds, biggest, least = self._score(
-            cands, codes, bound, low, self._game, self._identity
+            cands, codes, -(-bound // k_), low // k_, self._game, self._identity
         )
         if self.impossible:
             kept, bounds, biggest = self._mixed(
@@ -665,11 +743,14 @@ class Solver:
         symmetry = self.policy == "symmetry"
         exact, lower = self.exact, self.lower
         for i, b, big in zip(kept.tolist(), bounds.tolist(), biggest.tolist()):
+            b *= k_
             if b >= best:
                 break
             g = int(cands[i])
             if big <= 2:
-                # Parts of one or two codes cost exactly their bound, the least left.
+                # Parts of one or two codes cost exactly their bound, the least left (none
+                # of their codes at the last guess: depth 3, where some would be, is
+                # searched by ``_three_guesses`` with fewest_last).
                 best, best_g = b, g
                 break
             grouped, sizes, label = self._split(self._source, cands[i], codes, codes, self._nf)
@@ -679,17 +760,17 @@ class Solver:
                 continue
             seen.add(mark)
             # The parts of three codes or more, with the best bound the memo knows.
-            total = n
             parts = []
             pos = 0
+            total = n * k_
             for s in sizes.tolist():
                 if s <= 2:
-                    total += 2 * s - 1
+                    total += (2 * s - 1) * k_
                 else:
                     part = grouped[pos : pos + s]
                     k = self._key(part, below_depth)
                     known = exact.get(k)
-                    low_k = known[0] if known is not None else max(lb[s], lower.get(k, 0))
+                    low_k = known[0] if known is not None else max(lb[s] * k_, lower.get(k, 0))
                     parts.append((part, k, low_k))
                 pos += s
             rest = sum(p[2] for p in parts)
@@ -709,7 +790,7 @@ class Solver:
         if best_g >= 0:
             self.exact[key] = (best, best_g)
             return best
-        low = max(low, bound, int(least))
+        low = max(low, bound, int(least) * k_)
         self.lower[key] = low
         return low
 
@@ -819,18 +900,28 @@ SHARED_MEMO = 3_000_000
 
 
 def shared_solver(
-    game: Game, *, pool: Pool = "all", policy: Policy = "path-independent", impossible: int = 0
+    game: Game,
+    *,
+    pool: Pool = "all",
+    policy: Policy = "path-independent",
+    impossible: int = 0,
+    fewest_last: bool = False,
 ) -> Solver:
-    """The process's solver for a game, pool (with ``impossible`` guesses) and policy, its
-    memo shared by all callers (the evolution's operators and reference totals); memo
-    capped.
+    """The process's solver for a game, pool (with ``impossible`` guesses), policy and
+    objective (``fewest_last``), its memo shared by all callers (the evolution's operators
+    and reference totals); memo capped.
 
     Both policies choose the same guess for a code set: the first optimal guess in the
     search's order is the lowest code of its orbit, so the symmetry policy keeps it among
     its candidates; that one is much faster near the root, but needs each call's node."""
-    key = (game.key, pool, policy, impossible if pool == "consistent" else 0)
+    key = (game.key, pool, policy, impossible if pool == "consistent" else 0, fewest_last)
     if key not in _SHARED or _SHARED[key].game is not game:
         _SHARED[key] = Solver(
-            game, policy=policy, pool=pool, impossible=impossible, max_memo=SHARED_MEMO
+            game,
+            policy=policy,
+            pool=pool,
+            impossible=impossible,
+            max_memo=SHARED_MEMO,
+            fewest_last=fewest_last,
         )
     return _SHARED[key]
