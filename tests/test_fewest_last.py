@@ -94,6 +94,29 @@ def test_the_least_total_then_the_fewest_at_the_last_guess_as_a_brute_force_find
     assert checked > 40 and differs > 0  # the second objective did change some choices
 
 
+def test_without_a_feedback_table_the_same_choices():
+    """The kernels read feedbacks from the table or compute them from packed codes."""
+    table, packed = make_game(3, 4), make_game(3, 4, table=False)
+    assert packed.table is None
+    rng, checked = np.random.default_rng(2), 0
+    for _ in range(6):
+        history, codes = _reached(table, rng)
+        for depth in (3, 4, 5):
+            got = []
+            for game in (table, packed):
+                solver = Solver(game, policy="symmetry", fewest_last=True)
+                cost = solver.solve(codes, Node.after(game, history), UNBOUNDED, depth=depth)
+                sub = (
+                    solver.subtree(codes, history=history, depth=depth)
+                    if cost < UNBOUNDED
+                    else None
+                )
+                got.append((cost, None if sub is None else sub.guess.tolist()))
+            assert got[0] == got[1]
+            checked += got[0][1] is not None
+    assert checked >= 6
+
+
 def test_a_whole_game_the_fewest_codes_at_the_worst_case():
     """(4,6): the optimum, 5625, leaves a single code at 6 guesses; within 5 guesses the
     least total, 5626, leaves 540 at 5 (the plain search's trees leave more)."""

@@ -168,6 +168,7 @@ class Solver:
         self._score = exact_kernel.score
         self._mixed = exact_kernel.mixed
         self._split = exact_kernel.split
+        self._three = exact_kernel.three_guess_bounds
         self._lb = self.lb.tolist()
         self._nf = game.num_feedbacks
         # The kernels' feedback source: the table as a plain (maybe read-only) view, also
@@ -670,23 +671,19 @@ class Solver:
         low = self.lower.get(key, 0)
         if low >= bound:
             return low
-        k_, n, win = self.scale, len(codes), self.game.win
+        k_, n = self.scale, len(codes)
         cands = self._pool(codes, node)
-        counts = np.delete(partition_counts(self.game, codes, cands), win, axis=1)
-        fits = (counts <= self._parts + 1).all(axis=1) & (counts < n).all(axis=1)
-        sizes = counts[fits].astype(np.int64)
-        least = n * k_ + ((2 * sizes - 1) * k_ + sizes - 1).clip(min=0).sum(axis=1)
+        fit, least = self._three(self._source, cands, codes, self._nf, self._parts + 1, k_)
         order = np.argsort(least, kind="stable")
-        fitting = cands[fits]
         best, best_g = bound, -1
         for j in order.tolist():
             if least[j] >= best:
                 break
-            g = int(fitting[j])
-            if (sizes[j] <= 2).all():
+            g = int(cands[fit[j]])
+            grouped, parts, _ = self._split(self._source, g, codes, codes, self._nf)
+            if int(parts.max(initial=0)) <= 2:
                 best, best_g = int(least[j]), g
                 break
-            grouped, parts, _ = self._split(self._source, g, codes, codes, self._nf)
             below = node.then(g) if self.policy == "symmetry" else node
             total, pos = n * k_, 0
             for s in parts.tolist():

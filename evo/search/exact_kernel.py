@@ -290,6 +290,39 @@ def _bound(counts, lb, n, nf):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def three_guess_bounds(rows, cands, codes, nf, most, scale):  # pragma: no cover - compiled
+    """For a set to solve within three guesses with the fewest codes at the third:
+    ``(fit, least)``, the candidates (indices into ``cands``) whose non-win parts have at
+    most ``most`` codes each and that help, and the least cost of each, ``scale * n`` plus
+    ``(2s - 1) * scale + s - 1`` per part of ``s`` codes (exact when a guess of the part
+    leaves single codes)."""
+    n, k = len(codes), len(cands)
+    # Code by code, the candidates in ascending order: a row of the table read in order.
+    counts = np.zeros((k, nf), dtype=np.int32)
+    for j in range(n):
+        for i in range(k):
+            counts[i, feedback(rows, codes[j], cands[i])] += 1
+    fit = np.empty(k, dtype=np.int64)
+    least = np.empty(k, dtype=np.int64)
+    m = 0
+    for i in range(k):
+        cost = scale * n
+        ok = True
+        for f in range(1, nf):
+            s = np.int64(counts[i, f])
+            if s > most or s == n:
+                ok = False
+                break
+            if s > 0:
+                cost += (2 * s - 1) * scale + s - 1
+        if ok:
+            fit[m] = i
+            least[m] = cost
+            m += 1
+    return fit[:m], least[:m]
+
+
+@njit(cache=True)
 def _tiny_bound(block, g, codeidx, n, by_row):  # pragma: no cover - compiled
     """``(bound, biggest)`` when every part of s codes is bounded by 2s - 1: the bound is
     ``3n - 2 (win) - parts``, and "at most two codes per part" only needs which parts
