@@ -663,15 +663,16 @@ class Solver:
         1``, exact when a guess of the part leaves single codes), the lowest code among
         equals; the parts of three codes or more searched (:meth:`_two_guesses`) while a
         candidate's least cost is below the best found. Here the kernel's shortcuts would
-        take the first guess of least total, whatever the codes it leaves at the last guess."""
+        take the first guess of least total, whatever the codes it leaves at the last guess.
+        A mixed pool tries every guess here (its impossible ones are chosen by bound)."""
         key = self._key(codes, 3)
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
-        low = self.lower.get(key, 0)
+        k_, n = self.scale, len(codes)
+        low = max(self._lb[n] * k_, self.lower.get(key, 0))
         if low >= bound:
             return low
-        k_, n = self.scale, len(codes)
         cands = self._pool(codes, node)
         fit, least = self._three(self._source, cands, codes, self._nf, self._parts + 1, k_)
         order = np.argsort(least, kind="stable")
