@@ -697,10 +697,15 @@ class Solver:
                     break
             else:
                 best, best_g = total, g
-        if best_g >= 0:
-            self.exact[key] = (best, best_g)
-            return best
         low = UNBOUNDED if not len(order) else max(low, bound, int(least[order[0]]))
+        return self._settle(key, best, best_g, low)
+
+    def _settle(self, key: bytes, best: int, guess: int, low: int) -> int:
+        """A searched set's answer, kept in the memo: its cost and ``guess`` when one was
+        found (``guess >= 0``), else the lower bound ``low`` its search proved."""
+        if guess >= 0:
+            self.exact[key] = (best, guess)
+            return best
         self.lower[key] = low
         return low
 
@@ -785,12 +790,7 @@ class Solver:
                     break
             else:
                 best, best_g = total, g
-        if best_g >= 0:
-            self.exact[key] = (best, best_g)
-            return best
-        low = max(low, bound, int(least) * k_)
-        self.lower[key] = low
-        return low
+        return self._settle(key, best, best_g, max(low, bound, int(least) * k_))
 
     def _pool(self, codes: np.ndarray, node: Node) -> np.ndarray:
         """The candidate guesses at a node, ascending (one per orbit with ``symmetry``)."""
