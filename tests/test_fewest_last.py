@@ -168,7 +168,7 @@ def test_polish_reports_and_keeps_the_codes_at_the_worst_case(tmp_path):
     assert "codes at 6: 7 -> 7" in plain.output and load_tree(out).at_worst == 7
     fewer = CliRunner().invoke(main, [*args, "--fewest-last"])
     assert fewer.exit_code == 0, fewer.output
-    assert "codes at 6: 7 -> 1" in fewer.output and "worst case 6 (1 codes)" in fewer.output
+    assert "codes at 6: 7 -> 1" in fewer.output and "worst case 6 for 1 code\n" in fewer.output
     tree = load_tree(out)
     assert tree.total == 5625 and tree.at_worst == 1
     alone = CliRunner().invoke(main, ["polish", src, "--band", "3:60", "--fewest-last", "-o",

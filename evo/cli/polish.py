@@ -151,7 +151,8 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     except TooShortError as e:
         raise click.BadParameter(str(e), param_hint="--max-guesses") from None
     save_tree(polished, output, polished_from=str(tree), bands=list(bands))
+    deepest = polished.at_worst
     click.echo(
         f"{output}: total {polished.total} ({polished.total - breaker.total:+d}), "
-        f"worst case {polished.worst} ({polished.at_worst} codes)"
+        f"worst case {polished.worst} for {deepest} code{'' if deepest == 1 else 's'}"
     )
