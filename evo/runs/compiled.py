@@ -184,6 +184,8 @@ def _exact(game: Game) -> None:
             solver = shared_solver(game, pool=pool, policy=policy, impossible=impossible)
             solver.total(codes)
             solver.total(codes[: len(codes) // 2], depth=4)
+        # The second objective's sets three guesses from the limit (its own kernel).
+        Solver(game, policy=policy, fewest_last=True).total(codes[: len(codes) // 2], depth=4)
     optimal(game, time_limit=None)
     grown(new_memo(4))  # a memo outgrown: a big game's search
     group = palette(game, (), symmetries=True)
