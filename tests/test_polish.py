@@ -97,3 +97,32 @@ def test_the_command_passes_every_option_and_writes_the_tree(tmp_path, tree, mon
     assert back.total < tree.total and f"total {back.total}" in out.output
     doc = json.loads(np.load(tmp_path / "p.npz")["meta"].tobytes())
     assert doc["bands"] == ["8:60:all", "61:90:mixed"]
+
+
+def test_each_node_of_a_band_is_told_and_the_command_shows_a_long_bands_progress(
+    tmp_path, tree, monkeypatch
+):
+    seen = []
+    band = Band(8, 60, "all")
+    polished, _ = polish(tree, [band], on_node=lambda *a: seen.append(a))
+    nodes = len(outermost_nodes(tree, min_codes=8, max_codes=60))
+    assert [(b, done, of) for b, done, of, _ in seen] == [
+        (band, i, nodes) for i in range(1, nodes + 1)
+    ]
+    assert seen[-1][3].total == polished.total < seen[0][3].total + 1
+    from evo.cli import polish as command
+
+    save_tree(tree, tmp_path / "t.json")
+    args = [
+        "polish",
+        str(tmp_path / "t.json"),
+        "--band",
+        "8:60:all",
+        "-o",
+        str(tmp_path / "p.json"),
+    ]
+    quiet = CliRunner().invoke(main, args)
+    assert quiet.exit_code == 0 and "nodes, total" not in quiet.output
+    monkeypatch.setattr(command, "PROGRESS_SECONDS", 0.0)
+    told = CliRunner().invoke(main, args)
+    assert told.exit_code == 0 and f"band 8:60:all: 1 of {nodes} nodes, total" in told.output

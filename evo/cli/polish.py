@@ -6,6 +6,9 @@ import click
 
 from evo.cli.common import OutputFile, game_options, load_breaker, threads_option
 
+#: A band's progress is told at most this often (seconds): a band of big nodes can take hours.
+PROGRESS_SECONDS = 60.0
+
 
 @click.command()
 @click.argument("tree", metavar="TREE")
@@ -101,7 +104,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     """Improve TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) by searching every node of the --band sizes, keeping a subtree only
     where the search finds a better one: a local search after evolution. Prints each
-    band's gain."""
+    band's gain, and during a long band how many of its nodes are done, each minute."""
     from evo.core.treeio import save_tree
     from evo.ea.polish import Band, TooShortError
     from evo.ea.polish import polish as run
@@ -133,6 +136,16 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             err=True,
         )
 
+    import time
+
+    told = [time.monotonic()]
+
+    def progress(band, done, of, tree) -> None:
+        now = time.monotonic()
+        if now - told[0] >= PROGRESS_SECONDS and done < of:
+            told[0] = now
+            click.echo(f"band {band}: {done} of {of} nodes, total {tree.total}", err=True)
+
     try:
         polished, _ = run(
             breaker,
@@ -147,6 +160,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             climb=climb,
             fewest_last=fewest_last,
             on_band=say,
+            on_node=progress,
         )
     except TooShortError as e:
         raise click.BadParameter(str(e), param_hint="--max-guesses") from None

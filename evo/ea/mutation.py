@@ -27,6 +27,9 @@ from evo.search.exact import Policy, shared_solver
 from evo.search.lookahead import lookahead_player, ranked_guesses
 from evo.search.partition import candidates, feedback_block
 
+#: Told after each node of a sweep: ``(nodes done, nodes in the sweep, the tree so far)``.
+Progress = Callable[[int, int, Tree], None]
+
 #: Random guesses tried before the helpful ones are listed (a random guess nearly always
 #: helps on three codes or more).
 _REJECTION_TRIES = 8
@@ -190,6 +193,7 @@ def greedy_mutation(
     sweep: bool = False,
     time_limit: TimeLimit | None = None,
     max_guesses: int | None = None,
+    on_node: Progress | None = None,
 ) -> Tree:
     """*Greedy subtree*: a node's subtree is rebuilt by one-step look-ahead with
     ``heuristic``. ``tries`` root guesses are drawn among the ``top`` best by the heuristic
@@ -204,6 +208,7 @@ def greedy_mutation(
     The ``time_limit`` is checked between the tries (a rebuild near the root of a big
     game takes seconds). With ``max_guesses`` (the run's limit on the worst case), the
     exact searches below keep every code within it when they can (:func:`depth_budget`).
+    ``on_node(done, of, tree)``: told after each node of a sweep (a long one's progress).
     """
     game = tree.game
 
@@ -249,6 +254,7 @@ def greedy_mutation(
         sweep=sweep,
         keep_current=keep_current,
         time_limit=time_limit,
+        on_node=on_node,
     )
 
 
@@ -269,6 +275,7 @@ def exhaustive_mutation(
     time_limit: TimeLimit | None = None,
     max_guesses: int | None = None,
     fewest_last: bool = False,
+    on_node: Progress | None = None,
 ) -> Tree:
     """*Exhaustive subtree*: a node of ``min_codes`` to ``max_codes`` codes, at most
     ``max_depth`` guesses from the root (with ``sweep``, every one that no other
@@ -287,7 +294,8 @@ def exhaustive_mutation(
     first guesses (in Bulls and Cows, every first guess) share the search's memo.
     ``fewest_last`` with ``max_guesses``: of the subtrees of least total within that
     limit, one with the fewest codes at its last guess (fewer codes at the worst case, the
-    total kept), declined when it has more than the current subtree at an equal total."""
+    total kept), declined when it has more than the current subtree at an equal total.
+    ``on_node(done, of, tree)``: told after each node of a sweep."""
     solver = exact_solver(tree.game, pool=pool, guesses=guesses, impossible=impossible)
     lexical = (
         exact_solver(tree.game, pool=pool, guesses=guesses, impossible=impossible, fewest_last=True)
@@ -335,6 +343,7 @@ def exhaustive_mutation(
         keep_current=guesses != "all" and not shallower,
         time_limit=time_limit,
         at_worst=shallower,
+        on_node=on_node,
     )
 
 
@@ -370,6 +379,7 @@ def _rebuild_nodes(
     keep_current: bool,
     time_limit: TimeLimit | None,
     at_worst: bool = False,
+    on_node: Progress | None = None,
 ) -> Tree:
     """``rebuild(tree, node)`` offered at one node of ``min_codes`` to ``max_codes`` codes
     picked at random, or, with ``sweep``, at every such node that no other contains
@@ -393,10 +403,12 @@ def _rebuild_nodes(
     band = outermost_nodes(
         tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth, at_worst=at_worst
     )
-    for node in band[::-1]:
+    for done, node in enumerate(band[::-1], start=1):
         if time_limit is not None:
             time_limit.check()
         tree = offer(tree, int(node), rebuild(tree, int(node)), keep_current=True)
+        if on_node is not None:
+            on_node(done, len(band), tree)
     return tree
 
 

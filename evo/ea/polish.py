@@ -15,6 +15,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
@@ -88,12 +89,14 @@ def polish(
     climb: int = 0,
     fewest_last: bool = False,
     on_band: Callable[[Polished], None] | None = None,
+    on_node: Callable[[Band, int, int, Tree], None] | None = None,
 ) -> tuple[Tree, list[Polished]]:
     """``tree`` with every band's nodes rebuilt (see the module); ``seed``: the draws of
     the greedy band's tries; ``max_guesses``: a worst case to keep (the tree brought
     within it first, :func:`within_worst_case` with ``climb``; every rebuild's exact
     searches keep it); ``fewest_last`` with it: the exact bands' subtrees of least total
     are those with the fewest codes at ``max_guesses`` (the total first, then those).
+    ``on_node(band, done, of, tree)`` is told after each node a band rebuilds.
     Returns the polished tree and each band's outcome (also passed to ``on_band`` as
     each band ends)."""
     if fewest_last and max_guesses is None:
@@ -114,6 +117,7 @@ def polish(
     for band in bands:
         start, before, last_before = time.perf_counter(), tree.total, last(tree)
         rng = generator(seed)
+        told = None if on_node is None else partial(on_node, band)
         if band.search == "greedy":
             tree = greedy_mutation(
                 tree,
@@ -127,6 +131,7 @@ def polish(
                 max_codes=band.max_codes,
                 sweep=True,
                 max_guesses=max_guesses,
+                on_node=told,
             )
         else:
             tree = exhaustive_mutation(
@@ -139,6 +144,7 @@ def polish(
                 sweep=True,
                 max_guesses=max_guesses,
                 fewest_last=fewest_last,
+                on_node=told,
             )
         seconds = time.perf_counter() - start
         done = Polished(band, before, tree.total, seconds, last_before, last(tree))
