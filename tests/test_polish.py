@@ -124,5 +124,19 @@ def test_each_node_of_a_band_is_told_and_the_command_shows_a_long_bands_progress
     quiet = CliRunner().invoke(main, args)
     assert quiet.exit_code == 0 and "nodes, total" not in quiet.output
     monkeypatch.setattr(command, "PROGRESS_SECONDS", 0.0)
+    import evo.core.treeio as treeio
+
+    written, real = [], treeio.save_tree
+
+    def spy(t, path, **extra):
+        written.append((t.total, extra.get("partial", False)))
+        return real(t, path, **extra)
+
+    monkeypatch.setattr(treeio, "save_tree", spy)
     told = CliRunner().invoke(main, args)
     assert told.exit_code == 0 and f"band 8:60:all: 1 of {nodes} nodes, total" in told.output
+    # The tree so far written at each progress line, then the polished one.
+    assert [p for _, p in written] == [True] * (nodes - 1) + [False]
+    totals = [t for t, _ in written]
+    assert tree.total >= totals[0] and totals == sorted(totals, reverse=True)
+    assert load_tree(tmp_path / "p.json").total == polished.total == totals[-1]

@@ -104,7 +104,8 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     """Improve TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) by searching every node of the --band sizes, keeping a subtree only
     where the search finds a better one: a local search after evolution. Prints each
-    band's gain, and during a long band how many of its nodes are done, each minute."""
+    band's gain, and during a long band, each minute, how many of its nodes are done; the
+    tree so far is then written to the output, so that a polish stopped keeps it."""
     from evo.core.treeio import save_tree
     from evo.ea.polish import Band, TooShortError
     from evo.ea.polish import polish as run
@@ -119,6 +120,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         wanted = [Band.parse(b) for b in bands]
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--band") from None
+    tree_arg = tree
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
     click.echo(f"{tree}: total {breaker.total}, worst case {breaker.worst}", err=True)
 
@@ -143,8 +145,12 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     def progress(band, done, of, tree) -> None:
         now = time.monotonic()
         if now - told[0] >= PROGRESS_SECONDS and done < of:
-            told[0] = now
-            click.echo(f"band {band}: {done} of {of} nodes, total {tree.total}", err=True)
+            # The tree so far is written too: a polish stopped in a long band keeps it.
+            save_tree(tree, output, polished_from=str(tree_arg), bands=list(bands), partial=True)
+            told[0] = time.monotonic()
+            click.echo(
+                f"band {band}: {done} of {of} nodes, total {tree.total} (in {output})", err=True
+            )
 
     try:
         polished, _ = run(
@@ -164,7 +170,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         )
     except TooShortError as e:
         raise click.BadParameter(str(e), param_hint="--max-guesses") from None
-    save_tree(polished, output, polished_from=str(tree), bands=list(bands))
+    save_tree(polished, output, polished_from=str(tree_arg), bands=list(bands))
     deepest = polished.at_worst
     click.echo(
         f"{output}: total {polished.total} ({polished.total - breaker.total:+d}), "
