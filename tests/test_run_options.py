@@ -286,6 +286,7 @@ def test_toolbox_passes_each_operator_its_config_and_the_pool():
         "mixed_below": 20,
         "max_depth": 3,
         "shallower": True,
+        "fewest_last": True,
     }
     game = make_game(3, 4)
     for kind, op in OPERATORS.items():
@@ -668,6 +669,9 @@ KEY_TESTS: dict[str, list[str]] = {
     "mutation.operators.greedy.max_depth": ["test_max_depth_picks_only_nodes_near_the_root"],
     "mutation.operators.exhaustive.max_depth": ["test_max_depth_picks_only_nodes_near_the_root"],
     "mutation.operators.exhaustive.shallower": ["test_shallower_takes_codes_off_the_worst_case"],
+    "mutation.operators.exhaustive.fewest_last": [
+        "test_a_runs_exhaustive_operator_takes_the_option"
+    ],
     "selection.at_worst": ["test_selection_at_worst_is_a_third_objective"],
     "mutation.operators.exhaustive.sweep": [
         "test_a_sweep_rebuilds_every_outermost_node_of_the_band"
