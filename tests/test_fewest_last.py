@@ -14,7 +14,7 @@ from evo.cli import main
 from evo.core.game import Game, make_game
 from evo.core.treeio import load_tree
 from evo.ea import polish as polish_module
-from evo.ea.mutation import at_last, exhaustive_mutation
+from evo.ea.mutation import exhaustive_mutation
 from evo.ea.polish import Band, polish
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, Solver
@@ -87,9 +87,9 @@ def test_the_least_total_then_the_fewest_at_the_last_guess_as_a_brute_force_find
             last = solver.last(codes, node, depth=depth)
             assert (total, last) == want, (history, codes.tolist(), depth)
             sub = solver.subtree(codes, history=history, depth=depth)
-            assert (sub.total, at_last(sub, depth)) == want and sub.worst <= depth
+            assert (sub.total, sub.solved_at(depth)) == want and sub.worst <= depth
             plain = Solver(game, policy=policy).subtree(codes, history=history, depth=depth)
-            differs += at_last(plain, depth) != last
+            differs += plain.solved_at(depth) != last
             checked += 1
     assert checked > 40 and differs > 0  # the second objective did change some choices
 
@@ -126,7 +126,7 @@ def test_a_whole_game_the_fewest_codes_at_the_worst_case():
     assert (solver.total(codes, depth=6), solver.last(codes, depth=6)) == (5625, 1)
     assert (solver.total(codes, depth=5), solver.last(codes, depth=5)) == (5626, 540)
     plain = Solver(game, policy="symmetry").subtree(codes, depth=5)
-    assert plain.total == 5626 and at_last(plain, 5) > 540
+    assert plain.total == 5626 and plain.solved_at(5) > 540
 
 
 def test_the_second_objective_needs_a_depth_limit():
@@ -146,7 +146,7 @@ def test_the_operator_takes_fewer_codes_at_the_worst_case_at_the_same_total():
     plain = exhaustive_mutation(tree, **kw)
     fewer = exhaustive_mutation(tree, **kw, fewest_last=True)
     assert plain.total == fewer.total == 5625
-    assert at_last(plain, 6) == 7 and at_last(fewer, 6) == 1
+    assert plain.solved_at(6) == 7 and fewer.solved_at(6) == 1
     fewer.validate()
 
 

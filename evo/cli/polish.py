@@ -106,6 +106,8 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     where the search finds a better one: a local search after evolution. Prints each
     band's gain, and during a long band, each minute, how many of its nodes are done; the
     tree so far is then written to the output, so that a polish stopped keeps it."""
+    import time
+
     from evo.core.treeio import save_tree
     from evo.ea.polish import Band, TooShortError
     from evo.ea.polish import polish as run
@@ -120,7 +122,6 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         wanted = [Band.parse(b) for b in bands]
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--band") from None
-    tree_arg = tree
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
     click.echo(f"{tree}: total {breaker.total}, worst case {breaker.worst}", err=True)
 
@@ -138,18 +139,16 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             err=True,
         )
 
-    import time
+    told = time.monotonic()
 
-    told = [time.monotonic()]
-
-    def progress(band, done, of, tree) -> None:
-        now = time.monotonic()
-        if now - told[0] >= PROGRESS_SECONDS and done < of:
+    def progress(band, done, of, so_far) -> None:
+        nonlocal told
+        if time.monotonic() - told >= PROGRESS_SECONDS and done < of:
             # The tree so far is written too: a polish stopped in a long band keeps it.
-            save_tree(tree, output, polished_from=str(tree_arg), bands=list(bands), partial=True)
-            told[0] = time.monotonic()
+            save_tree(so_far, output, polished_from=str(tree), bands=list(bands), partial=True)
+            told = time.monotonic()
             click.echo(
-                f"band {band}: {done} of {of} nodes, total {tree.total} (in {output})", err=True
+                f"band {band}: {done} of {of} nodes, total {so_far.total} (in {output})", err=True
             )
 
     try:
@@ -170,7 +169,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         )
     except TooShortError as e:
         raise click.BadParameter(str(e), param_hint="--max-guesses") from None
-    save_tree(polished, output, polished_from=str(tree_arg), bands=list(bands))
+    save_tree(polished, output, polished_from=str(tree), bands=list(bands))
     deepest = polished.at_worst
     click.echo(
         f"{output}: total {polished.total} ({polished.total - breaker.total:+d}), "

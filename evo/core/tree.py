@@ -152,7 +152,11 @@ class Tree:
     @property
     def at_worst(self) -> int:
         """How many codes need the worst case."""
-        return int(np.count_nonzero(self.terminal_depths == self.worst))
+        return self.solved_at(self.worst)
+
+    def solved_at(self, guesses: int) -> int:
+        """How many codes are solved at the ``guesses``-th guess."""
+        return int(np.count_nonzero(self.terminal_depths == guesses))
 
     def height(self, node: int) -> int:
         """The most guesses that a code of ``node``'s set needs from ``node`` on (its own

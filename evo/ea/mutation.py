@@ -314,8 +314,10 @@ def exhaustive_mutation(
             return tree.subtree(node)  # no such subtree: the node stays as it is
         # The second objective counts the codes at the run's limit, so only where the
         # subtree's budget is what that limit leaves.
-        limit = depth_budget(tree, node, max_guesses=max_guesses)
-        by = lexical if lexical is not None and depth is not None and depth == limit else solver
+        by = solver
+        if lexical is not None and depth is not None:
+            if depth == depth_budget(tree, node, max_guesses=max_guesses):
+                by = lexical
         try:
             sub = in_canonical_frame(
                 tree.game,
@@ -327,7 +329,7 @@ def exhaustive_mutation(
             return tree.subtree(node)
         if by is lexical and depth is not None:
             now = tree.subtree(node)
-            if (sub.total, at_last(sub, depth)) > (now.total, at_last(now, depth)):
+            if (sub.total, sub.solved_at(depth)) > (now.total, now.solved_at(depth)):
                 return now  # a pool that misses the current subtree found a worse one
         return sub
 
@@ -345,11 +347,6 @@ def exhaustive_mutation(
         at_worst=shallower,
         on_node=on_node,
     )
-
-
-def at_last(tree: Tree, guesses: int) -> int:
-    """How many codes ``tree`` solves at its ``guesses``-th guess."""
-    return int(np.count_nonzero(tree.terminal_depths == guesses))
 
 
 def depth_budget(

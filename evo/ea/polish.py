@@ -21,7 +21,7 @@ import numpy as np
 
 from evo.core.rng import generator
 from evo.core.tree import Tree
-from evo.ea.mutation import at_last, depth_budget, exhaustive_mutation, greedy_mutation
+from evo.ea.mutation import depth_budget, exhaustive_mutation, greedy_mutation
 from evo.ea.variation import splice
 from evo.search.build import Node, in_canonical_frame, in_canonical_frame_args
 from evo.search.exact import UNBOUNDED, Solver, shared_solver
@@ -103,7 +103,7 @@ def polish(
         raise ValueError("fewest_last counts the codes at max_guesses: give max_guesses")
 
     def last(tree: Tree) -> int | None:
-        return None if max_guesses is None else at_last(tree, max_guesses)
+        return None if max_guesses is None else tree.solved_at(max_guesses)
 
     out = []
     if max_guesses is not None and tree.worst > max_guesses:
