@@ -155,7 +155,14 @@ class Tree:
         return self.solved_at(self.worst)
 
     def solved_at(self, guesses: int) -> int:
-        """How many codes are solved at the ``guesses``-th guess."""
+        """How many codes are solved at the ``guesses``-th guess: the second objective
+        of a search within a worst case (fewest codes at the last guess).
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.solved_at(tree.worst), tree.solved_at(1)
+        (2, 1)
+        """
         return int(np.count_nonzero(self.terminal_depths == guesses))
 
     def height(self, node: int) -> int:
