@@ -97,19 +97,37 @@ PROGRESS_SECONDS = 60.0
     "are those with the fewest codes at the --max-guesses-th guess (fewer codes at the worst "
     "case, the total kept).",
 )
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Processes that search the nodes of the all, consistent and mixed bands side by "
+    "side (the same tree as one; the --threads shared among them).",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Go on from the tree so far in the output, where a polish of the same TREE and "
+    "options stopped: the bands and nodes done are not searched again (a greedy band "
+    "starts again). Without an output yet, a polish from the start; a finished one is kept.",
+)
 @game_options
 @click.pass_context
 def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_below, seed,
-           max_guesses, climb, fewest_last, pegs, colors, variant) -> None:  # fmt: skip
+           max_guesses, climb, fewest_last, workers, resume, pegs, colors,
+           variant) -> None:  # fmt: skip
     """Improve TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) by searching every node of the --band sizes, keeping a subtree only
     where the search finds a better one: a local search after evolution. Prints each
     band's gain, and during a long band, each minute, how many of its nodes are done; the
-    tree so far is then written to the output, so that a polish stopped keeps it."""
+    tree so far is then written to the output, with how far it went, so that a polish
+    stopped keeps it and --resume goes on from there."""
     import time
+    from pathlib import Path
 
     from evo.core.treeio import save_tree
-    from evo.ea.polish import Band, TooShortError
+    from evo.ea.polish import Band, Checkpoint, TooShortError
     from evo.ea.polish import polish as run
 
     if not bands and max_guesses is None:
@@ -122,8 +140,36 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         wanted = [Band.parse(b) for b in bands]
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--band") from None
-    breaker = load_breaker(ctx, tree, pegs, colors, variant)
-    click.echo(f"{tree}: total {breaker.total}, worst case {breaker.worst}", err=True)
+    # What the result depends on: a polish goes on only from one of the same.
+    options = {
+        "tree": str(tree),
+        "bands": [str(b) for b in wanted],
+        "impossible": impossible,
+        "tries": tries,
+        "top": top,
+        "exact_below": exact_below,
+        "mixed_below": mixed_below,
+        "seed": seed,
+        "max_guesses": max_guesses,
+        "climb": climb,
+        "fewest_last": fewest_last,
+    }
+    start = None
+    if resume and Path(output).exists():
+        start = _checkpoint(output, options)
+        if start is None:
+            click.echo(f"{output}: this polish finished already; kept as it is", err=True)
+            return
+        breaker = load_breaker(ctx, output, pegs, colors, variant)
+        click.echo(
+            f"{output}: total {breaker.total}, worst case {breaker.worst}, going on from "
+            f"band {wanted[start.band] if start.band < len(wanted) else '-'} "
+            f"after {start.done} of its nodes",
+            err=True,
+        )
+    else:
+        breaker = load_breaker(ctx, tree, pegs, colors, variant)
+        click.echo(f"{tree}: total {breaker.total}, worst case {breaker.worst}", err=True)
 
     def say(done) -> None:
         b = done.band
@@ -133,22 +179,33 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             if done.last_before is None
             else f", codes at {max_guesses}: {done.last_before} -> {done.last_after}"
         )
+        on = f" on {done.processes} processes" if done.processes > 1 else ""
         click.echo(
             f"{what}: {done.before} -> {done.after} "
-            f"({done.after - done.before:+d}){at} in {done.seconds:.0f} s",
+            f"({done.after - done.before:+d}){at} in {done.seconds:.0f} s{on}",
             err=True,
         )
 
     told = time.monotonic()
 
-    def progress(band, done, of, so_far) -> None:
+    def progress(at: Checkpoint, of: int, so_far) -> None:
         nonlocal told
-        if time.monotonic() - told >= PROGRESS_SECONDS and done < of:
+        if time.monotonic() - told >= PROGRESS_SECONDS and at.done < of:
             # The tree so far is written too: a polish stopped in a long band keeps it.
-            save_tree(so_far, output, polished_from=str(tree), bands=list(bands), partial=True)
+            save_tree(
+                so_far,
+                output,
+                polished_from=str(tree),
+                bands=list(bands),
+                partial=True,
+                polish=options,
+                checkpoint={"band": at.band, "done": at.done},
+            )
             told = time.monotonic()
             click.echo(
-                f"band {band}: {done} of {of} nodes, total {so_far.total} (in {output})", err=True
+                f"band {wanted[at.band]}: {at.done} of {of} nodes, total {so_far.total} "
+                f"(in {output})",
+                err=True,
             )
 
     try:
@@ -164,14 +221,52 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             max_guesses=max_guesses,
             climb=climb,
             fewest_last=fewest_last,
+            workers=workers,
+            start=start,
             on_band=say,
             on_node=progress,
         )
     except TooShortError as e:
         raise click.BadParameter(str(e), param_hint="--max-guesses") from None
-    save_tree(polished, output, polished_from=str(tree), bands=list(bands))
+    save_tree(polished, output, polished_from=str(tree), bands=list(bands), polish=options)
     deepest = polished.at_worst
     click.echo(
         f"{output}: total {polished.total} ({polished.total - breaker.total:+d}), "
         f"worst case {polished.worst} for {deepest} code{'' if deepest == 1 else 's'}"
     )
+
+
+def _checkpoint(output: str, options: dict):
+    """Where the polish that wrote ``output`` stopped (None: it finished), when it had
+    these ``options``; a usage error naming what differs otherwise."""
+    from evo.core.treeio import TreeFileError, tree_file_document
+    from evo.ea.polish import Checkpoint
+
+    try:
+        doc = tree_file_document(output)
+    except TreeFileError as e:
+        raise click.BadParameter(str(e), param_hint="--resume") from None
+    had = doc.get("polish")
+    if not isinstance(had, dict):
+        raise click.BadParameter(
+            f"{output} was not written by evo polish: nothing to go on from", param_hint="--resume"
+        )
+    for key, value in options.items():
+        if had.get(key) != value:
+            raise click.BadParameter(
+                f"{output} was written by a polish with {key} {had.get(key)!r}, not {value!r}: "
+                "give the same options, or another --output",
+                param_hint="--resume",
+            )
+    if not doc.get("partial"):
+        return None
+    at = doc.get("checkpoint")
+    if (
+        not isinstance(at, dict)
+        or not all(isinstance(at.get(k), int) and at[k] >= 0 for k in ("band", "done"))
+        or at["band"] >= len(options["bands"])
+    ):
+        raise click.BadParameter(
+            f"{output}: its checkpoint {at!r} is not one", param_hint="--resume"
+        )
+    return Checkpoint(at["band"], at["done"])

@@ -260,9 +260,7 @@ def load_tree(
     it, the file's game is made with ``cache``, see :func:`~evo.core.game.make_game`).
     Raises :class:`TreeFileError` that names the file and what is wrong."""
     path = Path(path)
-    data = read_bytes(path, what="tree file", error=TreeFileError)
-    if data[:2] == b"\x1f\x8b":  # gzip: compressed JSON, no longer than a file read
-        data = gunzip(data, path=path, what="tree file", error=TreeFileError)
+    data = _file_bytes(path)
     try:
         if data[:4] == b"PK\x03\x04":  # a zip: the compact form
             return _from_archive(data, game=game, cache=cache)
@@ -273,6 +271,36 @@ def load_tree(
         if isinstance(e, TreeFileError):
             raise
         raise TreeFileError(f"{path}: {e}") from None
+
+
+def _file_bytes(path: Path) -> bytes:
+    """A tree file's bytes, uncompressed when gzip (no longer than a file read)."""
+    data = read_bytes(path, what="tree file", error=TreeFileError)
+    if data[:2] == b"\x1f\x8b":
+        data = gunzip(data, path=path, what="tree file", error=TreeFileError)
+    return data
+
+
+def tree_file_document(path: str | os.PathLike) -> dict[str, Any]:
+    """A tree file's document without its nodes: its game, summary and what its writer
+    added (``save_tree``'s extra keys), read without building the tree. Raises
+    :class:`TreeFileError` that names the file and what is wrong."""
+    path = Path(path)
+    data = _file_bytes(path)
+    try:
+        if data[:4] == b"PK\x03\x04":
+            with Archive(data, _ARCHIVE, kind="evo breaker archive") as archive:
+                meta = archive.array("meta", max_items=MAX_META_BYTES, kinds="u", itemsize=1)
+                text = meta.tobytes().decode("utf-8")
+        else:
+            text = decode_text(data, path=path, what="tree file", error=TreeFileError)
+        doc = parse_json(text, where=str(path), error=TreeFileError)
+    except (ArchiveError, UnicodeDecodeError) as e:
+        raise TreeFileError(f"{path}: {e}") from None
+    if not isinstance(doc, dict):
+        raise TreeFileError(f"{path}: not a tree document")
+    doc.pop("root", None)
+    return doc
 
 
 #: The longest document (without its nodes) a compact file may hold, in bytes.

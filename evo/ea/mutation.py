@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -296,42 +297,23 @@ def exhaustive_mutation(
     limit, one with the fewest codes at its last guess (fewer codes at the worst case, the
     total kept), declined when it has more than the current subtree at an equal total.
     ``on_node(done, of, tree)``: told after each node of a sweep."""
-    solver = exact_solver(tree.game, pool=pool, guesses=guesses, impossible=impossible)
-    lexical = (
-        exact_solver(tree.game, pool=pool, guesses=guesses, impossible=impossible, fewest_last=True)
-        if fewest_last
-        else None
-    )
+    game = tree.game
+    feasible = exact_solver(game, pool=pool, guesses=guesses, impossible=impossible).feasible
 
     def rebuild(tree: Tree, node: int) -> Tree:
-        history = tuple(tree.used_guesses(node))
-        depth = depth_budget(
-            tree, node, keep_depth=keep_depth or shallower, max_guesses=max_guesses
+        job = exact_rebuild(
+            tree,
+            node,
+            feasible=feasible,
+            keep_depth=keep_depth,
+            shallower=shallower,
+            max_guesses=max_guesses,
+            fewest_last=fewest_last,
         )
-        if depth is not None and shallower:
-            depth = min(depth, tree.height(node) - 1)
-        if depth is not None and not solver.feasible(int(tree.count[node]), depth):
+        if job is None:
             return tree.subtree(node)  # no such subtree: the node stays as it is
-        # The second objective counts the codes at the run's limit, so only where the
-        # subtree's budget is what that limit leaves.
-        by = solver
-        if lexical is not None and depth is not None:
-            if depth == depth_budget(tree, node, max_guesses=max_guesses):
-                by = lexical
-        try:
-            sub = in_canonical_frame(
-                tree.game,
-                tree.code_set(node),
-                history,
-                lambda codes, history: by.subtree(codes, history=history, depth=depth),
-            )
-        except ValueError:  # the search proved that none is that short
-            return tree.subtree(node)
-        if by is lexical and depth is not None:
-            now = tree.subtree(node)
-            if (sub.total, sub.solved_at(depth)) > (now.total, now.solved_at(depth)):
-                return now  # a pool that misses the current subtree found a worse one
-        return sub
+        sub = search_rebuild(game, job, pool=pool, guesses=guesses, impossible=impossible)
+        return settle_rebuild(tree, node, job, sub)
 
     return _rebuild_nodes(
         tree,
@@ -361,6 +343,80 @@ def depth_budget(
     if max_guesses is not None:
         limits.append(max_guesses - int(tree.depth[node]) + 1)
     return min(limits) if limits else None
+
+
+@dataclass(frozen=True)
+class ExactRebuild:
+    """What the exact search of one node needs apart from its tree: the node's code set,
+    the guesses above it, how many guesses its subtree may take (None: any), and whether
+    the second objective applies (``lexical``: fewest codes at that last guess)."""
+
+    codes: np.ndarray
+    history: tuple[int, ...]
+    depth: int | None
+    lexical: bool
+
+
+def exact_rebuild(
+    tree: Tree,
+    node: int,
+    *,
+    feasible: Callable[[int, int], bool],
+    keep_depth: bool = False,
+    shallower: bool = False,
+    max_guesses: int | None = None,
+    fewest_last: bool = False,
+) -> ExactRebuild | None:
+    """The exact rebuild of ``node`` that :func:`exhaustive_mutation` searches (see its
+    options), or None when no subtree fits the depth allowed (``feasible(codes, depth)``:
+    the solver's test)."""
+    depth = depth_budget(tree, node, keep_depth=keep_depth or shallower, max_guesses=max_guesses)
+    if depth is not None and shallower:
+        depth = min(depth, tree.height(node) - 1)
+    if depth is not None and not feasible(int(tree.count[node]), depth):
+        return None
+    # The second objective counts the codes at the run's limit, so only where the
+    # subtree's budget is what that limit leaves.
+    lexical = (
+        fewest_last
+        and depth is not None
+        and depth == depth_budget(tree, node, max_guesses=max_guesses)
+    )
+    return ExactRebuild(tree.code_set(node), tuple(tree.used_guesses(node)), depth, lexical)
+
+
+def search_rebuild(
+    game: Game, job: ExactRebuild, *, pool: Pool, guesses: ExactGuesses, impossible: int = 2
+) -> Tree | None:
+    """The subtree the process's exact search of ``guesses`` finds for ``job`` (searched
+    where its first guess is the lowest of its orbit), or None when it proves that none
+    is that short. The same subtree in any process: a plain function of its arguments,
+    so that a sweep's nodes can be searched side by side."""
+    by = exact_solver(
+        game, pool=pool, guesses=guesses, impossible=impossible, fewest_last=job.lexical
+    )
+    try:
+        return in_canonical_frame(
+            game,
+            job.codes,
+            job.history,
+            lambda codes, history: by.subtree(codes, history=history, depth=job.depth),
+        )
+    except ValueError:
+        return None
+
+
+def settle_rebuild(tree: Tree, node: int, job: ExactRebuild, sub: Tree | None) -> Tree:
+    """What :func:`search_rebuild` offers ``node``: ``sub``, or the current subtree when
+    there is none, or when (``lexical``) a pool that misses the current subtree found
+    one with more codes at the last guess at a total no lower."""
+    if sub is None:
+        return tree.subtree(node)
+    if job.lexical and job.depth is not None:
+        now = tree.subtree(node)
+        if (sub.total, sub.solved_at(job.depth)) > (now.total, now.solved_at(job.depth)):
+            return now
+    return sub
 
 
 def _rebuild_nodes(

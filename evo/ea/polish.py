@@ -7,24 +7,44 @@ search among the possible codes, and with the ``impossible`` best others), or ``
 (``tries`` root guesses among the ``top`` by look-ahead, completed by look-ahead with
 exact search up to ``exact_below`` and mixed search up to ``mixed_below`` codes). Bands
 run in order; a subtree is replaced only by a better one, so the total never grows.
+
+A band's nodes are disjoint, so the exact bands search them side by side on worker
+processes (each node's subtree is a function of its code set and the guesses above it,
+the same in any process), and a polish stopped can start again from its last
+:class:`Checkpoint`: the nodes are rebuilt right to left, so those not yet done keep
+their numbers.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import partial
+from typing import cast
 
 import numpy as np
 
+from evo.core.engine import set_threads, threads
+from evo.core.game import Game
+from evo.core.kinds import ExactGuesses
 from evo.core.rng import generator
 from evo.core.tree import Tree
-from evo.ea.mutation import depth_budget, exhaustive_mutation, greedy_mutation
-from evo.ea.variation import splice
+from evo.ea.mutation import (
+    ExactRebuild,
+    depth_budget,
+    exact_rebuild,
+    exact_solver,
+    greedy_mutation,
+    search_rebuild,
+    settle_rebuild,
+)
+from evo.ea.nodes import outermost_nodes
+from evo.ea.variation import offer, splice
 from evo.search.build import Node, in_canonical_frame, in_canonical_frame_args
 from evo.search.exact import UNBOUNDED, Solver, shared_solver
+from evo.search.tasks import task_mapper
 
 #: What a band can search with.
 SEARCHES = ("all", "consistent", "mixed", "greedy")
@@ -61,6 +81,15 @@ class Band:
         return cls(low, high, search)
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """How far a polish went: ``band`` bands finished (counting from 0 in the order
+    given), and of the next one, its ``done`` last nodes (right to left) rebuilt."""
+
+    band: int = 0
+    done: int = 0
+
+
 @dataclass
 class Polished:
     """A band's outcome (``band`` None: the tree brought within ``max_guesses``): the
@@ -73,6 +102,7 @@ class Polished:
     seconds: float
     last_before: int | None = None
     last_after: int | None = None
+    processes: int = 1
 
 
 def polish(
@@ -88,17 +118,23 @@ def polish(
     max_guesses: int | None = None,
     climb: int = 0,
     fewest_last: bool = False,
+    workers: int = 1,
+    start: Checkpoint | None = None,
     on_band: Callable[[Polished], None] | None = None,
-    on_node: Callable[[Band, int, int, Tree], None] | None = None,
+    on_node: Callable[[Checkpoint, int, Tree], None] | None = None,
 ) -> tuple[Tree, list[Polished]]:
     """``tree`` with every band's nodes rebuilt (see the module); ``seed``: the draws of
     the greedy band's tries; ``max_guesses``: a worst case to keep (the tree brought
     within it first, :func:`within_worst_case` with ``climb``; every rebuild's exact
     searches keep it); ``fewest_last`` with it: the exact bands' subtrees of least total
     are those with the fewest codes at ``max_guesses`` (the total first, then those).
-    ``on_node(band, done, of, tree)`` is told after each node a band rebuilds.
-    Returns the polished tree and each band's outcome (also passed to ``on_band`` as
-    each band ends)."""
+    ``workers``: processes that search an exact band's nodes side by side (the same
+    tree as one). ``start``: where a polish stopped before went (``tree`` the tree it
+    had then): the bands and nodes done are skipped (a greedy band, whose draws depend
+    on every node before, starts again). ``on_node(at, of, tree)`` is told after each
+    node a band rebuilds, how far the polish is (a checkpoint to start from), of how many
+    nodes in the band. Returns the polished tree and each band's outcome (also passed to
+    ``on_band`` as each band ends)."""
     if fewest_last and max_guesses is None:
         raise ValueError("fewest_last counts the codes at max_guesses: give max_guesses")
 
@@ -107,21 +143,29 @@ def polish(
 
     out = []
     if max_guesses is not None and tree.worst > max_guesses:
-        start, before, last_before = time.perf_counter(), tree.total, last(tree)
+        began, before, last_before = time.perf_counter(), tree.total, last(tree)
         tree = within_worst_case(tree, max_guesses, climb=climb)
-        seconds = time.perf_counter() - start
+        seconds = time.perf_counter() - began
         done = Polished(None, before, tree.total, seconds, last_before, last(tree))
         out.append(done)
         if on_band is not None:
             on_band(done)
-    for band in bands:
-        start, before, last_before = time.perf_counter(), tree.total, last(tree)
-        rng = generator(seed)
-        told = None if on_node is None else partial(on_node, band)
+    start = start or Checkpoint()
+    for index, band in enumerate(bands):
+        if index < start.band:
+            continue
+        began, before, last_before = time.perf_counter(), tree.total, last(tree)
+        skip = start.done if index == start.band else 0
+
+        def told(done: int, of: int, tree: Tree, index: int = index) -> None:
+            if on_node is not None:
+                on_node(Checkpoint(index, done), of, tree)
+
+        processes = 1
         if band.search == "greedy":
             tree = greedy_mutation(
                 tree,
-                rng=rng,
+                rng=generator(seed),
                 tries=tries,
                 top=top,
                 exact_below=exact_below,
@@ -134,24 +178,75 @@ def polish(
                 on_node=told,
             )
         else:
-            tree = exhaustive_mutation(
+            tree, processes = _exact_band(
                 tree,
-                rng=rng,
-                guesses=band.search,  # type: ignore[arg-type]
+                band,
                 impossible=impossible,
-                min_codes=band.min_codes,
-                max_codes=band.max_codes,
-                sweep=True,
                 max_guesses=max_guesses,
                 fewest_last=fewest_last,
+                workers=workers,
+                skip=skip,
                 on_node=told,
             )
-        seconds = time.perf_counter() - start
-        done = Polished(band, before, tree.total, seconds, last_before, last(tree))
+        seconds = time.perf_counter() - began
+        done = Polished(band, before, tree.total, seconds, last_before, last(tree), processes)
         out.append(done)
         if on_band is not None:
             on_band(done)
     return tree, out
+
+
+def _exact_band(
+    tree: Tree,
+    band: Band,
+    *,
+    impossible: int,
+    max_guesses: int | None,
+    fewest_last: bool,
+    workers: int,
+    skip: int,
+    on_node: Callable[[int, int, Tree], None],
+) -> tuple[Tree, int]:
+    """``tree`` with the nodes of an exact band rebuilt (the ``skip`` last ones taken as
+    done), as :func:`~evo.ea.mutation.exhaustive_mutation`'s sweep does, their searches
+    on ``workers`` processes; and how many processes searched."""
+    game = tree.game
+    guesses = cast(ExactGuesses, band.search)
+    feasible = exact_solver(game, pool="all", guesses=guesses, impossible=impossible).feasible
+    nodes = outermost_nodes(tree, min_codes=band.min_codes, max_codes=band.max_codes)[::-1]
+    jobs = [
+        exact_rebuild(
+            tree, int(node), feasible=feasible, max_guesses=max_guesses, fewest_last=fewest_last
+        )
+        for node in nodes[skip:]
+    ]
+    pids = set()
+    with task_mapper(workers=min(workers, max(len(jobs), 1))) as mapper:
+        # The processes share the cores: a big node's search spread over its share.
+        share = max(1, threads() // workers) if workers > 1 else None
+        found = mapper(_rebuild_task, [(game, job, guesses, impossible, share) for job in jobs])
+        for done, node, job, (pid, sub) in zip(
+            range(skip + 1, len(nodes) + 1), nodes[skip:].tolist(), jobs, found
+        ):
+            pids.add(pid)
+            if job is not None:
+                better = settle_rebuild(tree, node, job, sub)
+                tree = offer(tree, node, better, keep_current=True)
+            on_node(done, len(nodes), tree)
+    return tree, max(len(pids), 1)
+
+
+def _rebuild_task(
+    game: Game, job: ExactRebuild | None, guesses: ExactGuesses, impossible: int, share: int | None
+) -> tuple[int, Tree | None]:
+    """One node's search (none when ``job`` is None), in whichever process runs it (a
+    worker's on ``share`` threads): the process's id and the subtree found."""
+    if share is not None:
+        set_threads(share)
+    if job is None:
+        return os.getpid(), None
+    sub = search_rebuild(game, job, pool="all", guesses=guesses, impossible=impossible)
+    return os.getpid(), sub
 
 
 def within_worst_case(tree: Tree, max_guesses: int, *, climb: int = 0) -> Tree:

@@ -47,6 +47,7 @@ from evo.core.game import Game, make_game
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver
 from evo.search.symmetry import Stabilizer
+from evo.search.tasks import task_mapper
 
 #: Code sets of at most this many codes are solved exactly by default.
 EXACT_BELOW = 20
@@ -437,10 +438,6 @@ class Bound:
         }
 
 
-#: Runs tasks: ``mapper(fn, [args, ...])`` returns ``[fn(*args), ...]``.
-Mapper = Callable[[Callable, list[tuple]], list]
-
-
 def first_guess_classes(game: Game) -> list[tuple[int, int]]:
     """``(guess, orbit size)`` of each symmetry class of first guesses: the lowest code
     of each orbit of the game's automorphisms and how many codes the orbit has."""
@@ -591,46 +588,6 @@ def _deeper(depth: int | None, target: int | None, seconds: float | None) -> boo
     if depth is None:
         return False
     return target is None or depth < target
-
-
-# --------------------------------------------------------------------- where tasks run
-class task_mapper:
-    """A :data:`Mapper` as a context: the tasks on a Dask scheduler at ``scheduler``
-    (``Client(address).map`` and ``gather``), else on ``workers`` local processes (1:
-    in this process, in order). The one place that knows where tasks run."""
-
-    def __init__(self, *, scheduler: str | None = None, workers: int = 1):
-        self.scheduler = scheduler
-        self.workers = max(1, workers)
-        self._close: Callable[[], None] | None = None
-
-    def __enter__(self) -> Mapper:
-        if self.scheduler is not None:
-            from dask.distributed import Client
-
-            client = Client(self.scheduler, timeout="20s")
-            self._close = client.close
-
-            def dask_map(fn: Callable, args: list[tuple]) -> list:
-                if not args:
-                    return []
-                futures = client.map(fn, *zip(*args), pure=False)
-                return client.gather(futures)
-
-            return dask_map
-        if self.workers == 1:
-            return lambda fn, args: [fn(*a) for a in args]
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        # Spawned, not forked: the parent may run numba's threads already.
-        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
-        self._close = pool.shutdown
-        return lambda fn, args: list(pool.map(fn, *zip(*args))) if args else []
-
-    def __exit__(self, *exc: object) -> None:
-        if self._close is not None:
-            self._close()
 
 
 # --------------------------------------------------------------------- certificates

@@ -1,0 +1,49 @@
+"""Where independent searches run: in this process, on local worker processes, or on a
+Dask cluster; the one place that knows (the lower bound's parts and polish's nodes use it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
+
+#: Runs tasks: ``mapper(fn, [args, ...])`` gives ``fn(*args)`` of each, in order, as they
+#: come (an iterator: the first results can be used before the last are done).
+Mapper = Callable[[Callable, list[tuple]], Iterable]
+
+
+class task_mapper:
+    """A :data:`Mapper` as a context: the tasks on a Dask scheduler at ``scheduler``
+    (``Client(address).map``, each result gathered in order), else on ``workers`` local
+    processes (1: in this process, in order)."""
+
+    def __init__(self, *, scheduler: str | None = None, workers: int = 1):
+        self.scheduler = scheduler
+        self.workers = max(1, workers)
+        self._close: Callable[[], None] | None = None
+
+    def __enter__(self) -> Mapper:
+        if self.scheduler is not None:
+            from dask.distributed import Client
+
+            client = Client(self.scheduler, timeout="20s")
+            self._close = client.close
+
+            def dask_map(fn: Callable, args: list[tuple]) -> Iterator[Any]:
+                futures = client.map(fn, *zip(*args), pure=False) if args else []
+                return (f.result() for f in futures)
+
+            return dask_map
+        if self.workers == 1:
+            return lambda fn, args: (fn(*a) for a in args)
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        # Spawned, not forked: the parent may run numba's threads already.
+        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        self._close = lambda: pool.shutdown(cancel_futures=True)
+        return lambda fn, args: pool.map(fn, *zip(*args)) if args else iter(())
+
+    def __exit__(self, *exc: object) -> None:
+        if self._close is not None:
+            self._close()

@@ -1,0 +1,157 @@
+"""A polish on several processes, and a polish stopped then resumed (``evo polish
+--workers``, ``--resume``): the same tree as one uninterrupted polish on one process, the
+nodes done not searched again."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from evo.cli import main
+from evo.core.game import make_game
+from evo.core.growth import random_breaker
+from evo.core.treeio import load_tree, save_tree, tree_file_document
+from evo.ea import polish as polish_module
+from evo.ea.nodes import outermost_nodes
+from evo.ea.polish import Band, Checkpoint, polish
+
+BANDS = [Band(8, 60, "all"), Band(3, 7, "all")]
+
+
+@pytest.fixture(scope="module")
+def tree():
+    return random_breaker(make_game(4, 6).prepare(), rng=np.random.default_rng(11))
+
+
+@pytest.fixture(scope="module")
+def whole(tree):
+    """The uninterrupted polish on one process, and the tree after each node."""
+    seen = []
+    polished, _ = polish(tree, BANDS, on_node=lambda at, of, t: seen.append((at, of, t)))
+    return polished, seen
+
+
+def same(a, b) -> bool:
+    return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in ("guess", "parent", "label"))
+
+
+def test_two_processes_give_the_tree_of_one(tree, whole):
+    polished, _ = whole
+    two, done = polish(tree, BANDS, workers=2)
+    assert same(two, polished)
+    assert [d.processes for d in done] == [2, 2]  # the searches did run on two processes
+    within, _ = polish(tree, [Band(8, 60, "mixed")], max_guesses=6, fewest_last=True)
+    within2, _ = polish(tree, [Band(8, 60, "mixed")], max_guesses=6, fewest_last=True, workers=2)
+    assert same(within, within2)
+
+
+def test_a_polish_started_from_a_checkpoint_skips_what_was_done(tree, whole, monkeypatch):
+    polished, seen = whole
+    nodes = len(outermost_nodes(tree, min_codes=8, max_codes=60))
+    assert nodes > 3
+    at, _, so_far = seen[2]  # three nodes of the first band done
+    assert at == Checkpoint(0, 3) and so_far.total < tree.total
+    searched, real = [], polish_module.search_rebuild
+
+    def count(game, job, **kw):
+        searched.append(len(job.codes))
+        return real(game, job, **kw)
+
+    monkeypatch.setattr(polish_module, "search_rebuild", count)
+    told = []
+    again, _ = polish(so_far, BANDS, start=at, on_node=lambda at, of, t: told.append(at))
+    assert same(again, polished)
+    assert told[0] == Checkpoint(0, 4) and told[nodes - 3] == Checkpoint(1, 1)
+    band_two = len(outermost_nodes(again, min_codes=3, max_codes=7))
+    assert len(searched) <= nodes - 3 + band_two
+    # From the start: every node searched.
+    searched.clear()
+    polish(tree, BANDS[:1])
+    assert len(searched) > nodes - 3
+
+
+def test_the_command_goes_on_from_where_it_was_stopped(tmp_path, tree, whole, monkeypatch):
+    import evo.core.treeio as treeio
+    from evo.cli import polish as command
+
+    polished, _ = whole
+    save_tree(tree, tmp_path / "t.json")
+    out = tmp_path / "p.json.gz"
+    args = ["polish", str(tmp_path / "t.json"), "--band", "8:60:all", "--band", "3:7:all"]
+    args += ["-o", str(out)]
+    monkeypatch.setattr(command, "PROGRESS_SECONDS", 0.0)
+    real, writes = treeio.save_tree, []
+
+    def killed_after_two(t, path, **extra):
+        real(t, path, **extra)
+        writes.append(extra)
+        if len(writes) == 2:
+            raise KeyboardInterrupt  # the process stopped here
+        return path
+
+    monkeypatch.setattr(treeio, "save_tree", killed_after_two)
+    stopped = CliRunner().invoke(main, args)
+    assert stopped.exit_code != 0
+    doc = tree_file_document(out)
+    assert doc["partial"] and doc["checkpoint"] == {"band": 0, "done": 2}
+    monkeypatch.setattr(treeio, "save_tree", real)
+
+    searched, search = [], polish_module.search_rebuild
+    monkeypatch.setattr(
+        polish_module,
+        "search_rebuild",
+        lambda game, job, **kw: searched.append(1) or search(game, job, **kw),
+    )
+    resumed = CliRunner().invoke(main, [*args, "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert "going on from band 8:60:all after 2 of its nodes" in resumed.output
+    assert same(load_tree(out), polished)
+    assert "partial" not in tree_file_document(out)
+    nodes = len(outermost_nodes(tree, min_codes=8, max_codes=60))
+    first = len(searched)
+    assert first == nodes - 2 + len(outermost_nodes(polished, min_codes=3, max_codes=7))
+    # A finished polish is kept as it is: nothing searched.
+    finished = CliRunner().invoke(main, [*args, "--resume"])
+    assert finished.exit_code == 0 and "finished already" in finished.output
+    assert len(searched) == first
+    # Without --resume, the same command starts again from TREE: more nodes searched.
+    searched.clear()
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0 and len(searched) == first + 2
+
+
+def test_resume_refuses_an_output_of_other_options(tmp_path, tree):
+    save_tree(tree, tmp_path / "t.json")
+    out = tmp_path / "p.json"
+    base = ["polish", str(tmp_path / "t.json"), "-o", str(out)]
+    assert CliRunner().invoke(main, [*base, "--band", "8:60:all"]).exit_code == 0
+    other = CliRunner().invoke(main, [*base, "--band", "8:60:mixed", "--resume"])
+    assert other.exit_code == 2
+    assert "bands ['8:60:all'], not ['8:60:mixed']" in other.output and str(out) in other.output
+    save_tree(tree, tmp_path / "plain.json")
+    plain = CliRunner().invoke(
+        main, ["polish", str(tmp_path / "t.json"), "-o", str(tmp_path / "plain.json"),
+               "--band", "8:60:all", "--resume"],
+    )  # fmt: skip
+    assert plain.exit_code == 2 and "not written by evo polish" in plain.output
+    # No output yet: --resume starts from TREE.
+    fresh = CliRunner().invoke(main, [*base[:3], str(tmp_path / "new.json"), "--band", "8:60:all",
+                                      "--resume"])  # fmt: skip
+    assert fresh.exit_code == 0 and load_tree(tmp_path / "new.json").total < tree.total
+
+
+def test_the_command_searches_on_the_workers_it_is_given(tmp_path, tree):
+    save_tree(tree, tmp_path / "t.json")
+    args = [
+        "polish",
+        str(tmp_path / "t.json"),
+        "--band",
+        "8:60:all",
+        "-o",
+        str(tmp_path / "p.json"),
+    ]
+    one = CliRunner().invoke(main, args)
+    two = CliRunner().invoke(main, [*args, "--workers", "2"])
+    assert one.exit_code == two.exit_code == 0
+    assert "on 2 processes" in two.output and "processes" not in one.output
