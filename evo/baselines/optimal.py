@@ -59,6 +59,7 @@ MEASURED_SECONDS: dict[tuple[str, int, int], float] = {
     ("bulls-cows", 4, 8): 0.8,
     ("bulls-cows", 4, 9): 1.3,
     ("bulls-cows", 4, 10): 26.3,
+    ("bulls-cows", 5, 8): 889.0,  # CPU seconds of the proof on 2 threads (607 s wall)
 }
 
 _GODDARD = "Goddard 2004, Mastermind revisited"
@@ -103,6 +104,7 @@ _OPTIMA = [
     (4, 8, "bulls-cows", 7817, _EVO),
     (4, 9, "bulls-cows", 14914, _EVO),
     (4, 10, "bulls-cows", 26274, "published optimum of 4-digit Bulls and Cows"),
+    (5, 8, "bulls-cows", 34444, _EVO),  # published nowhere before: breakers/bulls-cows-5-8.json
 ]
 
 #: Best-known optimal totals keyed by ``(pegs, colors, variant)``.
