@@ -4,6 +4,8 @@ nodes done not searched again."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -51,7 +53,7 @@ def test_a_polish_started_from_a_checkpoint_skips_what_was_done(tree, whole, mon
     nodes = len(outermost_nodes(tree, min_codes=8, max_codes=60))
     assert nodes > 3
     at, _, so_far = seen[2]  # three nodes of the first band done
-    assert at == Checkpoint(0, 3) and so_far.total < tree.total
+    assert at == Checkpoint(0, (0, 1, 2)) and so_far.total < tree.total
     searched, real = [], polish_module.search_rebuild
 
     def count(game, job, **kw):
@@ -62,13 +64,42 @@ def test_a_polish_started_from_a_checkpoint_skips_what_was_done(tree, whole, mon
     told = []
     again, _ = polish(so_far, BANDS, start=at, on_node=lambda at, of, t: told.append(at))
     assert same(again, polished)
-    assert told[0] == Checkpoint(0, 4) and told[nodes - 3] == Checkpoint(1, 1)
+    assert told[0] == Checkpoint(0, (0, 1, 2, 3)) and told[nodes - 3] == Checkpoint(1, (0,))
     band_two = len(outermost_nodes(again, min_codes=3, max_codes=7))
     assert len(searched) <= nodes - 3 + band_two
     # From the start: every node searched.
     searched.clear()
     polish(tree, BANDS[:1])
     assert len(searched) > nodes - 3
+
+
+class backwards:
+    """A task mapper whose results come last task first: as worker processes may end."""
+
+    def __init__(self, **kw):
+        pass
+
+    def __enter__(self):
+        return lambda fn, args: ((i, fn(*a)) for i, a in reversed(list(enumerate(args))))
+
+    def __exit__(self, *exc):
+        pass
+
+
+def test_results_used_in_any_order_give_the_same_tree(tree, whole, monkeypatch):
+    polished, _ = whole
+    monkeypatch.setattr(polish_module, "task_mapper", backwards)
+    seen = []
+    again, _ = polish(tree, BANDS, on_node=lambda at, of, t: seen.append((at, of, t)))
+    assert same(again, polished)
+    nodes = seen[0][1]
+    assert seen[0][0] == Checkpoint(0, (nodes - 1,))  # the first node in preorder came first
+    # From a checkpoint whose nodes done are not the last ones, in the usual order.
+    at, _, so_far = seen[2]
+    assert at.done == (nodes - 1, nodes - 2, nodes - 3)
+    monkeypatch.undo()
+    resumed, _ = polish(so_far, BANDS, start=at)
+    assert same(resumed, polished)
 
 
 def test_the_command_goes_on_from_where_it_was_stopped(tmp_path, tree, whole, monkeypatch):
@@ -94,7 +125,7 @@ def test_the_command_goes_on_from_where_it_was_stopped(tmp_path, tree, whole, mo
     stopped = CliRunner().invoke(main, args)
     assert stopped.exit_code != 0
     doc = tree_file_document(out)
-    assert doc["partial"] and doc["checkpoint"] == {"band": 0, "done": 2}
+    assert doc["partial"] and doc["checkpoint"] == {"band": 0, "done": [0, 1]}
     monkeypatch.setattr(treeio, "save_tree", real)
 
     searched, search = [], polish_module.search_rebuild
@@ -129,6 +160,12 @@ def test_resume_refuses_an_output_of_other_options(tmp_path, tree):
     other = CliRunner().invoke(main, [*base, "--band", "8:60:mixed", "--resume"])
     assert other.exit_code == 2
     assert "bands ['8:60:all'], not ['8:60:mixed']" in other.output and str(out) in other.output
+    # A checkpoint that is not one (a hand edit, a file of another version).
+    doc = json.loads(out.read_text())
+    doc.update(partial=True, checkpoint={"band": 0, "done": [1, 1]})
+    out.write_text(json.dumps(doc))
+    bad = CliRunner().invoke(main, [*base, "--band", "8:60:all", "--resume"])
+    assert bad.exit_code == 2 and "is not one" in bad.output
     save_tree(tree, tmp_path / "plain.json")
     plain = CliRunner().invoke(
         main, ["polish", str(tmp_path / "t.json"), "-o", str(tmp_path / "plain.json"),

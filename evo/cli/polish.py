@@ -164,7 +164,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         click.echo(
             f"{output}: total {breaker.total}, worst case {breaker.worst}, going on from "
             f"band {wanted[start.band] if start.band < len(wanted) else '-'} "
-            f"after {start.done} of its nodes",
+            f"after {len(start.done)} of its nodes",
             err=True,
         )
     else:
@@ -190,7 +190,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
 
     def progress(at: Checkpoint, of: int, so_far) -> None:
         nonlocal told
-        if time.monotonic() - told >= PROGRESS_SECONDS and at.done < of:
+        if time.monotonic() - told >= PROGRESS_SECONDS and len(at.done) < of:
             # The tree so far is written too: a polish stopped in a long band keeps it.
             save_tree(
                 so_far,
@@ -199,11 +199,11 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
                 bands=list(bands),
                 partial=True,
                 polish=options,
-                checkpoint={"band": at.band, "done": at.done},
+                checkpoint={"band": at.band, "done": list(at.done)},
             )
             told = time.monotonic()
             click.echo(
-                f"band {wanted[at.band]}: {at.done} of {of} nodes, total {so_far.total} "
+                f"band {wanted[at.band]}: {len(at.done)} of {of} nodes, total {so_far.total} "
                 f"(in {output})",
                 err=True,
             )
@@ -263,10 +263,13 @@ def _checkpoint(output: str, options: dict):
     at = doc.get("checkpoint")
     if (
         not isinstance(at, dict)
-        or not all(isinstance(at.get(k), int) and at[k] >= 0 for k in ("band", "done"))
-        or at["band"] >= len(options["bands"])
+        or not isinstance(at.get("band"), int)
+        or not 0 <= at["band"] < len(options["bands"])
+        or not isinstance(at.get("done"), list)
+        or not all(isinstance(k, int) and k >= 0 for k in at["done"])
+        or len(set(at["done"])) != len(at["done"])
     ):
         raise click.BadParameter(
             f"{output}: its checkpoint {at!r} is not one", param_hint="--resume"
         )
-    return Checkpoint(at["band"], at["done"])
+    return Checkpoint(at["band"], tuple(at["done"]))

@@ -22,6 +22,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import cast
 
 import numpy as np
@@ -84,10 +85,11 @@ class Band:
 @dataclass(frozen=True)
 class Checkpoint:
     """How far a polish went: ``band`` bands finished (counting from 0 in the order
-    given), and of the next one, its ``done`` last nodes (right to left) rebuilt."""
+    given), and of the next one, the nodes rebuilt: their places in the band's order,
+    right to left (0: its last node in preorder), in the order they were done."""
 
     band: int = 0
-    done: int = 0
+    done: tuple[int, ...] = ()
 
 
 @dataclass
@@ -155,11 +157,10 @@ def polish(
         if index < start.band:
             continue
         began, before, last_before = time.perf_counter(), tree.total, last(tree)
-        skip = start.done if index == start.band else 0
+        skip = start.done if index == start.band else ()
 
         def told(done: int, of: int, tree: Tree, index: int = index) -> None:
-            if on_node is not None:
-                on_node(Checkpoint(index, done), of, tree)
+            _tell(on_node, index, tuple(range(done)), of, tree)  # a greedy band, right to left
 
         processes = 1
         if band.search == "greedy":
@@ -186,7 +187,7 @@ def polish(
                 fewest_last=fewest_last,
                 workers=workers,
                 skip=skip,
-                on_node=told,
+                on_node=partial(_tell, on_node, index),
             )
         seconds = time.perf_counter() - began
         done = Polished(band, before, tree.total, seconds, last_before, last(tree), processes)
@@ -194,6 +195,18 @@ def polish(
         if on_band is not None:
             on_band(done)
     return tree, out
+
+
+def _tell(
+    on_node: Callable[[Checkpoint, int, Tree], None] | None,
+    band: int,
+    done: tuple[int, ...],
+    of: int,
+    tree: Tree,
+) -> None:
+    """Tell ``on_node`` how far the polish is, in band ``band``."""
+    if on_node is not None:
+        on_node(Checkpoint(band, done), of, tree)
 
 
 def _exact_band(
@@ -204,35 +217,44 @@ def _exact_band(
     max_guesses: int | None,
     fewest_last: bool,
     workers: int,
-    skip: int,
-    on_node: Callable[[int, int, Tree], None],
+    skip: tuple[int, ...],
+    on_node: Callable[[tuple[int, ...], int, Tree], None],
 ) -> tuple[Tree, int]:
-    """``tree`` with the nodes of an exact band rebuilt (the ``skip`` last ones taken as
-    done), as :func:`~evo.ea.mutation.exhaustive_mutation`'s sweep does, their searches
-    on ``workers`` processes; and how many processes searched."""
+    """``tree`` with the nodes of an exact band rebuilt, as
+    :func:`~evo.ea.mutation.exhaustive_mutation`'s sweep does (those at the places in
+    ``skip`` taken as done), their searches on ``workers`` processes, each result used as
+    it comes; and how many processes searched. ``on_node(done, of, tree)`` after each."""
     game = tree.game
     guesses = cast(ExactGuesses, band.search)
     feasible = exact_solver(game, pool="all", guesses=guesses, impossible=impossible).feasible
     nodes = outermost_nodes(tree, min_codes=band.min_codes, max_codes=band.max_codes)[::-1]
+    todo = [k for k in range(len(nodes)) if k not in set(skip)]
     jobs = [
         exact_rebuild(
-            tree, int(node), feasible=feasible, max_guesses=max_guesses, fewest_last=fewest_last
+            tree, int(nodes[k]), feasible=feasible, max_guesses=max_guesses, fewest_last=fewest_last
         )
-        for node in nodes[skip:]
+        for k in todo
     ]
+    done = list(skip)
+    grown: dict[int, int] = {}  # node (as first numbered) -> nodes its new subtree added
     pids = set()
-    with task_mapper(workers=min(workers, max(len(jobs), 1))) as mapper:
+    with task_mapper(workers=min(workers, max(len(jobs), 1)), ordered=False) as mapper:
         # The processes share the cores: a big node's search spread over its share.
         share = max(1, threads() // workers) if workers > 1 else None
         found = mapper(_rebuild_task, [(game, job, guesses, impossible, share) for job in jobs])
-        for done, node, job, (pid, sub) in zip(
-            range(skip + 1, len(nodes) + 1), nodes[skip:].tolist(), jobs, found
-        ):
+        for i, (pid, sub) in found:
             pids.add(pid)
+            k, job = todo[i], jobs[i]
+            first = int(nodes[k])
             if job is not None:
+                # The band's nodes are disjoint: one moves by what those before it grew.
+                node = first + sum(d for x, d in grown.items() if x < first)
                 better = settle_rebuild(tree, node, job, sub)
+                size = tree.num_nodes
                 tree = offer(tree, node, better, keep_current=True)
-            on_node(done, len(nodes), tree)
+                grown[first] = tree.num_nodes - size
+            done.append(k)
+            on_node(tuple(done), len(nodes), tree)
     return tree, max(len(pids), 1)
 
 

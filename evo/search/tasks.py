@@ -8,18 +8,21 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 #: Runs tasks: ``mapper(fn, [args, ...])`` gives ``fn(*args)`` of each, in order, as they
-#: come (an iterator: the first results can be used before the last are done).
+#: come (an iterator: the first results can be used before the last are done); unordered,
+#: ``(index, result)`` pairs as the tasks end.
 Mapper = Callable[[Callable, list[tuple]], Iterable]
 
 
 class task_mapper:
     """A :data:`Mapper` as a context: the tasks on a Dask scheduler at ``scheduler``
-    (``Client(address).map``, each result gathered in order), else on ``workers`` local
-    processes (1: in this process, in order)."""
+    (``Client(address).map``), else on ``workers`` local processes (1: in this process,
+    in order). ``ordered``: the results in the tasks' order, else ``(index, result)`` as
+    each task ends (a slow task holds back none of the others)."""
 
-    def __init__(self, *, scheduler: str | None = None, workers: int = 1):
+    def __init__(self, *, scheduler: str | None = None, workers: int = 1, ordered: bool = True):
         self.scheduler = scheduler
         self.workers = max(1, workers)
+        self.ordered = ordered
         self._close: Callable[[], None] | None = None
 
     def __enter__(self) -> Mapper:
@@ -30,19 +33,33 @@ class task_mapper:
             self._close = client.close
 
             def dask_map(fn: Callable, args: list[tuple]) -> Iterator[Any]:
+                from dask.distributed import as_completed
+
                 futures = client.map(fn, *zip(*args), pure=False) if args else []
-                return (f.result() for f in futures)
+                if self.ordered:
+                    return (f.result() for f in futures)
+                index = {f.key: i for i, f in enumerate(futures)}
+                return ((index[f.key], f.result()) for f in as_completed(futures))
 
             return dask_map
         if self.workers == 1:
-            return lambda fn, args: (fn(*a) for a in args)
+            if self.ordered:
+                return lambda fn, args: (fn(*a) for a in args)
+            return lambda fn, args: ((i, fn(*a)) for i, a in enumerate(args))
         import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        from concurrent.futures import ProcessPoolExecutor, as_completed
 
         # Spawned, not forked: the parent may run numba's threads already.
         pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
         self._close = lambda: pool.shutdown(cancel_futures=True)
-        return lambda fn, args: pool.map(fn, *zip(*args)) if args else iter(())
+        if self.ordered:
+            return lambda fn, args: pool.map(fn, *zip(*args)) if args else iter(())
+
+        def unordered(fn: Callable, args: list[tuple]) -> Iterator[tuple[int, Any]]:
+            futures = {pool.submit(fn, *a): i for i, a in enumerate(args)}
+            return ((futures[f], f.result()) for f in as_completed(futures))
+
+        return unordered
 
     def __exit__(self, *exc: object) -> None:
         if self._close is not None:
