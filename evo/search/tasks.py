@@ -4,6 +4,8 @@ Dask cluster; the one place that knows (the lower bound's parts and polish's nod
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
@@ -24,6 +26,7 @@ class task_mapper:
         self.workers = max(1, workers)
         self.ordered = ordered
         self._close: Callable[[], None] | None = None
+        self._stop: Callable[[], None] | None = None
 
     def __enter__(self) -> Mapper:
         if self.scheduler is not None:
@@ -50,8 +53,14 @@ class task_mapper:
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
         # Spawned, not forked: the parent may run numba's threads already.
-        pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        pool = ProcessPoolExecutor(
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=die_with_parent,
+            initargs=(os.getpid(),),
+        )
         self._close = lambda: pool.shutdown(cancel_futures=True)
+        self._stop = lambda: _terminate(pool)
         if self.ordered:
             return lambda fn, args: pool.map(fn, *zip(*args)) if args else iter(())
 
@@ -61,6 +70,29 @@ class task_mapper:
 
         return unordered
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, *exc: object) -> None:
+        if kind is not None and self._stop is not None:
+            self._stop()  # an error or a stop: the searches running are not waited for
         if self._close is not None:
             self._close()
+
+
+def _terminate(pool: Any) -> None:
+    """End a process pool's workers now, their tasks unfinished."""
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+
+
+def die_with_parent(parent: int) -> None:
+    """In a worker process: be killed when the process that started it ends, however it
+    ends (on Linux; a search of hours would otherwise run on, orphaned, after its parent
+    was killed or stopped)."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+        import signal
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    if os.getppid() != parent:  # the parent ended before that
+        os._exit(1)
