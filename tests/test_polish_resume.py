@@ -192,3 +192,49 @@ def test_the_command_searches_on_the_workers_it_is_given(tmp_path, tree):
     two = CliRunner().invoke(main, [*args, "--workers", "2"])
     assert one.exit_code == two.exit_code == 0
     assert "on 2 processes" in two.output and "processes" not in one.output
+
+
+def test_a_dask_cluster_gives_the_tree_of_one(tree, whole, monkeypatch):
+    from dask.distributed import LocalCluster
+
+    polished, _ = whole
+
+    def not_here(*a, **kw):
+        raise AssertionError("a node was searched in this process, not on the cluster")
+
+    monkeypatch.setattr(polish_module, "search_rebuild", not_here)
+    with LocalCluster(
+        n_workers=2, processes=True, threads_per_worker=1, dashboard_address=":0"
+    ) as cluster:
+        on_dask, done = polish(tree, BANDS[:1], scheduler=cluster.scheduler_address)
+    monkeypatch.undo()
+    alone, _ = polish(tree, BANDS[:1])
+    assert same(on_dask, alone) and done[0].processes >= 1
+
+
+def test_the_command_passes_the_scheduler_and_checks_it(tmp_path, tree, monkeypatch):
+    import evo.ea.polish as module
+
+    seen = {}
+    real = module.polish
+
+    def spy(*a, **kw):
+        seen.update(kw)
+        return real(*a, **{**kw, "scheduler": None})
+
+    monkeypatch.setattr(module, "polish", spy)
+    monkeypatch.setattr("evo.ea.cluster.check_scheduler", lambda address: None)
+    save_tree(tree, tmp_path / "t.json")
+    args = [
+        "polish",
+        str(tmp_path / "t.json"),
+        "--band",
+        "8:60:all",
+        "-o",
+        str(tmp_path / "p.json"),
+    ]
+    res = CliRunner().invoke(main, [*args, "--scheduler", "tcp://somewhere:8786"])
+    assert res.exit_code == 0, res.output
+    assert seen["scheduler"] == "tcp://somewhere:8786"
+    both = CliRunner().invoke(main, [*args, "--scheduler", "tcp://x:1", "--workers", "2"])
+    assert both.exit_code == 2 and "--workers is for local processes" in both.output

@@ -106,6 +106,13 @@ PROGRESS_SECONDS = 60.0
     "side (the same tree as one; the --threads shared among them).",
 )
 @click.option(
+    "--scheduler",
+    metavar="ADDR",
+    default=None,
+    help="Search those nodes on the workers of the Dask scheduler at ADDR (tcp://host:8786) "
+    "instead (the same tree).",
+)
+@click.option(
     "--resume",
     is_flag=True,
     help="Go on from the tree so far in the output, where a polish of the same TREE and "
@@ -115,7 +122,7 @@ PROGRESS_SECONDS = 60.0
 @game_options
 @click.pass_context
 def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_below, seed,
-           max_guesses, climb, fewest_last, workers, resume, pegs, colors,
+           max_guesses, climb, fewest_last, workers, scheduler, resume, pegs, colors,
            variant) -> None:  # fmt: skip
     """Improve TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) by searching every node of the --band sizes, keeping a subtree only
@@ -136,6 +143,12 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         raise click.UsageError("--climb searches for --max-guesses: give that too")
     if fewest_last and max_guesses is None:
         raise click.UsageError("--fewest-last counts the codes at --max-guesses: give that too")
+    if scheduler is not None and workers > 1:
+        raise click.UsageError("--workers is for local processes, not with --scheduler")
+    if scheduler is not None:
+        from evo.ea.cluster import check_scheduler
+
+        check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
     try:
         wanted = [Band.parse(b) for b in bands]
     except ValueError as e:
@@ -222,6 +235,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             climb=climb,
             fewest_last=fewest_last,
             workers=workers,
+            scheduler=scheduler,
             start=start,
             on_band=say,
             on_node=progress,

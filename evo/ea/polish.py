@@ -121,6 +121,7 @@ def polish(
     climb: int = 0,
     fewest_last: bool = False,
     workers: int = 1,
+    scheduler: str | None = None,
     start: Checkpoint | None = None,
     on_band: Callable[[Polished], None] | None = None,
     on_node: Callable[[Checkpoint, int, Tree], None] | None = None,
@@ -131,7 +132,8 @@ def polish(
     searches keep it); ``fewest_last`` with it: the exact bands' subtrees of least total
     are those with the fewest codes at ``max_guesses`` (the total first, then those).
     ``workers``: processes that search an exact band's nodes side by side (the same
-    tree as one). ``start``: where a polish stopped before went (``tree`` the tree it
+    tree as one); ``scheduler``: the address of a Dask scheduler whose workers search
+    them instead. ``start``: where a polish stopped before went (``tree`` the tree it
     had then): the bands and nodes done are skipped (a greedy band, whose draws depend
     on every node before, starts again). ``on_node(at, of, tree)`` is told after each
     node a band rebuilds, how far the polish is (a checkpoint to start from), of how many
@@ -186,6 +188,7 @@ def polish(
                 max_guesses=max_guesses,
                 fewest_last=fewest_last,
                 workers=workers,
+                scheduler=scheduler,
                 skip=skip,
                 on_node=partial(_tell, on_node, index),
             )
@@ -217,13 +220,15 @@ def _exact_band(
     max_guesses: int | None,
     fewest_last: bool,
     workers: int,
+    scheduler: str | None,
     skip: tuple[int, ...],
     on_node: Callable[[tuple[int, ...], int, Tree], None],
 ) -> tuple[Tree, int]:
     """``tree`` with the nodes of an exact band rebuilt, as
     :func:`~evo.ea.mutation.exhaustive_mutation`'s sweep does (those at the places in
     ``skip`` taken as done), their searches on ``workers`` processes, each result used as
-    it comes; and how many processes searched. ``on_node(done, of, tree)`` after each."""
+    it comes (on the Dask scheduler at ``scheduler`` when given); and how many processes
+    searched. ``on_node(done, of, tree)`` after each."""
     game = tree.game
     guesses = cast(ExactGuesses, band.search)
     feasible = exact_solver(game, pool="all", guesses=guesses, impossible=impossible).feasible
@@ -238,9 +243,10 @@ def _exact_band(
     done = list(skip)
     grown: dict[int, int] = {}  # node (as first numbered) -> nodes its new subtree added
     pids = set()
-    with task_mapper(workers=min(workers, max(len(jobs), 1)), ordered=False) as mapper:
+    local = min(workers, max(len(jobs), 1))
+    with task_mapper(scheduler=scheduler, workers=local, ordered=False) as mapper:
         # The processes share the cores: a big node's search spread over its share.
-        share = max(1, threads() // workers) if workers > 1 else None
+        share = max(1, threads() // workers) if workers > 1 and scheduler is None else None
         found = mapper(_rebuild_task, [(game, job, guesses, impossible, share) for job in jobs])
         for i, (pid, sub) in found:
             pids.add(pid)
