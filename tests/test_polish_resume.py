@@ -34,6 +34,19 @@ def whole(tree):
     return polished, seen
 
 
+def command(tmp_path, tree) -> list[str]:
+    """``evo polish`` of ``tree`` (saved in ``tmp_path``) with one exact band."""
+    save_tree(tree, tmp_path / "t.json")
+    return [
+        "polish",
+        str(tmp_path / "t.json"),
+        "--band",
+        "8:60:all",
+        "-o",
+        str(tmp_path / "p.json"),
+    ]
+
+
 def same(a, b) -> bool:
     return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in ("guess", "parent", "label"))
 
@@ -179,15 +192,7 @@ def test_resume_refuses_an_output_of_other_options(tmp_path, tree):
 
 
 def test_the_command_searches_on_the_workers_it_is_given(tmp_path, tree):
-    save_tree(tree, tmp_path / "t.json")
-    args = [
-        "polish",
-        str(tmp_path / "t.json"),
-        "--band",
-        "8:60:all",
-        "-o",
-        str(tmp_path / "p.json"),
-    ]
+    args = command(tmp_path, tree)
     one = CliRunner().invoke(main, args)
     two = CliRunner().invoke(main, [*args, "--workers", "2"])
     assert one.exit_code == two.exit_code == 0
@@ -224,15 +229,7 @@ def test_the_command_passes_the_scheduler_and_checks_it(tmp_path, tree, monkeypa
 
     monkeypatch.setattr(module, "polish", spy)
     monkeypatch.setattr("evo.ea.cluster.check_scheduler", lambda address: None)
-    save_tree(tree, tmp_path / "t.json")
-    args = [
-        "polish",
-        str(tmp_path / "t.json"),
-        "--band",
-        "8:60:all",
-        "-o",
-        str(tmp_path / "p.json"),
-    ]
+    args = command(tmp_path, tree)
     res = CliRunner().invoke(main, [*args, "--scheduler", "tcp://somewhere:8786"])
     assert res.exit_code == 0, res.output
     assert seen["scheduler"] == "tcp://somewhere:8786"
