@@ -10,9 +10,9 @@ run in order; a subtree is replaced only by a better one, so the total never gro
 
 A band's nodes are disjoint, so the exact bands search them side by side on worker
 processes (each node's subtree is a function of its code set and the guesses above it,
-the same in any process), and a polish stopped can start again from its last
-:class:`Checkpoint`: the nodes are rebuilt right to left, so those not yet done keep
-their numbers.
+the same in any process), each result used as it comes (a node's number moves by what
+the rebuilt nodes before it grew), and a polish stopped can start again from its last
+:class:`Checkpoint`, which lists the nodes done.
 """
 
 from __future__ import annotations
@@ -233,7 +233,8 @@ def _exact_band(
     guesses = cast(ExactGuesses, band.search)
     feasible = exact_solver(game, pool="all", guesses=guesses, impossible=impossible).feasible
     nodes = outermost_nodes(tree, min_codes=band.min_codes, max_codes=band.max_codes)[::-1]
-    todo = [k for k in range(len(nodes)) if k not in set(skip)]
+    done_before = set(skip)
+    todo = [k for k in range(len(nodes)) if k not in done_before]
     jobs = [
         exact_rebuild(
             tree, int(nodes[k]), feasible=feasible, max_guesses=max_guesses, fewest_last=fewest_last
