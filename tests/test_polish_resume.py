@@ -235,3 +235,63 @@ def test_the_command_passes_the_scheduler_and_checks_it(tmp_path, tree, monkeypa
     assert seen["scheduler"] == "tcp://somewhere:8786"
     both = CliRunner().invoke(main, [*args, "--scheduler", "tcp://x:1", "--workers", "2"])
     assert both.exit_code == 2 and "--workers is for local processes" in both.output
+
+
+STOPPED_MID_NODE = """
+import sys, time
+from pathlib import Path
+import evo.cli.polish as command
+import evo.ea.polish as polish_module
+from evo.cli import main
+
+command.PROGRESS_SECONDS = 1e9  # no write each minute: only the stop's
+real, calls = polish_module.search_rebuild, []
+
+def slow_third(game, job, **kw):
+    calls.append(1)
+    if len(calls) == 3:
+        Path(sys.argv[1]).write_text("searching")
+        time.sleep(300)  # a node of hours, under way when the signal comes
+    return real(game, job, **kw)
+
+polish_module.search_rebuild = slow_third
+main(sys.argv[2:])
+"""
+
+
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
+def test_a_signal_keeps_the_nodes_done_and_stops_at_once(tmp_path, tree, whole, signame):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    polished, _ = whole
+    marker = tmp_path / "marker"
+    args = [*command(tmp_path, tree), "--band", "3:7:all"]
+    out = tmp_path / "p.json"
+    proc = subprocess.Popen(
+        [sys.executable, "-c", STOPPED_MID_NODE, str(marker), *args],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        end = time.monotonic() + 120
+        while not marker.exists() and proc.poll() is None and time.monotonic() < end:
+            time.sleep(0.1)
+        assert marker.exists(), proc.stderr.read() if proc.stderr else ""
+        start = time.monotonic()
+        proc.send_signal(getattr(signal, signame))
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert time.monotonic() - start < 30  # not the node's 300 s
+    assert proc.returncode == 128 + getattr(signal, signame)
+    lines = err.strip().splitlines()
+    assert "Traceback" not in err and "leaked" not in err
+    assert f"stopped by {signame} after 2 of the " in lines[-1] and "--resume" in lines[-1]
+    doc = tree_file_document(out)
+    assert doc["partial"] and doc["checkpoint"] == {"band": 0, "done": [0, 1]}
+    resumed = CliRunner().invoke(main, [*args, "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert same(load_tree(out), polished)

@@ -246,3 +246,13 @@ def format_table(headers: list[str], rows: list[list], align: str | None = None)
         if k == 0:
             lines.append("  ".join("-" * w for w in widths))
     return "\n".join(lines)
+
+
+class Interrupted(click.ClickException):
+    """A run or search stopped by a signal: exit status 128 + the signal's number, as shells use."""
+
+    def __init__(self, message: str, signal_name: str):
+        import signal
+
+        super().__init__(message)
+        self.exit_status = 128 + int(signal.Signals[signal_name])

@@ -128,8 +128,8 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     --pegs/--colors) by searching every node of the --band sizes, keeping a subtree only
     where the search finds a better one: a local search after evolution. Prints each
     band's gain, and during a long band, each minute, how many of its nodes are done; the
-    tree so far is then written to the output, with how far it went, so that a polish
-    stopped keeps it and --resume goes on from there."""
+    tree so far is then written to the output, with how far it went (and at once on
+    Ctrl-C or SIGTERM), so that a polish stopped keeps it and --resume goes on from there."""
     import time
     from pathlib import Path
 
@@ -200,20 +200,29 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         )
 
     told = time.monotonic()
+    latest: tuple | None = None  # the last node's (checkpoint, node count, tree so far)
+    written: tuple | None = None  # the latest of those written to the output
+
+    def write(at: Checkpoint, so_far) -> None:
+        """The tree so far, with how far the polish went: what --resume goes on from."""
+        nonlocal written
+        save_tree(
+            so_far,
+            output,
+            polished_from=str(tree),
+            bands=list(bands),
+            partial=True,
+            polish=options,
+            checkpoint={"band": at.band, "done": list(at.done)},
+        )
+        written = latest
 
     def progress(at: Checkpoint, of: int, so_far) -> None:
-        nonlocal told
+        nonlocal told, latest
+        latest = (at, of, so_far)
         if time.monotonic() - told >= PROGRESS_SECONDS and len(at.done) < of:
-            # The tree so far is written too: a polish stopped in a long band keeps it.
-            save_tree(
-                so_far,
-                output,
-                polished_from=str(tree),
-                bands=list(bands),
-                partial=True,
-                polish=options,
-                checkpoint={"band": at.band, "done": list(at.done)},
-            )
+            # Written each minute: a polish killed in a long band keeps the tree so far.
+            write(at, so_far)
             told = time.monotonic()
             click.echo(
                 f"band {wanted[at.band]}: {len(at.done)} of {of} nodes, total {so_far.total} "
@@ -221,32 +230,59 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
                 err=True,
             )
 
-    try:
-        polished, _ = run(
-            breaker,
-            wanted,
-            impossible=impossible,
-            tries=tries,
-            top=top,
-            exact_below=exact_below,
-            mixed_below=mixed_below,
-            seed=seed,
-            max_guesses=max_guesses,
-            climb=climb,
-            fewest_last=fewest_last,
-            workers=workers,
-            scheduler=scheduler,
-            start=start,
-            on_band=say,
-            on_node=progress,
-        )
-    except TooShortError as e:
-        raise click.BadParameter(str(e), param_hint="--max-guesses") from None
+    from evo.runs.driver import stop_signals
+
+    with stop_signals(at_once=True) as got:
+        try:
+            polished, _ = run(
+                breaker,
+                wanted,
+                impossible=impossible,
+                tries=tries,
+                top=top,
+                exact_below=exact_below,
+                mixed_below=mixed_below,
+                seed=seed,
+                max_guesses=max_guesses,
+                climb=climb,
+                fewest_last=fewest_last,
+                workers=workers,
+                scheduler=scheduler,
+                start=start,
+                on_band=say,
+                on_node=progress,
+            )
+        except TooShortError as e:
+            raise click.BadParameter(str(e), param_hint="--max-guesses") from None
+        except KeyboardInterrupt:
+            # Ctrl-C, SIGTERM or SIGHUP: the nodes under way are dropped, those done kept
+            # (a node of a record band can take an hour).
+            if latest is not None and latest is not written:
+                write(latest[0], latest[2])
+            raise _stopped(got.get("signal", "SIGINT"), latest, wanted, output) from None
     save_tree(polished, output, polished_from=str(tree), bands=list(bands), polish=options)
     deepest = polished.at_worst
     click.echo(
         f"{output}: total {polished.total} ({polished.total - breaker.total:+d}), "
         f"worst case {polished.worst} for {deepest} code{'' if deepest == 1 else 's'}"
+    )
+
+
+def _stopped(signal_name: str, latest: tuple | None, wanted: list, output: str) -> Exception:
+    """The one line of a polish stopped by a signal (exit status 128 + its number)."""
+    from evo.cli.common import Interrupted
+
+    if latest is None:
+        return Interrupted(
+            f"stopped by {signal_name} before a node was done: nothing written", signal_name
+        )
+    at, of, so_far = latest
+    band = wanted[at.band] if at.band < len(wanted) else "-"
+    return Interrupted(
+        f"stopped by {signal_name} after {len(at.done)} of the {of} nodes of band {band}: the "
+        f"tree so far (total {so_far.total}) is in {output}, and the same command with "
+        "--resume goes on from there",
+        signal_name,
     )
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from evo.baselines.limits import PLANT_SECONDS
-from evo.cli.common import FINITE_POSITIVE, format_table
+from evo.cli.common import FINITE_POSITIVE, Interrupted, format_table
 from evo.show.text import printable
 
 
@@ -81,16 +81,6 @@ def run(
         scheduler=scheduler,
         plan=plan,
     )
-
-
-class Interrupted(click.ClickException):
-    """A run stopped by a signal: exit status 128 + the signal's number, as shells use."""
-
-    def __init__(self, message: str, signal_name: str):
-        import signal
-
-        super().__init__(message)
-        self.exit_status = 128 + int(signal.Signals[signal_name])
 
 
 def execute(

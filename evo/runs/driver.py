@@ -329,11 +329,12 @@ def _progress(config: Config, state: State, knuth: int | None, enabled: bool):
 
 
 @contextlib.contextmanager
-def stop_signals() -> Iterator[dict]:
+def stop_signals(*, at_once: bool = False) -> Iterator[dict]:
     """While running, the first of :data:`STOP_SIGNALS` is noted (the run stops after the
     step under way: an exception raised at any point could land inside a library), a
-    second one raises ``KeyboardInterrupt`` at once. Yields a dict that gets the first
-    signal's name."""
+    second one raises ``KeyboardInterrupt`` at once; ``at_once``: the first one does (for
+    steps too long to wait for, whose work is kept as they end). Yields a dict that gets
+    the first signal's name."""
     got: dict[str, str] = {}
     if threading.current_thread() is not threading.main_thread():
         yield got
@@ -348,6 +349,8 @@ def stop_signals() -> Iterator[dict]:
             return
         if "signal" not in got:
             got["signal"] = signal.Signals(signum).name
+            if at_once:
+                raise KeyboardInterrupt
         elif not got.get("abandoned"):
             got["abandoned"] = "yes"
             raise KeyboardInterrupt
