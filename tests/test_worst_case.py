@@ -68,6 +68,37 @@ def test_a_tree_is_brought_within_a_worst_case():
         within_worst_case(tree, 4)  # (4,6) needs 5 guesses for some code
 
 
+def test_bringing_a_tree_within_tells_each_fix(tmp_path, monkeypatch):
+    """``on_fix`` gets the tree after each rebuild, ending with the tree returned; the
+    command prints how many codes are still too deep (each minute; here at once)."""
+    from click.testing import CliRunner
+
+    from evo.cli import main
+    from evo.cli import polish as command
+    from evo.core.treeio import save_tree
+    from evo.ea.polish import within_worst_case
+
+    tree = _tree()
+    seen = []
+    held = within_worst_case(tree, 6, on_fix=seen.append)
+    deeper = [sum(c for d, c in t.histogram.items() if d > 6) for t in seen]
+    assert len(seen) > 1 and seen[-1] is held
+    assert deeper == sorted(deeper, reverse=True) and deeper[-1] == 0 and deeper[0] > 0
+    monkeypatch.setattr(command, "PROGRESS_SECONDS", 0.0)
+    save_tree(tree, tmp_path / "t.json")
+    args = [
+        "polish",
+        str(tmp_path / "t.json"),
+        "--max-guesses",
+        "6",
+        "-o",
+        str(tmp_path / "p.json"),
+    ]
+    said = CliRunner().invoke(main, args)
+    assert said.exit_code == 0, said.output
+    assert f"within 6 guesses: {deeper[0]} codes deeper left, total {seen[0].total}" in said.output
+
+
 def test_polish_keeps_a_worst_case(tmp_path):
     from click.testing import CliRunner
 

@@ -230,6 +230,17 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
                 err=True,
             )
 
+    def fixed(so_far) -> None:
+        nonlocal told
+        if time.monotonic() - told >= PROGRESS_SECONDS:
+            told = time.monotonic()
+            deeper = sum(c for d, c in so_far.histogram.items() if d > max_guesses)
+            click.echo(
+                f"within {max_guesses} guesses: {deeper} code{'' if deeper == 1 else 's'} "
+                f"deeper left, total {so_far.total}",
+                err=True,
+            )
+
     from evo.runs.driver import stop_signals
 
     with stop_signals(at_once=True) as got:
@@ -251,6 +262,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
                 start=start,
                 on_band=say,
                 on_node=progress,
+                on_fix=fixed,
             )
         except TooShortError as e:
             raise click.BadParameter(str(e), param_hint="--max-guesses") from None

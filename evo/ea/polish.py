@@ -125,6 +125,7 @@ def polish(
     start: Checkpoint | None = None,
     on_band: Callable[[Polished], None] | None = None,
     on_node: Callable[[Checkpoint, int, Tree], None] | None = None,
+    on_fix: Callable[[Tree], None] | None = None,
 ) -> tuple[Tree, list[Polished]]:
     """``tree`` with every band's nodes rebuilt (see the module); ``seed``: the draws of
     the greedy band's tries; ``max_guesses``: a worst case to keep (the tree brought
@@ -137,7 +138,8 @@ def polish(
     had then): the bands and nodes done are skipped (a greedy band, whose draws depend
     on every node before, starts again). ``on_node(at, of, tree)`` is told after each
     node a band rebuilds, how far the polish is (a checkpoint to start from), of how many
-    nodes in the band. Returns the polished tree and each band's outcome (also passed to
+    nodes in the band; ``on_fix(tree)``, after each rebuild that brings codes within
+    ``max_guesses``. Returns the polished tree and each band's outcome (also passed to
     ``on_band`` as each band ends)."""
     if fewest_last and max_guesses is None:
         raise ValueError("fewest_last counts the codes at max_guesses: give max_guesses")
@@ -148,7 +150,7 @@ def polish(
     out = []
     if max_guesses is not None and tree.worst > max_guesses:
         began, before, last_before = time.perf_counter(), tree.total, last(tree)
-        tree = within_worst_case(tree, max_guesses, climb=climb)
+        tree = within_worst_case(tree, max_guesses, climb=climb, on_fix=on_fix)
         seconds = time.perf_counter() - began
         done = Polished(None, before, tree.total, seconds, last_before, last(tree))
         out.append(done)
@@ -278,14 +280,22 @@ def _rebuild_task(
     return os.getpid(), sub
 
 
-def within_worst_case(tree: Tree, max_guesses: int, *, climb: int = 0) -> Tree:
+def within_worst_case(
+    tree: Tree,
+    max_guesses: int,
+    *,
+    climb: int = 0,
+    on_fix: Callable[[Tree], None] | None = None,
+) -> Tree:
     """``tree`` with every code solved within ``max_guesses`` guesses: for each code
     deeper, the deepest node above it whose code set fits a subtree within the node's
     depth budget gets the best such subtree (the exact search; a node nearer the root
     when none fits). ``climb``: when that subtree costs more than the one it replaces, the
     nodes above it of at most ``climb`` codes are searched too, and the one whose best
     subtree costs the least more is rebuilt (the deepest of equal cost): a lower total,
-    for more search. :class:`TooShortError` when no breaker of the game is that short."""
+    for more search. ``on_fix(tree)`` is told the tree after each rebuild (a fix near the
+    root can take an hour). :class:`TooShortError` when no breaker of the game is that
+    short."""
     game = tree.game
     solver = shared_solver(game, pool="all", policy="symmetry")
     if not solver.feasible(game.num_codes, max_guesses):
@@ -300,6 +310,8 @@ def within_worst_case(tree: Tree, max_guesses: int, *, climb: int = 0) -> Tree:
 
         sub = in_canonical_frame(game, tree.code_set(node), tuple(tree.used_guesses(node)), solve)
         tree = splice(tree, node, sub)
+        if on_fix is not None:
+            on_fix(tree)
     return tree
 
 
