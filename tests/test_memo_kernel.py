@@ -5,10 +5,12 @@ kept."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import numpy as np
 import pytest
+from numba import njit
 
 from evo.core.game import make_game
 from evo.search import memo_kernel as mk
@@ -141,3 +143,68 @@ def test_a_past_deadline_stops_the_threads_too(monkeypatch):
         solver.total(g.all_codes())
     solver.deadline = None
     assert solver.total(g.all_codes()) == 2463
+
+
+@njit(nogil=True)
+def _publish_all(memo, flat, ends, first, step):  # pragma: no cover - compiled
+    """Publish sets ``first``, ``first + step``, ... (``flat[ends[i-1]:ends[i]]``), each
+    with cost ``i + 10`` and guess ``i``, then again as a lower bound of ``i``."""
+    start = 0
+    for i in range(len(ends)):
+        if i % step == first:
+            mk.publish(memo, flat[start : ends[i]], 0, -1, i)
+            mk.publish(memo, flat[start : ends[i]], i + 10, i, 0)
+        start = ends[i]
+
+
+def _flat(sets):
+    return np.concatenate(sets), np.cumsum([len(s) for s in sets])
+
+
+def test_threads_publish_into_one_memo_at_once():
+    """Two threads publish overlapping sets into one memo at the same time, without
+    locks: every set is found whole, with its own cost and guess, and nothing else is."""
+    rng = np.random.default_rng(7)
+    sets = _sets(rng, 5000, 20000, 3, 30)
+    flat, ends = _flat(sets)
+    memo = mk.new_memo(1 << 16)
+    memo[4][mk.OPEN] = 1
+    _publish_all(memo, flat[:10], ends[:1], 0, 1)  # compiled before the race
+    # Thread 0 publishes every set, thread 1 every other one: the same sets at once.
+    jobs = [
+        threading.Thread(target=_publish_all, args=(memo, flat, ends, f, s))
+        for f, s in ((0, 1), (0, 2))
+    ]
+    for job in jobs:
+        job.start()
+    for job in jobs:
+        job.join()
+    assert memo[4][mk.STATUS] == 0
+    for i, s in enumerate(sets):
+        assert mk.lookup(memo, s)[:2] == (i + 10, i)
+    other = sets[0].copy()
+    other[-1] = 5000 + 7
+    assert mk.lookup(memo, other)[1] == -1
+
+
+def test_a_full_published_memo_drops_sets_and_settles_with_room():
+    """A memo that threads publish into never grows by itself: full, it drops the set
+    and says so; settled (no thread writing), it has room and keeps what it had."""
+    rng = np.random.default_rng(8)
+    sets = _sets(rng, 5000, 400, 3, 30)
+    memo = mk.new_memo(64)
+    memo[4][mk.OPEN] = 1
+    for i, s in enumerate(sets):
+        mk.publish(memo, s, i + 10, i, 0)
+    assert memo[4][mk.STATUS] == mk.FULL
+    assert len(memo[2]) == 64  # it did not grow
+    kept = [i for i, s in enumerate(sets) if mk.lookup(memo, s)[1] >= 0]
+    assert 0 < len(kept) < len(sets)
+    for i in kept:
+        assert mk.lookup(memo, sets[i])[:2] == (i + 10, i)
+    memo = mk.settle(memo, None)
+    assert memo[4][mk.STATUS] == 0 and len(memo[2]) == 128
+    for i in kept:
+        assert mk.lookup(memo, sets[i])[:2] == (i + 10, i)
+    mk.publish(memo, sets[-1], 7, 3, 0)
+    assert mk.lookup(memo, sets[-1])[:2] == (7, 3)

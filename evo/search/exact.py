@@ -473,9 +473,11 @@ class Solver:
         codes split here (default: :data:`SPLIT_SHARE` of the codes, at least
         :data:`SPLIT_CODES`), parts of fewer than ``inline`` searched in this thread. See
         :mod:`evo.search.spread`."""
+        from evo.search import memo_kernel as mk
 
         own = runner is None
-        gather = None
+        full: Callable[[], bool] | None = None
+        make_room: Callable[[], None] | None = None
         if runner is None:
             count = threads()
             while len(self._boxes) < count:  # kept for the next spread search
@@ -485,9 +487,10 @@ class Solver:
                     box[0] = self._new_memo(self._cap("thread"))
             if self._shared is None:
                 self._shared = self._new_memo(self._cap("shared"))
+            self._shared[4][mk.OPEN] = 1  # the threads write it at once, see memo_kernel.publish
             self._base = self._shared
             runner = spreading.Threads(count, self._boxes, partial(self.leaf, symmetric=symmetric))
-            gather = self.gather
+            full, make_room = self._shared_full, self._make_room_shared
         if split is None:
             split = max(SPLIT_CODES, int(len(codes) * SPLIT_SHARE))
         search = spreading.Spread(
@@ -499,7 +502,8 @@ class Solver:
             results=results,
             deadline=self.deadline,
             report=report,
-            gather=gather,
+            full=full,
+            make_room=make_room,
         )
         self.last_spread = search
         try:
@@ -509,13 +513,29 @@ class Solver:
         finally:
             if own:
                 runner.close()
+                assert self._shared is not None
+                self._shared[4][mk.OPEN] = 0
                 self.gather()
+
+    def _shared_full(self) -> bool:
+        """Whether the memo the threads share dropped a set for want of room."""
+        from evo.search import memo_kernel as mk
+
+        return self._shared is not None and int(self._shared[4][mk.STATUS]) == mk.FULL
+
+    def _make_room_shared(self) -> None:
+        """Give the memo the threads share room again (their searches stopped meanwhile:
+        :meth:`evo.search.spread.Threads.pause`)."""
+        from evo.search import memo_kernel as mk
+
+        assert self._shared is not None
+        self._shared = mk.settle(self._shared, self._cap("shared"))
+        self._base = self._shared
 
     def gather(self) -> None:
         """Merge what the memos of the spread search's threads and the solver's own memo
         learned since the last time (their sets of :data:`GATHER_CODES` codes or more)
-        into the memo the threads all read (their searches stopped meanwhile:
-        :meth:`evo.search.spread.Threads.pause`)."""
+        and did not publish (the shared memo full) into the memo the threads all read."""
         from evo.search import memo_kernel as mk
 
         if self._shared is None:

@@ -30,6 +30,7 @@ from evo.search.memo_kernel import (
     lookup_both,
     set_hash,
     store,
+    store_both,
 )
 from evo.search.symmetry_kernel import fixing, lowest_of_its_orbit, lowest_of_orbit
 
@@ -464,7 +465,7 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
     if len(kept) > 0 and bounds[0] < bound and biggest[0] <= 2:
         # The first candidate's parts have one or two codes: its bound is its cost, the
         # least (most sets end here).
-        store(memo, codes, bounds[0], cands[kept[0]], 0)
+        store_both(memo, base, codes, bounds[0], cands[kept[0]], 0)
         return bounds[0]
     best = bound
     best_g = np.int64(-1)
@@ -531,10 +532,10 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
         if done:
             best, best_g = total, g
     if best_g >= 0:
-        store(memo, codes, best, best_g, 0)
+        store_both(memo, base, codes, best, best_g, 0)
         return best
     low = max(low, bound, least)
-    store(memo, codes, 0, -1, low)
+    store_both(memo, base, codes, 0, -1, low)
     return low
 
 

@@ -22,12 +22,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from evo.search.atomics import acquire, compare_swap, fetch_add, release
+
 # Columns of ``entries``.
 SIZE, COST, GUESS, LOWER = range(4)
 # Cells of ``meta``: ``STOP`` is set by another thread to stop the search at its next node
 # (see STOPPED); ``FIXED``: the memo may not grow, and makes room in place when full;
-# ``KEPT``: how many times it did.
-ENTRIES, USED, STATUS, NODES, BUDGET, LIMIT, STOP, FIXED, KEPT = range(9)
+# ``KEPT``: how many times it did; ``OPEN``: threads write it at once (:func:`publish`).
+ENTRIES, USED, STATUS, NODES, BUDGET, LIMIT, STOP, FIXED, KEPT, OPEN = range(10)
 #: ``meta[STATUS]`` after a search that stopped early: the memo is full (grow it and search
 #: again), the search used its budget of nodes (look at the clock, then again), or another
 #: thread asked it to stop (``meta[STOP]``; then again, maybe with another bound).
@@ -42,7 +44,7 @@ def new_memo(entries: int = 1 << 12, *, limit: int | None = None, wide: bool = F
     """An empty memo with room for ``entries`` sets; ``limit``: entries kept before the
     memo is emptied (None: it grows instead); ``wide``: codes beyond 65535 (4 bytes a
     code in the arena, else 2)."""
-    meta = np.zeros(9, dtype=np.int64)
+    meta = np.zeros(10, dtype=np.int64)
     meta[LIMIT] = 0 if limit is None else max(limit, 1)
     return (
         np.full(4 * entries, -1, dtype=np.int32),
@@ -189,9 +191,96 @@ def lookup_both(memo, base, codes):  # pragma: no cover - compiled
         if e >= 0:
             entries = base[2]
             if entries[e, GUESS] >= 0:
+                acquire()  # the cost written before the guess (:func:`publish`)
                 return np.int64(entries[e, COST]), np.int64(entries[e, GUESS]), np.int64(0)
             lower = max(lower, np.int64(entries[e, LOWER]))
     return np.int64(0), np.int64(-1), lower
+
+
+@njit(cache=True, nogil=True)
+def publish(memo, codes, cost, guess, lower):  # pragma: no cover - compiled
+    """:func:`store` in a memo that threads write at once (``meta[OPEN]``), without locks:
+    a set's room is taken by atomic counters, filled, then published by one atomic write
+    of its slot, so a thread that reads the memo meanwhile finds the set whole or not at
+    all. It never grows nor makes room: when full it drops the set and says so in
+    ``meta[STATUS]`` (FULL), for its owner to make room while no thread writes
+    (:func:`settle`)."""
+    slots, hashes, entries, arena, meta, offsets = memo
+    h = set_hash(codes)
+    mask = len(slots) - 1
+    i = np.int64(h & np.uint64(mask))
+    high = np.uint32(h >> np.uint64(32))
+    n = len(codes)
+    mine = np.int64(-1)  # the entry this thread filled, once it did
+    while True:
+        e = np.int64(slots[i])
+        if e < 0:
+            if mine < 0:
+                m = fetch_add(meta, ENTRIES, 1)
+                off = fetch_add(meta, USED, n)
+                if m >= len(entries) or off + n > len(arena) or 2 * (m + 1) > len(slots):
+                    if m < len(entries):
+                        entries[m, SIZE] = 0  # an entry of no set
+                    meta[STATUS] = FULL
+                    return
+                for j in range(n):
+                    arena[off + j] = codes[j]
+                offsets[m] = off
+                entries[m, SIZE], entries[m, GUESS] = n, guess if guess >= 0 else -1
+                entries[m, COST] = cost if guess >= 0 else 0
+                entries[m, LOWER] = 0 if guess >= 0 else min(lower, MOST)
+                mine = m
+                release()
+            e = np.int64(compare_swap(slots, i, -1, mine))
+            if e < 0:
+                hashes[i] = high  # until then a reader misses the set: a cost, not an error
+                return
+        if hashes[i] == high and entries[e, SIZE] == n:
+            off = offsets[e]
+            same = True
+            for j in range(n):
+                if arena[off + j] != codes[j]:
+                    same = False
+                    break
+            if same:
+                if mine >= 0:
+                    entries[mine, SIZE] = 0  # another thread published the set first
+                if guess >= 0:
+                    if entries[e, GUESS] < 0:
+                        entries[e, COST] = cost
+                        release()  # the cost is seen before the guess
+                        entries[e, GUESS] = guess
+                elif min(lower, MOST) > entries[e, LOWER]:
+                    entries[e, LOWER] = min(lower, MOST)
+                return
+        i = (i + 1) & mask
+
+
+@njit(cache=True)
+def store_both(memo, base, codes, cost, guess, lower):  # pragma: no cover - compiled
+    """:func:`store` in ``memo``, and, while threads share ``base`` (``meta[OPEN]``),
+    :func:`publish` there too, so that the others find it at once."""
+    ok = store(memo, codes, cost, guess, lower)
+    if base[4][OPEN] != 0:
+        publish(base, codes, cost, guess, lower)
+    return ok
+
+
+def settle(memo: tuple, cap: int | None) -> tuple:
+    """A memo that :func:`publish` found full, with room again (threads not writing it):
+    its counters put back within its arrays, then grown within ``cap`` bytes or, fixed,
+    keeping its largest sets (:func:`make_room`)."""
+    entries, arena, meta = memo[2], memo[3], memo[4]
+    meta[ENTRIES] = min(int(meta[ENTRIES]), len(entries))
+    meta[USED] = min(int(meta[USED]), len(arena))
+    meta[STATUS] = 0
+    if meta[FIXED]:
+        keep_largest(memo)
+        return memo
+    memo = make_room(memo, cap)
+    if memo[4][FIXED]:
+        keep_largest(memo)
+    return memo
 
 
 @njit(cache=True)

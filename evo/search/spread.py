@@ -57,10 +57,6 @@ INLINE = 32
 #: A spread search picks the leaf to start among the first this many ready ones.
 SCAN = 64
 
-#: A spread search on threads gathers their memos into the one they all read every this
-#: many seconds (the threads paused meanwhile).
-GATHER = 1.0
-
 #: Format name and version of a results file's first line.
 RESULTS_FORMAT = "evo-exact-results"
 RESULTS_VERSION = 1
@@ -250,7 +246,7 @@ class Threads:
 
     @property
     def paused(self) -> bool:
-        """Whether the searches are to wait (:meth:`park`) while the memos are gathered."""
+        """Whether the searches are to wait (:meth:`park`) while the shared memo makes room."""
         return not self._go.is_set()
 
     def park(self) -> None:
@@ -508,8 +504,8 @@ class Spread:
     (a task would cost more than their search). ``results``: a results file to reuse and
     extend; ``deadline``: a ``time.monotonic()`` instant past which :class:`TimeoutError`
     is raised; ``report``: called with the :class:`Stats` every ``every`` seconds;
-    ``gather``: called every :data:`GATHER` seconds with the runner's threads paused (the
-    solver merges their memos into the one they all read)."""
+    ``full``, ``make_room``: when ``full()`` (the memo the threads share has no room),
+    ``make_room()`` is called with the runner's threads paused."""
 
     def __init__(
         self,
@@ -524,10 +520,12 @@ class Spread:
         deadline: float | None = None,
         report: Callable[[Stats], None] | None = None,
         every: float = 60.0,
-        gather: Callable[[], None] | None = None,
+        full: Callable[[], bool] | None = None,
+        make_room: Callable[[], None] | None = None,
     ):
         self.solver = solver
-        self.gather = gather
+        self.full = full
+        self.make_room = make_room
         self.runner = runner
         self.split = max(split, 3)
         self.inline = inline
@@ -882,7 +880,7 @@ class Spread:
         if root.lower >= bound:
             return root.lower
         self._push(root, root.key)
-        last = gathered = time.monotonic()
+        last = time.monotonic()
         cpu0 = time.thread_time()
         free: list[int] = []
         places = 0
@@ -929,13 +927,12 @@ class Spread:
                     self._answer(x, out)
                 self._check()
                 self._tell_running()
-                if self.gather is not None and time.monotonic() - gathered >= GATHER:
+                if self.full is not None and self.make_room is not None and self.full():
                     self.runner.pause()  # type: ignore[attr-defined]
                     try:
-                        self.gather()
+                        self.make_room()
                     finally:
                         self.runner.resume()  # type: ignore[attr-defined]
-                    gathered = time.monotonic()
                 if self.report is not None and time.monotonic() - last >= self.every:
                     last = time.monotonic()
                     self.report(self.stats)
