@@ -295,3 +295,54 @@ def test_a_signal_keeps_the_nodes_done_and_stops_at_once(tmp_path, tree, whole, 
     resumed = CliRunner().invoke(main, [*args, "--resume"])
     assert resumed.exit_code == 0, resumed.output
     assert same(load_tree(out), polished)
+
+
+def test_the_command_goes_on_bringing_codes_within_max_guesses(tmp_path, tree, monkeypatch):
+    """A polish stopped while it brings the codes within --max-guesses (a step of many
+    fixes, each an exact search that can take an hour) keeps the fixes done: --resume
+    goes on from the tree so far and makes only the fixes left, to the tree of one
+    uninterrupted polish."""
+    import evo.core.treeio as treeio
+    from evo.cli import polish as command
+
+    assert tree.worst > 6
+    fixes: list[int] = []
+    whole, _ = polish(tree, [Band(8, 60, "all")], max_guesses=6, on_fix=lambda t: fixes.append(1))
+    assert len(fixes) >= 3 and whole.worst <= 6
+    save_tree(tree, tmp_path / "t.json")
+    out = tmp_path / "p.json"
+    args = ["polish", str(tmp_path / "t.json"), "--band", "8:60:all", "--max-guesses", "6"]
+    args += ["-o", str(out)]
+    monkeypatch.setattr(command, "PROGRESS_SECONDS", 0.0)
+    real, writes = treeio.save_tree, []
+
+    def killed_after_two(t, path, **extra):
+        real(t, path, **extra)
+        writes.append(t)
+        if len(writes) == 2:
+            raise KeyboardInterrupt  # the process stopped here
+        return path
+
+    monkeypatch.setattr(treeio, "save_tree", killed_after_two)
+    stopped = CliRunner().invoke(main, args)
+    assert stopped.exit_code == 130, stopped.output
+    assert "deeper than 6 guesses left: the tree so far" in stopped.output
+    doc = tree_file_document(out)
+    assert doc["partial"] and doc["checkpoint"] == {"band": 0, "done": []}
+    kept = load_tree(out)
+    assert kept.worst > 6 and same(kept, writes[1]) and not same(kept, tree)
+    monkeypatch.setattr(treeio, "save_tree", real)
+
+    fixed_again: list[int] = []
+    real_within = polish_module.within_worst_case
+
+    def counted(t, m, **kw):
+        told = kw.pop("on_fix")
+        return real_within(t, m, on_fix=lambda x: fixed_again.append(1) or told(x), **kw)
+
+    monkeypatch.setattr(polish_module, "within_worst_case", counted)
+    resumed = CliRunner().invoke(main, [*args, "--resume"])
+    assert resumed.exit_code == 0, resumed.output
+    assert "going on from bringing" in resumed.output
+    assert same(load_tree(out), whole)
+    assert len(fixed_again) == len(fixes) - 2  # the two fixes written were not made again

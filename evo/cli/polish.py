@@ -116,8 +116,9 @@ PROGRESS_SECONDS = 60.0
     "--resume",
     is_flag=True,
     help="Go on from the tree so far in the output, where a polish of the same TREE and "
-    "options stopped: the bands and nodes done are not searched again (a greedy band "
-    "starts again). Without an output yet, a polish from the start; a finished one is kept.",
+    "options stopped: the bands and nodes done, and the codes brought within --max-guesses, "
+    "are not searched again (a greedy band starts again). Without an output yet, a polish "
+    "from the start; a finished one is kept.",
 )
 @game_options
 @click.pass_context
@@ -127,9 +128,10 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     """Improve TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) by searching every node of the --band sizes, keeping a subtree only
     where the search finds a better one: a local search after evolution. Prints each
-    band's gain, and during a long band, each minute, how many of its nodes are done; the
-    tree so far is then written to the output, with how far it went (and at once on
-    Ctrl-C or SIGTERM), so that a polish stopped keeps it and --resume goes on from there."""
+    band's gain, and during a long band (or a long --max-guesses step), each minute, how
+    many of its nodes are done (codes still too deep); the tree so far is then written to
+    the output, with how far it went (and at once on Ctrl-C or SIGTERM), so that a polish
+    stopped keeps it and --resume goes on from there."""
     import time
     from pathlib import Path
 
@@ -174,10 +176,13 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             click.echo(f"{output}: this polish finished already; kept as it is", err=True)
             return
         breaker = load_breaker(ctx, output, pegs, colors, variant)
+        if max_guesses is not None and breaker.worst > max_guesses:
+            where = f"bringing {_deeper(breaker, max_guesses)} within {max_guesses} guesses"
+        else:
+            band = wanted[start.band] if start.band < len(wanted) else "-"
+            where = f"band {band} after {len(start.done)} of its nodes"
         click.echo(
-            f"{output}: total {breaker.total}, worst case {breaker.worst}, going on from "
-            f"band {wanted[start.band] if start.band < len(wanted) else '-'} "
-            f"after {len(start.done)} of its nodes",
+            f"{output}: total {breaker.total}, worst case {breaker.worst}, going on from {where}",
             err=True,
         )
     else:
@@ -231,13 +236,16 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             )
 
     def fixed(so_far) -> None:
-        nonlocal told
+        # Bringing the tree within --max-guesses, before band 0: the tree so far is where
+        # --resume goes on from (the fix under way, searched again).
+        nonlocal told, latest
+        latest = (Checkpoint(0, ()), None, so_far)
         if time.monotonic() - told >= PROGRESS_SECONDS:
+            write(latest[0], so_far)
             told = time.monotonic()
-            deeper = sum(c for d, c in so_far.histogram.items() if d > max_guesses)
             click.echo(
-                f"within {max_guesses} guesses: {deeper} code{'' if deeper == 1 else 's'} "
-                f"deeper left, total {so_far.total}",
+                f"within {max_guesses} guesses: {_deeper(so_far, max_guesses)} deeper left, "
+                f"total {so_far.total} (in {output})",
                 err=True,
             )
 
@@ -271,7 +279,9 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             # (a node of a record band can take an hour).
             if latest is not None and latest is not written:
                 write(latest[0], latest[2])
-            raise _stopped(got.get("signal", "SIGINT"), latest, wanted, output) from None
+            raise _stopped(
+                got.get("signal", "SIGINT"), latest, wanted, output, max_guesses
+            ) from None
     save_tree(polished, output, polished_from=str(tree), bands=list(bands), polish=options)
     deepest = polished.at_worst
     click.echo(
@@ -280,22 +290,33 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     )
 
 
-def _stopped(signal_name: str, latest: tuple | None, wanted: list, output: str) -> Exception:
+def _stopped(
+    signal_name: str, latest: tuple | None, wanted: list, output: str, max_guesses: int | None
+) -> Exception:
     """The one line of a polish stopped by a signal (exit status 128 + its number)."""
     from evo.cli.common import Interrupted
 
     if latest is None:
         return Interrupted(
-            f"stopped by {signal_name} before a node was done: nothing written", signal_name
+            f"stopped by {signal_name} before a node or fix was done: nothing written", signal_name
         )
     at, of, so_far = latest
-    band = wanted[at.band] if at.band < len(wanted) else "-"
+    if of is None:  # within --max-guesses still
+        where = f"with {_deeper(so_far, max_guesses)} deeper than {max_guesses} guesses left"
+    else:
+        band = wanted[at.band] if at.band < len(wanted) else "-"
+        where = f"after {len(at.done)} of the {of} nodes of band {band}"
     return Interrupted(
-        f"stopped by {signal_name} after {len(at.done)} of the {of} nodes of band {band}: the "
-        f"tree so far (total {so_far.total}) is in {output}, and the same command with "
-        "--resume goes on from there",
+        f"stopped by {signal_name} {where}: the tree so far (total {so_far.total}) is in "
+        f"{output}, and the same command with --resume goes on from there",
         signal_name,
     )
+
+
+def _deeper(tree, max_guesses: int | None) -> str:
+    """How many codes ``tree`` solves beyond ``max_guesses`` guesses, in words."""
+    n = sum(c for d, c in tree.histogram.items() if d > (max_guesses or 0))
+    return f"{n} code{'' if n == 1 else 's'}"
 
 
 def _checkpoint(output: str, options: dict):
