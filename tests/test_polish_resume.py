@@ -115,6 +115,20 @@ def test_results_used_in_any_order_give_the_same_tree(tree, whole, monkeypatch):
     assert same(resumed, polished)
 
 
+def _killed_after(count: int, real, writes: list):
+    """``save_tree`` that writes, keeps the tree in ``writes``, and at the ``count``-th
+    write stops the process there (as Ctrl-C would)."""
+
+    def save(t, path, **extra):
+        real(t, path, **extra)
+        writes.append(t)
+        if len(writes) == count:
+            raise KeyboardInterrupt
+        return path
+
+    return save
+
+
 def test_the_command_goes_on_from_where_it_was_stopped(tmp_path, tree, whole, monkeypatch):
     import evo.core.treeio as treeio
     from evo.cli import polish as command
@@ -126,15 +140,7 @@ def test_the_command_goes_on_from_where_it_was_stopped(tmp_path, tree, whole, mo
     args += ["-o", str(out)]
     monkeypatch.setattr(command, "PROGRESS_SECONDS", 0.0)
     real, writes = treeio.save_tree, []
-
-    def killed_after_two(t, path, **extra):
-        real(t, path, **extra)
-        writes.append(extra)
-        if len(writes) == 2:
-            raise KeyboardInterrupt  # the process stopped here
-        return path
-
-    monkeypatch.setattr(treeio, "save_tree", killed_after_two)
+    monkeypatch.setattr(treeio, "save_tree", _killed_after(2, real, writes))
     stopped = CliRunner().invoke(main, args)
     assert stopped.exit_code != 0
     doc = tree_file_document(out)
@@ -315,15 +321,7 @@ def test_the_command_goes_on_bringing_codes_within_max_guesses(tmp_path, tree, m
     args += ["-o", str(out)]
     monkeypatch.setattr(command, "PROGRESS_SECONDS", 0.0)
     real, writes = treeio.save_tree, []
-
-    def killed_after_two(t, path, **extra):
-        real(t, path, **extra)
-        writes.append(t)
-        if len(writes) == 2:
-            raise KeyboardInterrupt  # the process stopped here
-        return path
-
-    monkeypatch.setattr(treeio, "save_tree", killed_after_two)
+    monkeypatch.setattr(treeio, "save_tree", _killed_after(2, real, writes))
     stopped = CliRunner().invoke(main, args)
     assert stopped.exit_code == 130, stopped.output
     assert "deeper than 6 guesses left: the tree so far" in stopped.output

@@ -103,25 +103,32 @@ def set_hash(codes):  # pragma: no cover - compiled
 @njit(cache=True)
 def find(memo, codes, h):  # pragma: no cover - compiled
     """The entry of ``codes`` (hash ``h``), or ``-1 - slot`` of the free slot it would take."""
-    slots, hashes, entries, arena, _, offsets = memo
+    slots = memo[0]
     mask = len(slots) - 1
     i = np.int64(h & np.uint64(mask))
     high = np.uint32(h >> np.uint64(32))
-    n = len(codes)
     while True:
         e = slots[i]
         if e < 0:
             return -1 - i
-        if hashes[i] == high and entries[e, SIZE] == n:
-            off = offsets[e]
-            same = True
-            for j in range(n):
-                if arena[off + j] != codes[j]:
-                    same = False
-                    break
-            if same:
-                return np.int64(e)
+        if _holds(memo, i, e, codes, high):
+            return np.int64(e)
         i = (i + 1) & mask
+
+
+@njit(cache=True, inline="always")
+def _holds(memo, i, e, codes, high):  # pragma: no cover - compiled
+    """Whether slot ``i``, of entry ``e``, holds ``codes`` (``high``: its hash's high half):
+    the hashes first, then the sets code by code."""
+    hashes, entries, arena, offsets = memo[1], memo[2], memo[3], memo[5]
+    n = len(codes)
+    if hashes[i] != high or entries[e, SIZE] != n:
+        return False
+    off = offsets[e]
+    for j in range(n):
+        if arena[off + j] != codes[j]:
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -235,24 +242,17 @@ def publish(memo, codes, cost, guess, lower):  # pragma: no cover - compiled
             if e < 0:
                 hashes[i] = high  # until then a reader misses the set: a cost, not an error
                 return
-        if hashes[i] == high and entries[e, SIZE] == n:
-            off = offsets[e]
-            same = True
-            for j in range(n):
-                if arena[off + j] != codes[j]:
-                    same = False
-                    break
-            if same:
-                if mine >= 0:
-                    entries[mine, SIZE] = 0  # another thread published the set first
-                if guess >= 0:
-                    if entries[e, GUESS] < 0:
-                        entries[e, COST] = cost
-                        release()  # the cost is seen before the guess
-                        entries[e, GUESS] = guess
-                elif min(lower, MOST) > entries[e, LOWER]:
-                    entries[e, LOWER] = min(lower, MOST)
-                return
+        if _holds(memo, i, e, codes, high):
+            if mine >= 0:
+                entries[mine, SIZE] = 0  # another thread published the set first
+            if guess >= 0:
+                if entries[e, GUESS] < 0:
+                    entries[e, COST] = cost
+                    release()  # the cost is seen before the guess
+                    entries[e, GUESS] = guess
+            elif min(lower, MOST) > entries[e, LOWER]:
+                entries[e, LOWER] = min(lower, MOST)
+            return
         i = (i + 1) & mask
 
 
