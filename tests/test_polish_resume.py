@@ -115,37 +115,37 @@ def test_results_used_in_any_order_give_the_same_tree(tree, whole, monkeypatch):
     assert same(resumed, polished)
 
 
-def _killed_after(count: int, real, writes: list):
-    """``save_tree`` that writes, keeps the tree in ``writes``, and at the ``count``-th
-    write stops the process there (as Ctrl-C would)."""
+def _stopped_after_two_writes(args: list[str], monkeypatch):
+    """``evo ARGS`` with a write each time it can, stopped (as Ctrl-C would) right after
+    its second write of the tree so far: its result, and the trees written."""
+    import evo.core.treeio as treeio
+    from evo.cli import polish as command
+
+    real, writes = treeio.save_tree, []
 
     def save(t, path, **extra):
         real(t, path, **extra)
         writes.append(t)
-        if len(writes) == count:
+        if len(writes) == 2:
             raise KeyboardInterrupt
         return path
 
-    return save
+    with monkeypatch.context() as m:
+        m.setattr(command, "PROGRESS_SECONDS", 0.0)
+        m.setattr(treeio, "save_tree", save)
+        return CliRunner().invoke(main, args), writes
 
 
 def test_the_command_goes_on_from_where_it_was_stopped(tmp_path, tree, whole, monkeypatch):
-    import evo.core.treeio as treeio
-    from evo.cli import polish as command
-
     polished, _ = whole
     save_tree(tree, tmp_path / "t.json")
     out = tmp_path / "p.json.gz"
     args = ["polish", str(tmp_path / "t.json"), "--band", "8:60:all", "--band", "3:7:all"]
     args += ["-o", str(out)]
-    monkeypatch.setattr(command, "PROGRESS_SECONDS", 0.0)
-    real, writes = treeio.save_tree, []
-    monkeypatch.setattr(treeio, "save_tree", _killed_after(2, real, writes))
-    stopped = CliRunner().invoke(main, args)
+    stopped, writes = _stopped_after_two_writes(args, monkeypatch)
     assert stopped.exit_code != 0
     doc = tree_file_document(out)
     assert doc["partial"] and doc["checkpoint"] == {"band": 0, "done": [0, 1]}
-    monkeypatch.setattr(treeio, "save_tree", real)
 
     searched, search = [], polish_module.search_rebuild
     monkeypatch.setattr(
@@ -308,8 +308,6 @@ def test_the_command_goes_on_bringing_codes_within_max_guesses(tmp_path, tree, m
     fixes, each an exact search that can take an hour) keeps the fixes done: --resume
     goes on from the tree so far and makes only the fixes left, to the tree of one
     uninterrupted polish."""
-    import evo.core.treeio as treeio
-    from evo.cli import polish as command
 
     assert tree.worst > 6
     fixes: list[int] = []
@@ -319,17 +317,13 @@ def test_the_command_goes_on_bringing_codes_within_max_guesses(tmp_path, tree, m
     out = tmp_path / "p.json"
     args = ["polish", str(tmp_path / "t.json"), "--band", "8:60:all", "--max-guesses", "6"]
     args += ["-o", str(out)]
-    monkeypatch.setattr(command, "PROGRESS_SECONDS", 0.0)
-    real, writes = treeio.save_tree, []
-    monkeypatch.setattr(treeio, "save_tree", _killed_after(2, real, writes))
-    stopped = CliRunner().invoke(main, args)
+    stopped, writes = _stopped_after_two_writes(args, monkeypatch)
     assert stopped.exit_code == 130, stopped.output
     assert "deeper than 6 guesses left: the tree so far" in stopped.output
     doc = tree_file_document(out)
     assert doc["partial"] and doc["checkpoint"] == {"band": 0, "done": []}
     kept = load_tree(out)
     assert kept.worst > 6 and same(kept, writes[1]) and not same(kept, tree)
-    monkeypatch.setattr(treeio, "save_tree", real)
 
     fixed_again: list[int] = []
     real_within = polish_module.within_worst_case

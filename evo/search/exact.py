@@ -535,7 +535,9 @@ class Solver:
     def gather(self) -> None:
         """Merge what the memos of the spread search's threads and the solver's own memo
         learned since the last time (their sets of :data:`GATHER_CODES` codes or more)
-        and did not publish (the shared memo full) into the memo the threads all read."""
+        into the memo the threads all read: the sets the threads published are found there
+        already; the others are those the shared memo dropped when full, and those the
+        solver's own memo got outside the compiled search (:meth:`plant`)."""
         from evo.search import memo_kernel as mk
 
         if self._shared is None:

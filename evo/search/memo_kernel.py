@@ -136,7 +136,7 @@ def store(memo, codes, cost, guess, lower):  # pragma: no cover - compiled
     """Record ``codes``' exact ``cost`` and ``guess`` (guess >= 0) or its ``lower`` bound;
     False (and ``meta[STATUS]`` FULL) when the memo has no room: grow it (a fixed memo
     makes room in place instead, :func:`keep_largest`)."""
-    slots, hashes, entries, arena, meta, offsets = memo
+    slots, hashes, entries, arena, meta, _ = memo
     h = set_hash(codes)
     r = find(memo, codes, h)
     if r < 0:
@@ -153,21 +153,39 @@ def store(memo, codes, cost, guess, lower):  # pragma: no cover - compiled
             r = find(memo, codes, h)
             m = meta[ENTRIES]
         off = meta[USED]
-        for j in range(n):
-            arena[off + j] = codes[j]
-        offsets[m] = off
-        entries[m, SIZE], entries[m, GUESS] = n, -1
-        entries[m, COST], entries[m, LOWER] = 0, 0
+        _fill(memo, m, off, codes)
         slots[-1 - r] = m
         hashes[-1 - r] = np.uint32(h >> np.uint64(32))
         meta[ENTRIES] = m + 1
         meta[USED] = off + n
         r = m
+    _record(entries, r, cost, guess, lower)
+    return True
+
+
+@njit(cache=True, inline="always")
+def _fill(memo, m, off, codes):  # pragma: no cover - compiled
+    """Entry ``m`` made the set ``codes`` (from ``off`` in the arena), nothing known of it."""
+    entries, arena, offsets = memo[2], memo[3], memo[5]
+    n = len(codes)
+    for j in range(n):
+        arena[off + j] = codes[j]
+    offsets[m] = off
+    entries[m, SIZE], entries[m, GUESS] = n, -1
+    entries[m, COST], entries[m, LOWER] = 0, 0
+
+
+@njit(cache=True, inline="always")
+def _record(entries, r, cost, guess, lower):  # pragma: no cover - compiled
+    """Entry ``r`` learns its exact ``cost`` and ``guess`` (guess >= 0), else a ``lower``
+    bound. The cost is written before the guess, so that a thread that reads the guess
+    of a shared memo reads the cost with it (:func:`publish`)."""
     if guess >= 0:
-        entries[r, COST], entries[r, GUESS] = cost, guess
+        entries[r, COST] = cost
+        release()
+        entries[r, GUESS] = guess
     else:
         entries[r, LOWER] = max(entries[r, LOWER], min(lower, MOST))
-    return True
 
 
 @njit(cache=True)
@@ -212,7 +230,7 @@ def publish(memo, codes, cost, guess, lower):  # pragma: no cover - compiled
     all. It never grows nor makes room: when full it drops the set and says so in
     ``meta[STATUS]`` (FULL), for its owner to make room while no thread writes
     (:func:`settle`)."""
-    slots, hashes, entries, arena, meta, offsets = memo
+    slots, hashes, entries, arena, meta, _ = memo
     h = set_hash(codes)
     mask = len(slots) - 1
     i = np.int64(h & np.uint64(mask))
@@ -230,12 +248,8 @@ def publish(memo, codes, cost, guess, lower):  # pragma: no cover - compiled
                         entries[m, SIZE] = 0  # an entry of no set
                     meta[STATUS] = FULL
                     return
-                for j in range(n):
-                    arena[off + j] = codes[j]
-                offsets[m] = off
-                entries[m, SIZE], entries[m, GUESS] = n, guess if guess >= 0 else -1
-                entries[m, COST] = cost if guess >= 0 else 0
-                entries[m, LOWER] = 0 if guess >= 0 else min(lower, MOST)
+                _fill(memo, m, off, codes)
+                _record(entries, m, cost, guess, lower)
                 mine = m
                 release()
             e = np.int64(compare_swap(slots, i, -1, mine))
@@ -245,13 +259,7 @@ def publish(memo, codes, cost, guess, lower):  # pragma: no cover - compiled
         if _holds(memo, i, e, codes, high):
             if mine >= 0:
                 entries[mine, SIZE] = 0  # another thread published the set first
-            if guess >= 0:
-                if entries[e, GUESS] < 0:
-                    entries[e, COST] = cost
-                    release()  # the cost is seen before the guess
-                    entries[e, GUESS] = guess
-            elif min(lower, MOST) > entries[e, LOWER]:
-                entries[e, LOWER] = min(lower, MOST)
+            _record(entries, e, cost, guess, lower)
             return
         i = (i + 1) & mask
 
