@@ -95,6 +95,43 @@ def test_a_solver_takes_the_guesses_of_the_memo_it_reads_besides_its_own():
     assert second.nodes == 0
 
 
+def _sets(memo) -> list[np.ndarray]:
+    """The code sets of 3 codes or more a memo holds."""
+    entries, arena, offsets = memo[2], memo[3], memo[5]
+    return [
+        arena[offsets[e] : offsets[e] + entries[e, 0]].astype(np.int64)
+        for e in range(int(memo[4][mk.ENTRIES]))
+        if entries[e, 0] >= 3
+    ]
+
+
+def test_after_a_spread_search_the_shared_memo_holds_what_every_thread_found():
+    """The threads publish what they learn as they go (but for what the shared memo drops
+    while full), and what the solver's own memo got besides (``plant``) is merged at the
+    end: later searches find it all in the memo the threads share."""
+    game = make_game(4, 5)
+    engine.set_threads(2)
+    try:
+        solver = Solver(game, policy="symmetry")
+        group = palette(game, (), symmetries=True)
+        codes = game.all_codes().astype(np.int64)
+        solver.spread(codes, UNBOUNDED, group, True, split=60, inline=8)
+    finally:
+        engine.set_threads(None)
+    shared = solver._shared
+    assert shared is not None and solver._base is shared
+
+    def known(memo, s) -> bool:
+        cost, guess, lower = mk.lookup(memo, s)
+        got = mk.lookup(shared, s)
+        return got[1] >= 0 if guess >= 0 else got[1] >= 0 or got[2] >= lower
+
+    own = _sets(solver._memo)
+    assert own and all(known(solver._memo, s) for s in own)
+    found = [known(box[0], s) for box in solver._boxes for s in _sets(box[0])]
+    assert len(found) > 100 and sum(found) >= 0.95 * len(found)
+
+
 def test_spread_optimum_of_four_five_on_threads_is_goddards():
     tree, stats = _spread_tree(make_game(4, 5), threads=2, split=60)
     assert tree.total == 2463 and stats.leaves > 10

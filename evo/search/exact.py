@@ -188,7 +188,7 @@ class Solver:
         self._empty = memo_kernel.new_memo(1)
         self._shared: tuple | None = None
         self._base = self._empty
-        self._gathered: dict[int, tuple[int, int]] = {}  # each memo's entries gathered
+        self._gathered = (0, -1)  # the own memo's entries gathered, and its KEPT then
         self._watched: float | None = None  # the deadline a watch thread waits for
         self.last_spread: spreading.Spread | None = None
         self.wasted = 0  # nodes of spread leaves stopped before the end
@@ -533,25 +533,23 @@ class Solver:
         self._base = self._shared
 
     def gather(self) -> None:
-        """Merge what the memos of the spread search's threads and the solver's own memo
-        learned since the last time (their sets of :data:`GATHER_CODES` codes or more)
-        into the memo the threads all read: the sets the threads published are found there
-        already; the others are those the shared memo dropped when full, and those the
-        solver's own memo got outside the compiled search (:meth:`plant`)."""
+        """Merge what the solver's own memo learned outside the compiled search since the
+        last time (:meth:`plant`: its sets of :data:`GATHER_CODES` codes or more) into the
+        memo the threads all read. The threads' memos are not merged: they published all
+        they learned there at once, but the few sets the shared memo dropped while full
+        (a cache's loss: a set not found is searched again)."""
         from evo.search import memo_kernel as mk
 
         if self._shared is None:
             return
-        memos = [self._memo, *(box[0] for box in self._boxes if box[0] is not None)]
-        for i, memo in enumerate(memos):  # a memo grown keeps its entries in order
-            meta = memo[4]
-            start, kept = self._gathered.get(i, (0, -1))
-            if kept != meta[mk.KEPT]:
-                start = 0  # it made room in place since: its entries moved
-            while not mk.merge(self._shared, memo, start, GATHER_CODES):
-                self._shared[4][mk.STATUS] = 0
-                self._shared = mk.make_room(self._shared, self._cap("shared"))
-            self._gathered[i] = (int(meta[mk.ENTRIES]), int(meta[mk.KEPT]))
+        meta = self._memo[4]
+        start, kept = self._gathered
+        if kept != meta[mk.KEPT]:
+            start = 0  # it made room in place since: its entries moved
+        while not mk.merge(self._shared, self._memo, start, GATHER_CODES):
+            self._shared[4][mk.STATUS] = 0
+            self._shared = mk.make_room(self._shared, self._cap("shared"))
+        self._gathered = (int(meta[mk.ENTRIES]), int(meta[mk.KEPT]))
         self._base = self._shared
 
     def cost_here(self, codes: np.ndarray, bound: int, group: Palette, symmetric: bool) -> int:
