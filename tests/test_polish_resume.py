@@ -303,20 +303,22 @@ def test_a_signal_keeps_the_nodes_done_and_stops_at_once(tmp_path, tree, whole, 
     assert same(load_tree(out), polished)
 
 
-def test_the_command_goes_on_bringing_codes_within_max_guesses(tmp_path, tree, monkeypatch):
+@pytest.mark.parametrize("bands", [[Band(8, 60, "all")], []], ids=["then-a-band", "alone"])
+def test_the_command_goes_on_bringing_codes_within_max_guesses(tmp_path, tree, monkeypatch, bands):
     """A polish stopped while it brings the codes within --max-guesses (a step of many
     fixes, each an exact search that can take an hour) keeps the fixes done: --resume
     goes on from the tree so far and makes only the fixes left, to the tree of one
-    uninterrupted polish."""
+    uninterrupted polish; with bands after it, or that step alone."""
 
     assert tree.worst > 6
     fixes: list[int] = []
-    whole, _ = polish(tree, [Band(8, 60, "all")], max_guesses=6, on_fix=lambda t: fixes.append(1))
+    whole, _ = polish(tree, bands, max_guesses=6, on_fix=lambda t: fixes.append(1))
     assert len(fixes) >= 3 and whole.worst <= 6
     save_tree(tree, tmp_path / "t.json")
     out = tmp_path / "p.json"
-    args = ["polish", str(tmp_path / "t.json"), "--band", "8:60:all", "--max-guesses", "6"]
-    args += ["-o", str(out)]
+    args = ["polish", str(tmp_path / "t.json"), "--max-guesses", "6", "-o", str(out)]
+    for band in bands:
+        args += ["--band", str(band)]
     stopped, writes = _stopped_after_two_writes(args, monkeypatch)
     assert stopped.exit_code == 130, stopped.output
     assert "deeper than 6 guesses left: the tree so far" in stopped.output

@@ -347,7 +347,7 @@ def _checkpoint(output: str, options: dict):
     if (
         not isinstance(at, dict)
         or not isinstance(at.get("band"), int)
-        or not 0 <= at["band"] < len(options["bands"])
+        or not 0 <= at["band"] < max(len(options["bands"]), 1)  # 0: --max-guesses alone
         or not isinstance(at.get("done"), list)
         or not all(isinstance(k, int) and k >= 0 for k in at["done"])
         or len(set(at["done"])) != len(at["done"])
