@@ -327,8 +327,18 @@ def test_the_command_goes_on_bringing_codes_within_max_guesses(tmp_path, tree, m
     kept = load_tree(out)
     assert kept.worst > 6 and same(kept, writes[1]) and not same(kept, tree)
 
-    fixed_again: list[int] = []
     real_within = polish_module.within_worst_case
+
+    def stopped_at_once(t, m, **kw):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(polish_module, "within_worst_case", stopped_at_once)
+    again = CliRunner().invoke(main, [*args, "--resume"])  # stopped before its first fix
+    assert again.exit_code == 130, again.output
+    assert f"{out} still holds the tree so far (total {kept.total})" in again.output
+    assert same(load_tree(out), kept)
+
+    fixed_again: list[int] = []
 
     def counted(t, m, **kw):
         told = kw.pop("on_fix")

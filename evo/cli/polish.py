@@ -280,7 +280,12 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             if latest is not None and latest is not written:
                 write(latest[0], latest[2])
             raise _stopped(
-                got.get("signal", "SIGINT"), latest, wanted, output, max_guesses
+                got.get("signal", "SIGINT"),
+                latest,
+                wanted,
+                output,
+                max_guesses,
+                kept=breaker if start is not None else None,
             ) from None
     save_tree(polished, output, polished_from=str(tree), bands=list(bands), polish=options)
     deepest = polished.at_worst
@@ -291,14 +296,27 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
 
 
 def _stopped(
-    signal_name: str, latest: tuple | None, wanted: list, output: str, max_guesses: int | None
+    signal_name: str,
+    latest: tuple | None,
+    wanted: list,
+    output: str,
+    max_guesses: int | None,
+    *,
+    kept=None,
 ) -> Exception:
-    """The one line of a polish stopped by a signal (exit status 128 + its number)."""
+    """The one line of a polish stopped by a signal (exit status 128 + its number);
+    ``kept``: the tree so far that the output held when this polish resumed it."""
     from evo.cli.common import Interrupted
 
     if latest is None:
+        what = "nothing written"
+        if kept is not None:
+            what = (
+                f"{output} still holds the tree so far (total {kept.total}), and the same "
+                "command with --resume goes on from there"
+            )
         return Interrupted(
-            f"stopped by {signal_name} before a node or fix was done: nothing written", signal_name
+            f"stopped by {signal_name} before a node or fix was done: {what}", signal_name
         )
     at, of, so_far = latest
     if of is None:  # within --max-guesses still
