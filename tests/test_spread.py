@@ -99,9 +99,9 @@ def _sets(memo) -> list[np.ndarray]:
     """The code sets of 3 codes or more a memo holds."""
     entries, arena, offsets = memo[2], memo[3], memo[5]
     return [
-        arena[offsets[e] : offsets[e] + entries[e, 0]].astype(np.int64)
+        arena[offsets[e] : offsets[e] + entries[e, mk.SIZE]].astype(np.int64)
         for e in range(int(memo[4][mk.ENTRIES]))
-        if entries[e, 0] >= 3
+        if entries[e, mk.SIZE] >= 3
     ]
 
 
@@ -122,7 +122,7 @@ def test_after_a_spread_search_the_shared_memo_holds_what_every_thread_found():
     assert shared is not None and solver._base is shared
 
     def known(memo, s) -> bool:
-        cost, guess, lower = mk.lookup(memo, s)
+        _, guess, lower = mk.lookup(memo, s)
         got = mk.lookup(shared, s)
         return got[1] >= 0 if guess >= 0 else got[1] >= 0 or got[2] >= lower
 

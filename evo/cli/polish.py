@@ -285,7 +285,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
                 wanted,
                 output,
                 max_guesses,
-                kept=breaker if start is not None else None,
+                kept=breaker.total if start is not None else None,
             ) from None
     save_tree(polished, output, polished_from=str(tree), bands=list(bands), polish=options)
     deepest = polished.at_worst
@@ -302,17 +302,17 @@ def _stopped(
     output: str,
     max_guesses: int | None,
     *,
-    kept=None,
+    kept: int | None = None,
 ) -> Exception:
     """The one line of a polish stopped by a signal (exit status 128 + its number);
-    ``kept``: the tree so far that the output held when this polish resumed it."""
+    ``kept``: the total of the tree so far that the output held when this polish resumed it."""
     from evo.cli.common import Interrupted
 
     if latest is None:
         what = "nothing written"
         if kept is not None:
             what = (
-                f"{output} still holds the tree so far (total {kept.total}), and the same "
+                f"{output} still holds the tree so far (total {kept}), and the same "
                 "command with --resume goes on from there"
             )
         return Interrupted(
