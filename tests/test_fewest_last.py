@@ -9,6 +9,7 @@ import functools
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from support.searches import reached
 
 from evo.cli import main
 from evo.core.game import Game, make_game
@@ -55,16 +56,6 @@ def brute(game: Game, codes: np.ndarray, depth: int) -> tuple[int, int] | None:
     return best(tuple(sorted(int(c) for c in codes)), depth)
 
 
-def _reached(game: Game, rng: np.random.Generator) -> tuple[tuple[int, ...], np.ndarray]:
-    """A history of one or two random guesses and the codes still possible after it."""
-    history = tuple(int(g) for g in rng.choice(game.num_codes, int(rng.integers(1, 3)), False))
-    secret, codes = int(rng.integers(game.num_codes)), np.arange(game.num_codes)
-    table = np.asarray(game.table)
-    for g in history:
-        codes = codes[table[g, codes] == table[g, secret]]
-    return history, codes[~np.isin(codes, history)].astype(np.int64)
-
-
 @pytest.mark.parametrize(
     "game", [make_game(3, 3), make_game(2, 5), make_game(3, 5, variant="bulls-cows")], ids=str
 )
@@ -73,7 +64,7 @@ def test_the_least_total_then_the_fewest_at_the_last_guess_as_a_brute_force_find
     rng = np.random.default_rng(5)
     checked = differs = 0
     for _ in range(25):
-        history, codes = _reached(game, rng)
+        history, codes = reached(game, rng)
         if len(codes) < 3:
             continue
         for depth in (2, 3, 4, 5):
@@ -100,7 +91,7 @@ def test_without_a_feedback_table_the_same_choices():
     assert packed.table is None
     rng, checked = np.random.default_rng(2), 0
     for _ in range(6):
-        history, codes = _reached(table, rng)
+        history, codes = reached(table, rng)
         for depth in (3, 4, 5):
             got = []
             for game in (table, packed):

@@ -11,6 +11,7 @@ import time
 import numpy as np
 import pytest
 from numba import njit
+from support.searches import PythonSolver
 
 from evo.core.game import make_game
 from evo.search import memo_kernel as mk
@@ -83,7 +84,7 @@ def test_compiled_search_builds_the_python_recursions_tree(pegs, colors, variant
     options = {"pool": pool, "impossible": impossible}
     free = Solver(g, policy="path-independent", **options)
     sym = Solver(g, policy="symmetry", **options)
-    python = Solver(g, policy="symmetry", **options)
+    python = PythonSolver(g, policy="symmetry", **options)
     a, b, c = free.subtree(codes), sym.subtree(codes), python.subtree(codes, depth=12)
     assert a.total == b.total == c.total
     for t in (b, c):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from evo.cli.common import OutputFile, game_options, load_breaker, threads_option
+from evo.core.kinds import EXACT_GUESSES
 
 #: A band's progress is told at most this often (seconds): a band of big nodes can take hours.
 PROGRESS_SECONDS = 60.0
@@ -91,6 +92,15 @@ PROGRESS_SECONDS = 60.0
     "and rebuild the one that costs the least more.",
 )
 @click.option(
+    "--fit",
+    type=click.Choice(EXACT_GUESSES),
+    default="all",
+    show_default=True,
+    help="With --max-guesses: the class in which a subtree that fits above a deeper code is "
+    "searched: all guesses (the best, slow on big games), consistent (the possible codes) or "
+    "mixed (those and the --impossible best others).",
+)
+@click.option(
     "--fewest-last",
     is_flag=True,
     help="With --max-guesses: the all, consistent and mixed bands' subtrees of least total "
@@ -123,7 +133,7 @@ PROGRESS_SECONDS = 60.0
 @game_options
 @click.pass_context
 def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_below, seed,
-           max_guesses, climb, fewest_last, workers, scheduler, resume, pegs, colors,
+           max_guesses, climb, fit, fewest_last, workers, scheduler, resume, pegs, colors,
            variant) -> None:  # fmt: skip
     """Improve TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) by searching every node of the --band sizes, keeping a subtree only
@@ -143,6 +153,8 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         raise click.UsageError("give a --band to search, or a --max-guesses to keep, or both")
     if climb and max_guesses is None:
         raise click.UsageError("--climb searches for --max-guesses: give that too")
+    if fit != "all" and max_guesses is None:
+        raise click.UsageError("--fit searches for --max-guesses: give that too")
     if fewest_last and max_guesses is None:
         raise click.UsageError("--fewest-last counts the codes at --max-guesses: give that too")
     if scheduler is not None and workers > 1:
@@ -167,6 +179,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         "seed": seed,
         "max_guesses": max_guesses,
         "climb": climb,
+        "fit": fit,
         "fewest_last": fewest_last,
     }
     start = None
@@ -264,6 +277,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
                 seed=seed,
                 max_guesses=max_guesses,
                 climb=climb,
+                fit=fit,
                 fewest_last=fewest_last,
                 workers=workers,
                 scheduler=scheduler,
@@ -337,6 +351,10 @@ def _deeper(tree, max_guesses: int | None) -> str:
     return f"{n} code{'' if n == 1 else 's'}"
 
 
+#: Options a checkpoint names since a later version, with the value older ones had.
+_ADDED = {"fit": "all"}
+
+
 def _checkpoint(output: str, options: dict):
     """Where the polish that wrote ``output`` stopped (None: it finished), when it had
     these ``options``; a usage error naming what differs otherwise."""
@@ -353,7 +371,7 @@ def _checkpoint(output: str, options: dict):
             f"{output} was not written by evo polish: nothing to go on from", param_hint="--resume"
         )
     for key, value in options.items():
-        if had.get(key) != value:
+        if had.get(key, _ADDED.get(key)) != value:
             raise click.BadParameter(
                 f"{output} was written by a polish with {key} {had.get(key)!r}, not {value!r}: "
                 "give the same options, or another --output",

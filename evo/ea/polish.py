@@ -44,7 +44,7 @@ from evo.ea.mutation import (
 from evo.ea.nodes import outermost_nodes
 from evo.ea.variation import offer, splice
 from evo.search.build import Node, in_canonical_frame, in_canonical_frame_args
-from evo.search.exact import UNBOUNDED, Solver, shared_solver
+from evo.search.exact import UNBOUNDED, Solver
 from evo.search.tasks import task_mapper
 
 #: What a band can search with.
@@ -119,6 +119,7 @@ def polish(
     seed: int = 0,
     max_guesses: int | None = None,
     climb: int = 0,
+    fit: ExactGuesses = "all",
     fewest_last: bool = False,
     workers: int = 1,
     scheduler: str | None = None,
@@ -129,7 +130,7 @@ def polish(
 ) -> tuple[Tree, list[Polished]]:
     """``tree`` with every band's nodes rebuilt (see the module); ``seed``: the draws of
     the greedy band's tries; ``max_guesses``: a worst case to keep (the tree brought
-    within it first, :func:`within_worst_case` with ``climb``; every rebuild's exact
+    within it first, :func:`within_worst_case` with ``climb`` and ``fit``; every rebuild's exact
     searches keep it); ``fewest_last`` with it: the exact bands' subtrees of least total
     are those with the fewest codes at ``max_guesses`` (the total first, then those).
     ``workers``: processes that search an exact band's nodes side by side (the same
@@ -150,7 +151,9 @@ def polish(
     out = []
     if max_guesses is not None and tree.worst > max_guesses:
         began, before, last_before = time.perf_counter(), tree.total, last(tree)
-        tree = within_worst_case(tree, max_guesses, climb=climb, on_fix=on_fix)
+        tree = within_worst_case(
+            tree, max_guesses, climb=climb, fit=fit, impossible=impossible, on_fix=on_fix
+        )
         seconds = time.perf_counter() - began
         done = Polished(None, before, tree.total, seconds, last_before, last(tree))
         out.append(done)
@@ -280,11 +283,17 @@ def _rebuild_task(
     return os.getpid(), sub
 
 
+#: The classes of an exact search, each holding the one before.
+WIDER: tuple[ExactGuesses, ...] = ("consistent", "mixed", "all")
+
+
 def within_worst_case(
     tree: Tree,
     max_guesses: int,
     *,
     climb: int = 0,
+    fit: ExactGuesses = "all",
+    impossible: int = 2,
     on_fix: Callable[[Tree], None] | None = None,
 ) -> Tree:
     """``tree`` with every code solved within ``max_guesses`` guesses: for each code
@@ -293,20 +302,34 @@ def within_worst_case(
     when none fits). ``climb``: when that subtree costs more than the one it replaces, the
     nodes above it of at most ``climb`` codes are searched too, and the one whose best
     subtree costs the least more is rebuilt (the deepest of equal cost): a lower total,
-    for more search. ``on_fix(tree)`` is told the tree after each rebuild (a fix near the
-    root can take an hour). :class:`TooShortError` when no breaker of the game is that
-    short."""
+    for more search. ``fit``: the class of guesses those subtrees are searched in first
+    (see :func:`~evo.ea.mutation.exact_solver`; ``mixed`` with ``impossible``): ``all``
+    the best, ``consistent`` far faster on big games; for a code that no subtree of the
+    class brings within, up to the root, the next class (mixed, then all).
+    ``on_fix(tree)`` is told the tree after each rebuild (a fix near the root can take an
+    hour). :class:`TooShortError` when no breaker of the game is that short."""
     game = tree.game
-    solver = shared_solver(game, pool="all", policy="symmetry")
-    if not solver.feasible(game.num_codes, max_guesses):
+    classes = WIDER[WIDER.index(fit) :]
+    solvers = [exact_solver(game, pool="all", guesses=c, impossible=impossible) for c in classes]
+    if not solvers[0].feasible(game.num_codes, max_guesses):
         raise TooShortError(f"no breaker of {game.name} solves every code within {max_guesses}")
     while tree.worst > max_guesses:
         leaf = int(np.flatnonzero(tree.terminal & (tree.depth > max_guesses))[0])
-        node = _cheapest_fix(tree, leaf, solver, max_guesses, climb=climb)
+        for solver in solvers:
+            node = _cheapest_fix(tree, leaf, solver, max_guesses, climb=climb)
+            if node is not None:
+                break
+        if node is None:  # the root itself has no breaker that short
+            raise TooShortError(f"no breaker of {game.name} solves every code within {max_guesses}")
         budget = depth_budget(tree, node, max_guesses=max_guesses)
 
-        def solve(codes: np.ndarray, history: tuple[int, ...], d: int | None = budget) -> Tree:
-            return solver.subtree(codes, history=history, depth=d)
+        def solve(
+            codes: np.ndarray,
+            history: tuple[int, ...],
+            d: int | None = budget,
+            by: Solver = solver,
+        ) -> Tree:
+            return by.subtree(codes, history=history, depth=d)
 
         sub = in_canonical_frame(game, tree.code_set(node), tuple(tree.used_guesses(node)), solve)
         tree = splice(tree, node, sub)
@@ -315,9 +338,12 @@ def within_worst_case(
     return tree
 
 
-def _cheapest_fix(tree: Tree, leaf: int, solver: Solver, max_guesses: int, *, climb: int) -> int:
+def _cheapest_fix(
+    tree: Tree, leaf: int, solver: Solver, max_guesses: int, *, climb: int
+) -> int | None:
     """The ancestor of ``leaf`` that :func:`within_worst_case` rebuilds: the one whose best
-    subtree within budget costs the least more than its current one (by ``solver``)."""
+    subtree within budget costs the least more than its current one (by ``solver``); None
+    when none has a subtree within budget."""
     game = tree.game
     totals = tree.subtree_totals()
     best: tuple[int, int] | None = None
@@ -339,6 +365,4 @@ def _cheapest_fix(tree: Tree, leaf: int, solver: Solver, max_guesses: int, *, cl
         cost = solver.solve(codes.astype(np.int64), Node.after(game, history), bound, depth=budget)
         if cost < bound:
             best = (node, cost - before)
-    if best is None:  # the root itself has no breaker that short
-        raise TooShortError(f"no breaker of {game.name} solves every code within {max_guesses}")
-    return best[0]
+    return None if best is None else best[0]

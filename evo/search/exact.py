@@ -35,9 +35,10 @@ parts of ``S`` other than the win. The search is depth first:
 
 The search runs compiled (:mod:`evo.search.exact_kernel`), the node's symmetries carried
 guess by guess below it, its memo a hash table over arrays
-(:mod:`evo.search.memo_kernel`). The Python recursion here, with its memo in
-dictionaries, serves the searches with a depth limit and games of more than 32 colors
-(the compiled one keeps colors as bits of a uint32) where a node has symmetries.
+(:mod:`evo.search.memo_kernel`); with a depth limit, by
+:mod:`evo.search.within_kernel`. The Python recursion here, with its memo in
+dictionaries, serves ``fewest_last`` and games of more than 32 colors (the compiled one
+keeps colors as bits of a uint32) where a node has symmetries.
 """
 
 from __future__ import annotations
@@ -92,6 +93,18 @@ def max_parts(game: Game) -> int:
     reps = Stabilizer.root(game).representatives()
     counts = partition_counts(game, game.all_codes(), reps)
     return int(np.count_nonzero(counts[:, 1:], axis=1).max())
+
+
+def depth_room(n_max: int, parts: int) -> np.ndarray:
+    """``room[d]`` for ``d = 0 .. 255``: the most codes that ``d`` guesses can solve (each
+    guess solves one code and splits the rest into at most ``parts`` parts), past ``n_max``
+    kept as ``n_max + 1``."""
+    room = np.zeros(256, dtype=np.int64)
+    level = 1
+    for d in range(1, 256):
+        room[d] = min(room[d - 1] + level, n_max + 1)
+        level = min(level * max(parts, 1), n_max + 1)
+    return room
 
 
 def perfect_split_bounds(n_max: int, parts: int) -> np.ndarray:
@@ -158,12 +171,13 @@ class Solver:
         self.scale = game.num_codes + 1 if fewest_last else 1
         self._parts = max_parts(game)
         self.lb = perfect_split_bounds(game.num_codes, self._parts)
+        self._room = depth_room(game.num_codes, self._parts)
         self.exact: dict[bytes, tuple[int, int]] = {}
         self.lower: dict[bytes, int] = {}
         self._py_nodes = 0
         # Compiled on first use (numba): imported here so that importing this module,
         # as the evolution's operators do, stays cheap.
-        from evo.search import exact_kernel, memo_kernel
+        from evo.search import exact_kernel, memo_kernel, within_kernel
 
         self._score = exact_kernel.score
         self._mixed = exact_kernel.mixed
@@ -205,6 +219,7 @@ class Solver:
         self._symmetric_kernel = game.colors <= 32
         self._search = exact_kernel.search
         self._lookup = memo_kernel.lookup_both
+        self._search_within = within_kernel.search_within
 
     @property
     def nodes(self) -> int:
@@ -352,15 +367,7 @@ class Solver:
     def feasible(self, n: int, depth: int | None) -> bool:
         """Whether ``n`` codes could be solved within ``depth`` guesses at all (each guess
         solves one code and splits the rest into at most ``P`` parts)."""
-        if depth is None:
-            return True
-        room, level = 0, 1
-        for _ in range(depth):
-            room += level
-            if room >= n:
-                return True
-            level *= max(self._parts, 1)
-        return False
+        return depth is None or n <= self._room[min(max(depth, 0), 255)]
 
     def _key(self, codes: np.ndarray, depth: int | None) -> bytes:
         """The memo key of a sorted code set (its codes as 2- or 4-byte integers: a big
@@ -379,6 +386,8 @@ class Solver:
             return UNBOUNDED
         if n <= 2:  # the lower code, then the other: the last one at ``depth`` or not
             return (2 * n - 1) * self.scale + int(self.fewest_last and depth == n)
+        if depth is not None and self._compiled_within:
+            return self._within(codes, bound, depth, node)
         if depth is not None and depth <= 2:
             return self._two_guesses(codes, node, bound)
         if depth == 3 and self.fewest_last:
@@ -401,6 +410,27 @@ class Solver:
             return self.spread(codes, bound, group, symmetric)
         return self.cost_here(codes, bound, group, symmetric)
 
+    @property
+    def _compiled_within(self) -> bool:
+        """Whether searches with a depth limit run compiled (:mod:`evo.search.within_kernel`):
+        not with ``fewest_last``, nor where the compiled search cannot carry the symmetries."""
+        return not self.fewest_last and self._symmetric_kernel
+
+    def _within(self, codes: np.ndarray, bound: int, depth: int, node: Node) -> int:
+        """``solve`` with a depth limit by the compiled recursion, in the solver's memo."""
+        from evo.search import memo_kernel as mk
+
+        if self.policy == "path-independent" or node.stabilizer.trivial:
+            group, symmetric = self._identity, False
+        else:
+            group, symmetric = palette(self.game, node.history, symmetries=True), True
+        self._memo[4][mk.STOP] = 0
+        cost, self._memo = self._run(
+            codes, bound, self._memo, group, symmetric, main=True, depth=depth
+        )
+        assert cost is not None  # only a deadline stops this memo's search
+        return cost
+
     def _run(
         self,
         codes: np.ndarray,
@@ -410,11 +440,12 @@ class Solver:
         symmetric: bool,
         *,
         main: bool = False,
+        depth: int | None = None,
     ) -> tuple[int | None, tuple]:
-        """``(cost, memo)``: the compiled search of ``codes`` in ``memo``, which makes room
-        when full (grown within the memory budget, else keeping its largest sets); with a
-        deadline, stopped there (:meth:`_watch`; :class:`SearchTimeout`); cost None when
-        another thread stopped it (``meta[STOP]``)."""
+        """``(cost, memo)``: the compiled search of ``codes`` in ``memo`` (within ``depth``
+        guesses when given), which makes room when full (grown within the memory budget,
+        else keeping its largest sets); with a deadline, stopped there (:meth:`_watch`;
+        :class:`SearchTimeout`); cost None when another thread stopped it (``meta[STOP]``)."""
         from evo.search import memo_kernel as mk
 
         self._watch()
@@ -424,7 +455,12 @@ class Solver:
             meta = memo[4]
             meta[mk.STATUS] = 0
             meta[mk.BUDGET] = 0 if self.deadline is None else meta[mk.NODES] + BUDGET_NODES
-            cost = self._search(codes, bound, memo, self._base, self._game, group, symmetric)
+            if depth is None:
+                cost = self._search(codes, bound, memo, self._base, self._game, group, symmetric)
+            else:
+                cost = self._search_within(
+                    codes, bound, depth, self._room, memo, self._game, group, symmetric
+                )
             status = meta[mk.STATUS]
             if status == 0:
                 return int(cost), memo
@@ -652,7 +688,16 @@ class Solver:
         hit = self.exact.get(self._key(codes, depth))
         if hit is not None:
             return hit[1]
-        return -1 if depth is not None else int(self._lookup(self._memo, self._base, codes)[1])
+        if depth is None:
+            return int(self._lookup(self._memo, self._base, codes)[1])
+        if not self._compiled_within:
+            return -1
+        from evo.search import memo_kernel, within_kernel
+
+        if depth <= 2:  # answered at once, never kept
+            cost, guess = within_kernel.two_guesses(codes, self._game)
+            return int(guess) if cost < UNBOUNDED else -1
+        return int(memo_kernel.lookup(self._memo, within_kernel.within_key(codes, depth))[1])
 
     def _two_guesses(self, codes: np.ndarray, node: Node, bound: int) -> int:
         """``solve`` within two guesses: a guess that leaves single codes, consistent first

@@ -1,0 +1,198 @@
+"""The exact search within a depth limit, compiled: a subtree of least total among those
+that solve every code within ``depth`` guesses.
+
+It is :func:`evo.search.exact_kernel.search` with a depth carried down: the same
+candidates in the same order, the same pruning and the same rule (the first optimal
+candidate), so it chooses what :class:`evo.search.exact.Solver`'s Python recursion with a
+depth limit chooses, at compiled speed (a rebuild that keeps a big game's worst case
+scores every code of the game at every node). Besides:
+
+* a set of more codes than ``room[depth]`` (the most that ``depth`` guesses can solve,
+  see :meth:`~evo.search.exact.Solver.feasible`) has no such subtree
+  (:data:`~evo.search.spread.UNBOUNDED`), and a candidate with such a part is skipped;
+* within two guesses, the answer is the lowest guess of the set that leaves single codes
+  (``2n - 1``), else the lowest other one (``2n``).
+
+Its memo is the solver's (:mod:`evo.search.memo_kernel`): a set searched within ``d``
+guesses is kept under its codes, its last code again, then ``d``, a key no code set has
+(a set's codes are distinct), so that costs of one limit never answer for another.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from evo.core.feedback_kernel import feedback
+from evo.search.exact_kernel import _below, _candidates, split
+from evo.search.memo_kernel import (
+    BUDGET,
+    MOST,
+    NODES,
+    OUT_OF_BUDGET,
+    STATUS,
+    STOP,
+    STOPPED,
+    lookup,
+    set_hash,
+    store,
+)
+
+#: What a set with no subtree within its limit costs (:data:`evo.search.spread.UNBOUNDED`).
+NONE = np.int64(1) << np.int64(60)
+
+
+@njit(cache=True)
+def within_key(codes, depth):  # pragma: no cover - compiled
+    """The memo key of ``codes`` searched within ``depth`` guesses."""
+    n = len(codes)
+    key = np.empty(n + 2, dtype=codes.dtype)
+    key[:n] = codes
+    key[n] = codes[n - 1]
+    key[n + 1] = depth
+    return key
+
+
+@njit(cache=True)
+def two_guesses(codes, game):  # pragma: no cover - compiled
+    """``(cost, guess)`` within two guesses: the lowest code of the set whose other parts
+    are single codes (``2n - 1``), else the lowest candidate of the pool that leaves single
+    codes (``2n``); ``(NONE, -1)`` when none does."""
+    rows, every, nf, consistent, impossible = game[0], game[2], game[6], game[7], game[8]
+    n = len(codes)
+    seen = np.zeros(nf, dtype=np.bool_)
+    for outside in range(2):
+        cands = codes if outside == 0 else every
+        if outside == 1 and consistent and impossible == 0:
+            break
+        for i in range(len(cands)):
+            g = cands[i]
+            seen[:] = False
+            ok = True
+            win = False
+            for j in range(n):
+                f = feedback(rows, g, codes[j])
+                if f == 0:
+                    win = True
+                elif seen[f]:
+                    ok = False
+                    break
+                else:
+                    seen[f] = True
+            if ok and (win or outside == 1):
+                return np.int64(2 * n - 1 + outside), np.int64(g)
+    return NONE, np.int64(-1)
+
+
+@njit(cache=True, nogil=True)
+def search_within(codes, bound, depth, room, memo, game, palette, symmetry):  # pragma: no cover
+    """``cost(codes)`` (sorted) among subtrees that solve every code within ``depth``
+    guesses when it is below ``bound``, else a lower bound ``>= bound`` (:data:`NONE` when
+    no subtree fits); ``room[d]``: the most codes ``d`` guesses can solve. ``memo``,
+    ``game``, ``palette`` and ``symmetry`` as :func:`evo.search.exact_kernel.search` takes
+    them, and it stops early as that one does (``meta[STATUS]``)."""
+    n = len(codes)
+    if n > room[depth]:
+        return NONE
+    if n <= 2:
+        return np.int64(2 * n - 1)
+    meta = memo[4]
+    if depth <= 2:
+        return two_guesses(codes, game)[0]
+    lb, nf = game[5], game[6]
+    rows = game[0]
+    key = within_key(codes, depth)
+    known, guess, lower = lookup(memo, key)
+    if guess >= 0:
+        return known
+    if lower >= MOST:
+        return NONE
+    low = max(lb[n], lower)
+    if low >= bound:
+        return low
+    meta[NODES] += 1
+    if meta[BUDGET] > 0 and meta[NODES] >= meta[BUDGET]:
+        meta[STATUS] = OUT_OF_BUDGET
+        return np.int64(0)
+    if meta[STOP] != 0:
+        meta[STATUS] = STOPPED
+        return np.int64(0)
+    cands, kept, bounds, biggest, least = _candidates(codes, bound, low, game, palette)
+    fits = room[depth - 1]
+    best = bound
+    best_g = np.int64(-1)
+    tried = np.empty((min(len(kept), 8), n), dtype=np.int32)
+    tried_h = np.empty(len(kept), dtype=np.uint64)
+    ntried = 0
+    starts = np.empty(nf, dtype=np.int64)
+    lens = np.empty(nf, dtype=np.int64)
+    lows = np.empty(nf, dtype=np.int64)
+    for q in range(len(kept)):
+        b = bounds[q]
+        if b >= best:
+            break
+        g = cands[kept[q]]
+        if biggest[q] <= 2:
+            # Parts of one or two codes (within two guesses: depth is at least 3 here) cost
+            # exactly their bound, the least left.
+            best, best_g = b, g
+            break
+        grouped, sizes, label = split(rows, g, codes, codes, nf)
+        if len(sizes) > 0 and sizes[len(sizes) - 1] > fits:
+            continue  # its largest part cannot be solved within the guesses left
+        h = set_hash(label)
+        again = False
+        for t in range(ntried):
+            if tried_h[t] == h and np.array_equal(tried[t], label):
+                again = True
+                break
+        if again:
+            continue
+        if ntried == len(tried):
+            tried = np.concatenate((tried, np.empty_like(tried)))
+        tried[ntried] = label
+        tried_h[ntried] = h
+        ntried += 1
+        total = np.int64(n)
+        rest = np.int64(0)
+        m = 0
+        pos = 0
+        for s in sizes:
+            if s <= 2:
+                total += 2 * s - 1
+            else:
+                low_s = lb[s]
+                if depth - 1 > 2:
+                    cost, guess, lower = lookup(memo, within_key(grouped[pos : pos + s], depth - 1))
+                    low_s = cost if guess >= 0 else max(low_s, min(lower, NONE))
+                lows[m] = low_s
+                starts[m] = pos
+                lens[m] = s
+                rest += low_s
+                m += 1
+            pos += s
+        if total + rest >= best:
+            continue
+        below = _below(palette, g) if symmetry else palette
+        done = True
+        for p in range(m):
+            rest -= lows[p]
+            part = grouped[starts[p] : starts[p] + lens[p]]
+            total += search_within(
+                part, best - total - rest, depth - 1, room, memo, game, below, symmetry
+            )
+            if meta[STATUS] != 0:
+                return np.int64(0)
+            if total + rest >= best:
+                done = False
+                break
+        if done:
+            best, best_g = total, g
+    if best_g >= 0:
+        if not store(memo, key, best, best_g, 0):
+            return np.int64(0)
+        return best
+    low = max(low, bound, least)
+    if not store(memo, key, 0, -1, low):
+        return np.int64(0)
+    return low

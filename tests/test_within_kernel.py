@@ -1,0 +1,101 @@
+"""The compiled search within a depth limit (:mod:`evo.search.within_kernel`) against the
+Python recursion it replaces, which it must match choice for choice."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pytest
+from support.searches import PythonSolver, reached
+
+from evo.core.game import make_game
+from evo.search import memo_kernel as mk
+from evo.search import within_kernel
+from evo.search.build import Node
+from evo.search.exact import UNBOUNDED, SearchTimeout, Solver, depth_room
+
+POOLS = [("all", 0), ("consistent", 0), ("consistent", 2)]
+
+
+@pytest.mark.parametrize(
+    "game",
+    [make_game(3, 4), make_game(4, 4), make_game(3, 6, variant="bulls-cows")],
+    ids=str,
+)
+@pytest.mark.parametrize("policy", ["symmetry", "path-independent"])
+@pytest.mark.parametrize(("pool", "impossible"), POOLS, ids=["all", "consistent", "mixed"])
+def test_the_same_costs_and_subtrees_as_the_python_recursion(game, policy, pool, impossible):
+    rng = np.random.default_rng(11)
+    options = dict(policy=policy, pool=pool, impossible=impossible)
+    fast, slow = Solver(game, **options), PythonSolver(game, **options)
+    checked = none = 0
+    cases = [((), game.all_codes().astype(np.int64))]
+    cases += [reached(game, rng) for _ in range(12)]
+    for history, codes in cases:
+        if len(codes) < 3:
+            continue
+        node = Node.after(game, history)
+        for depth in (2, 3, 4, 5, 6):
+            want = slow.solve(codes, node, UNBOUNDED, depth=depth)
+            assert fast.solve(codes, node, UNBOUNDED, depth=depth) == want, (history, depth)
+            if want >= UNBOUNDED:
+                none += 1
+                continue
+            a = fast.subtree(codes, history=history, depth=depth)
+            b = slow.subtree(codes, history=history, depth=depth)
+            assert a.total == want and a.worst - len(history) <= depth
+            assert a.guess.tolist() == b.guess.tolist(), (history, depth)
+            checked += 1
+    assert checked >= 20 and none >= 1
+    assert not fast.exact and not fast.lower  # none of it went through the Python recursion
+    assert slow.exact
+
+
+def test_a_bound_gives_the_cost_below_it_else_a_lower_bound_at_least_the_bound():
+    game = make_game(4, 5)
+    codes = game.all_codes().astype(np.int64)
+    want = Solver(game, policy="symmetry").total(codes, depth=5)
+    for bound in (want - 10, want, want + 1):
+        got = Solver(game, policy="symmetry").solve(codes, Node(game), bound, depth=5)
+        assert got == want if bound > want else want > got >= bound or got == want >= bound
+
+
+def test_the_room_of_each_depth_is_what_a_perfect_split_solves():
+    room = depth_room(1000, 3)
+    assert room[:6].tolist() == [0, 1, 4, 13, 40, 121]
+    assert room[7] == 1001 and room[255] == 1001  # capped past the codes there are
+
+
+def test_within_two_guesses_the_lowest_guess_that_leaves_single_codes():
+    game = make_game(3, 4)
+    table = np.asarray(game.table)
+    rng = np.random.default_rng(4)
+    for _ in range(60):
+        codes = np.sort(rng.choice(game.num_codes, int(rng.integers(3, 7)), False)).astype(np.int64)
+
+        def singles(g: int, codes: np.ndarray = codes) -> bool:
+            rest = [table[g, c] for c in codes if c != g]
+            return len(set(rest)) == len(rest)
+
+        inside = [int(g) for g in codes if singles(int(g))]
+        outside = [g for g in range(game.num_codes) if singles(g)]
+        solver = Solver(game)
+        cost, guess = within_kernel.two_guesses(codes, solver.game_args)
+        if inside:
+            assert (cost, guess) == (2 * len(codes) - 1, inside[0])
+        elif outside:
+            assert (cost, guess) == (2 * len(codes), outside[0])
+        else:
+            assert (cost, guess) == (UNBOUNDED, -1)
+
+
+def test_a_deadline_stops_it():
+    game = make_game(5, 6)
+    game.prepare()
+    solver = Solver(game, policy="symmetry")
+    solver.deadline = start = time.monotonic() + 0.5
+    with pytest.raises(SearchTimeout):
+        solver.total(game.all_codes(), depth=6)
+    assert time.monotonic() - start < 20
+    assert solver.memo[4][mk.NODES] > 0  # the compiled recursion was the one stopped
