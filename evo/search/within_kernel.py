@@ -97,16 +97,21 @@ def search_within(codes, bound, depth, room, memo, game, palette, symmetry):  # 
     if n <= 2:
         return np.int64(2 * n - 1)
     meta = memo[4]
-    if depth <= 2:
-        return two_guesses(codes, game)[0]
-    lb, nf = game[5], game[6]
-    rows = game[0]
     key = within_key(codes, depth)
     known, guess, lower = lookup(memo, key)
     if guess >= 0:
         return known
     if lower >= MOST:
         return NONE
+    if depth <= 2:
+        # Kept: a part recurs under many guesses, and proving that none of a big game's
+        # codes leaves it in single codes reads every one.
+        cost, guess = two_guesses(codes, game)
+        if not store(memo, key, cost, guess, MOST):
+            return np.int64(0)
+        return cost
+    lb, nf = game[5], game[6]
+    rows = game[0]
     low = max(lb[n], lower)
     if low >= bound:
         return low
@@ -157,21 +162,22 @@ def search_within(codes, bound, depth, room, memo, game, palette, symmetry):  # 
         rest = np.int64(0)
         m = 0
         pos = 0
+        none = False
         for s in sizes:
             if s <= 2:
                 total += 2 * s - 1
             else:
-                low_s = lb[s]
-                if depth - 1 > 2:
-                    cost, guess, lower = lookup(memo, within_key(grouped[pos : pos + s], depth - 1))
-                    low_s = cost if guess >= 0 else max(low_s, min(lower, NONE))
-                lows[m] = low_s
+                cost, guess, lower = lookup(memo, within_key(grouped[pos : pos + s], depth - 1))
+                if guess < 0 and lower >= MOST:
+                    none = True  # a part known to have no subtree within the guesses left
+                    break
+                lows[m] = cost if guess >= 0 else max(lb[s], lower)
                 starts[m] = pos
                 lens[m] = s
-                rest += low_s
+                rest += lows[m]
                 m += 1
             pos += s
-        if total + rest >= best:
+        if none or total + rest >= best:
             continue
         below = _below(palette, g) if symmetry else palette
         done = True
