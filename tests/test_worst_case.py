@@ -162,23 +162,27 @@ def _impossible_guesses(tree) -> int:
     )
 
 
-def test_fixes_searched_in_the_consistent_class_first():
-    """(4,6) by the entropy rule within 5 guesses: fixes of consistent guesses only, where
-    one fits, go higher up than fixes of every guess, and here cost less (5628 against
-    5704); the first code that no consistent subtree brings within, up to the root, is
-    fixed in a wider class."""
+def test_fixes_searched_in_a_narrower_class():
+    """(4,6) by the entropy rule within 5 guesses: fixes in the mixed class (the possible
+    codes and the impossible ones of the 2 best bounds) fit higher up than fixes of every
+    guess, and here cost less (5628 against 5704), with fewer impossible guesses; no
+    subtree of consistent guesses alone brings every code within 5."""
+    import pytest
+
     import evo
-    from evo.ea.polish import within_worst_case
+    from evo.ea.polish import TooShortError, within_worst_case
 
     tree = evo.baseline(make_game(4, 6), "entropy")
     wide = within_worst_case(tree, 5)
-    narrow = within_worst_case(tree, 5, fit="consistent")
+    narrow = within_worst_case(tree, 5, fit="mixed")
     for t in (wide, narrow):
         t.validate()
         assert t.worst == 5
     assert (wide.total, narrow.total) == (5704, 5628)
     assert (_impossible_guesses(tree), _impossible_guesses(wide)) == (84, 65)
     assert _impossible_guesses(narrow) == 24
+    with pytest.raises(TooShortError, match="consistent class"):
+        within_worst_case(tree, 5, fit="consistent")
 
 
 def test_polish_fits_in_the_class_asked(tmp_path):
@@ -189,8 +193,10 @@ def test_polish_fits_in_the_class_asked(tmp_path):
 
     out = tmp_path / "p.json"
     args = ["polish", "entropy", "-n", "4", "-c", "6", "--max-guesses", "5", "-o", str(out)]
-    narrow = CliRunner().invoke(main, [*args, "--fit", "consistent"])
+    narrow = CliRunner().invoke(main, [*args, "--fit", "mixed"])
     assert narrow.exit_code == 0 and load_tree(out).total == 5628, narrow.output
+    none = CliRunner().invoke(main, [*args, "--fit", "consistent"])
+    assert none.exit_code == 2 and "consistent class" in none.output, none.output
     alone = CliRunner().invoke(
         main, ["polish", "entropy", "--band", "3:9:all", "--fit", "mixed", "-o", str(out)]
     )

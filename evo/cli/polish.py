@@ -97,8 +97,8 @@ PROGRESS_SECONDS = 60.0
     default="all",
     show_default=True,
     help="With --max-guesses: the class in which a subtree that fits above a deeper code is "
-    "searched: all guesses (the best, slow on big games), consistent (the possible codes) or "
-    "mixed (those and the --impossible best others).",
+    "searched: all guesses (the best; slow on big games), mixed (the possible codes and the "
+    "--impossible best others) or consistent (the possible codes).",
 )
 @click.option(
     "--fewest-last",

@@ -283,10 +283,6 @@ def _rebuild_task(
     return os.getpid(), sub
 
 
-#: The classes of an exact search, each holding the one before.
-WIDER: tuple[ExactGuesses, ...] = ("consistent", "mixed", "all")
-
-
 def within_worst_case(
     tree: Tree,
     max_guesses: int,
@@ -302,34 +298,31 @@ def within_worst_case(
     when none fits). ``climb``: when that subtree costs more than the one it replaces, the
     nodes above it of at most ``climb`` codes are searched too, and the one whose best
     subtree costs the least more is rebuilt (the deepest of equal cost): a lower total,
-    for more search. ``fit``: the class of guesses those subtrees are searched in first
-    (see :func:`~evo.ea.mutation.exact_solver`; ``mixed`` with ``impossible``): ``all``
-    the best, ``consistent`` far faster on big games; for a code that no subtree of the
-    class brings within, up to the root, the next class (mixed, then all).
-    ``on_fix(tree)`` is told the tree after each rebuild (a fix near the root can take an
-    hour). :class:`TooShortError` when no breaker of the game is that short."""
+    for more search. ``fit``: the class of guesses those subtrees are searched in (see
+    :func:`~evo.ea.mutation.exact_solver`; ``mixed`` with ``impossible``): ``all`` the
+    best, the narrower ones far faster on big games, where proving that a small node has
+    no subtree of every guess within a budget of two or three reads every code of the
+    game at each of its candidates. ``on_fix(tree)`` is told the tree after each rebuild
+    (a fix near the root can take an hour). :class:`TooShortError` when no breaker of the
+    game is that short, or none of the class at any node above a code."""
     game = tree.game
-    classes = WIDER[WIDER.index(fit) :]
-    solvers = [exact_solver(game, pool="all", guesses=c, impossible=impossible) for c in classes]
-    if not solvers[0].feasible(game.num_codes, max_guesses):
+    solver = exact_solver(game, pool="all", guesses=fit, impossible=impossible)
+    if not solver.feasible(game.num_codes, max_guesses):
         raise TooShortError(f"no breaker of {game.name} solves every code within {max_guesses}")
     while tree.worst > max_guesses:
         leaf = int(np.flatnonzero(tree.terminal & (tree.depth > max_guesses))[0])
-        for solver in solvers:
-            node = _cheapest_fix(tree, leaf, solver, max_guesses, climb=climb)
-            if node is not None:
-                break
+        node = _cheapest_fix(tree, leaf, solver, max_guesses, climb=climb)
         if node is None:  # the root itself has no breaker that short
-            raise TooShortError(f"no breaker of {game.name} solves every code within {max_guesses}")
+            raise TooShortError(
+                f"no breaker of {game.name} solves every code within {max_guesses}"
+                if fit == "all"
+                else f"no subtree of the {fit} class brings every code of {game.name} within "
+                f"{max_guesses} guesses: fit a wider class"
+            )
         budget = depth_budget(tree, node, max_guesses=max_guesses)
 
-        def solve(
-            codes: np.ndarray,
-            history: tuple[int, ...],
-            d: int | None = budget,
-            by: Solver = solver,
-        ) -> Tree:
-            return by.subtree(codes, history=history, depth=d)
+        def solve(codes: np.ndarray, history: tuple[int, ...], d: int | None = budget) -> Tree:
+            return solver.subtree(codes, history=history, depth=d)
 
         sub = in_canonical_frame(game, tree.code_set(node), tuple(tree.used_guesses(node)), solve)
         tree = splice(tree, node, sub)
