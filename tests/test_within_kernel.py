@@ -99,3 +99,21 @@ def test_a_deadline_stops_it():
         solver.total(game.all_codes(), depth=6)
     assert time.monotonic() - start < 20
     assert solver.memo[4][mk.NODES] > 0  # the compiled recursion was the one stopped
+
+
+def test_two_guesses_read_from_a_table_as_computed():
+    """A node three guesses from its limit reads its parts' feedbacks from a table of every
+    code against its own codes: the same answers as computing them."""
+    game = make_game(4, 5)
+    solver = Solver(game)
+    rng = np.random.default_rng(8)
+    codes = np.sort(rng.choice(game.num_codes, 40, False)).astype(np.int64)
+    table = within_kernel._feedbacks(solver.game_args[0], solver.game_args[2], codes)
+    found = 0
+    for _ in range(200):
+        part = np.sort(rng.choice(codes, int(rng.integers(3, 9)), False))
+        cols = np.searchsorted(codes, part)
+        got = within_kernel._two(part, solver.game_args, table, cols)
+        assert got == within_kernel.two_guesses(part, solver.game_args)
+        found += got[1] >= 0
+    assert 20 < found < 200  # some parts split into single codes, some not

@@ -53,13 +53,28 @@ def within_key(codes, depth):  # pragma: no cover - compiled
     return key
 
 
+#: A node three guesses from its limit whose parts' two-guess searches read every code of
+#: the game more than this many times first tabulates the feedbacks of every code against
+#: its own (when that table takes at most :data:`TABLE_BYTES`).
+TABLE_AFTER = 4
+TABLE_BYTES = 1 << 26
+
+
 @njit(cache=True)
 def two_guesses(codes, game):  # pragma: no cover - compiled
     """``(cost, guess)`` within two guesses: the lowest code of the set whose other parts
     are single codes (``2n - 1``), else the lowest candidate of the pool that leaves single
     codes (``2n``); ``(NONE, -1)`` when none does."""
+    return _two(codes, game, np.empty((0, 0), dtype=np.uint8), np.empty(0, dtype=np.int64))
+
+
+@njit(cache=True)
+def _two(codes, game, table, cols):  # pragma: no cover - compiled
+    """:func:`two_guesses`, the feedbacks read from ``table[guess, cols[j]]`` when it has
+    columns (:func:`_feedbacks`), else computed."""
     rows, every, nf, consistent, impossible = game[0], game[2], game[6], game[7], game[8]
     n = len(codes)
+    tabled = table.shape[1] > 0
     seen = np.zeros(nf, dtype=np.bool_)
     for outside in range(2):
         cands = codes if outside == 0 else every
@@ -71,7 +86,7 @@ def two_guesses(codes, game):  # pragma: no cover - compiled
             ok = True
             win = False
             for j in range(n):
-                f = feedback(rows, g, codes[j])
+                f = table[g, cols[j]] if tabled else feedback(rows, g, codes[j])
                 if f == 0:
                     win = True
                 elif seen[f]:
@@ -82,6 +97,32 @@ def two_guesses(codes, game):  # pragma: no cover - compiled
             if ok and (win or outside == 1):
                 return np.int64(2 * n - 1 + outside), np.int64(g)
     return NONE, np.int64(-1)
+
+
+@njit(cache=True)
+def _feedbacks(rows, every, codes):  # pragma: no cover - compiled
+    """The feedback of every code (a row each, by code) against each of ``codes``."""
+    table = np.empty((len(every), len(codes)), dtype=np.uint8)
+    for i in range(len(every)):
+        for j in range(len(codes)):
+            table[every[i], j] = feedback(rows, every[i], codes[j])
+    return table
+
+
+@njit(cache=True)
+def _within_two(codes, memo, game, table, cols):  # pragma: no cover - compiled
+    """:func:`two_guesses` through the memo (kept: a part recurs under many guesses);
+    ``(cost, searched)``, cost 0 when the memo is full (``meta[STATUS]``)."""
+    key = within_key(codes, 2)
+    known, guess, lower = lookup(memo, key)
+    if guess >= 0:
+        return known, False
+    if lower >= MOST:
+        return NONE, False
+    cost, guess = _two(codes, game, table, cols)
+    if not store(memo, key, cost, guess, MOST):
+        return np.int64(0), True
+    return cost, True
 
 
 @njit(cache=True, nogil=True)
@@ -97,19 +138,14 @@ def search_within(codes, bound, depth, room, memo, game, palette, symmetry):  # 
     if n <= 2:
         return np.int64(2 * n - 1)
     meta = memo[4]
+    if depth <= 2:
+        return _within_two(codes, memo, game, np.empty((0, 0), np.uint8), codes)[0]
     key = within_key(codes, depth)
     known, guess, lower = lookup(memo, key)
     if guess >= 0:
         return known
     if lower >= MOST:
         return NONE
-    if depth <= 2:
-        # Kept: a part recurs under many guesses, and proving that none of a big game's
-        # codes leaves it in single codes reads every one.
-        cost, guess = two_guesses(codes, game)
-        if not store(memo, key, cost, guess, MOST):
-            return np.int64(0)
-        return cost
     lb, nf = game[5], game[6]
     rows = game[0]
     low = max(lb[n], lower)
@@ -132,6 +168,13 @@ def search_within(codes, bound, depth, room, memo, game, palette, symmetry):  # 
     starts = np.empty(nf, dtype=np.int64)
     lens = np.empty(nf, dtype=np.int64)
     lows = np.empty(nf, dtype=np.int64)
+    # Three guesses from the limit, the parts' two-guess searches read every code of the
+    # game for each part (to prove that none splits it): after a few, from a table.
+    every = game[2]
+    scans = depth == 3 and not (game[7] and game[8] == 0)
+    scans = scans and len(every) * n <= TABLE_BYTES
+    table = np.empty((0, 0), dtype=np.uint8)
+    twos = 0
     for q in range(len(kept)):
         b = bounds[q]
         if b >= best:
@@ -184,9 +227,17 @@ def search_within(codes, bound, depth, room, memo, game, palette, symmetry):  # 
         for p in range(m):
             rest -= lows[p]
             part = grouped[starts[p] : starts[p] + lens[p]]
-            total += search_within(
-                part, best - total - rest, depth - 1, room, memo, game, below, symmetry
-            )
+            if depth == 3:
+                if scans and table.shape[1] == 0 and twos >= TABLE_AFTER:
+                    table = _feedbacks(rows, every, codes)
+                cols = np.searchsorted(codes, part) if table.shape[1] > 0 else part
+                cost, searched = _within_two(part, memo, game, table, cols)
+                twos += searched
+                total += cost
+            else:
+                total += search_within(
+                    part, best - total - rest, depth - 1, room, memo, game, below, symmetry
+                )
             if meta[STATUS] != 0:
                 return np.int64(0)
             if total + rest >= best:
