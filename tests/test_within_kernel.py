@@ -117,3 +117,22 @@ def test_two_guesses_read_from_a_table_as_computed():
         assert got == within_kernel.two_guesses(part, solver.game_args)
         found += got[1] >= 0
     assert 20 < found < 200  # some parts split into single codes, some not
+
+
+def test_a_limit_beyond_any_tree_is_no_limit():
+    """A depth past the room table's end (a --max-guesses of thousands) is searched as its
+    last entry, never read beyond the table (the kernel does not check its indices)."""
+    game = make_game(3, 4)
+    codes = game.all_codes()
+    free = Solver(game, policy="symmetry").total(codes)
+    solver = Solver(game, policy="symmetry")
+    depths = []
+    kernel = solver._search_within
+
+    def watched(codes, bound, depth, room, *rest):
+        depths.append(depth)
+        return kernel(codes, bound, depth, room, *rest)
+
+    solver._search_within = watched
+    assert solver.total(codes, depth=10_000) == free
+    assert depths and max(depths) == len(depth_room(10, 2)) - 1

@@ -425,6 +425,7 @@ class Solver:
         else:
             group, symmetric = palette(self.game, node.history, symmetries=True), True
         self._memo[4][mk.STOP] = 0
+        depth = min(depth, len(self._room) - 1)  # as many guesses as any tree needs
         cost, self._memo = self._run(
             codes, bound, self._memo, group, symmetric, main=True, depth=depth
         )
