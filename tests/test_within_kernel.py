@@ -67,6 +67,11 @@ def test_the_room_of_each_depth_is_what_a_perfect_split_solves():
     assert room[7] == 1001 and room[255] == 1001  # capped past the codes there are
 
 
+def _computed(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """No table: the feedbacks computed as they are read."""
+    return np.empty((0, 0), dtype=np.uint8), codes
+
+
 def test_within_two_guesses_the_lowest_guess_that_leaves_single_codes():
     game = make_game(3, 4)
     table = np.asarray(game.table)
@@ -81,7 +86,7 @@ def test_within_two_guesses_the_lowest_guess_that_leaves_single_codes():
         inside = [int(g) for g in codes if singles(int(g))]
         outside = [g for g in range(game.num_codes) if singles(g)]
         solver = Solver(game)
-        cost, guess = within_kernel.two_guesses(codes, solver.game_args)
+        cost, guess = within_kernel.two_guesses(codes, solver.game_args, *_computed(codes))
         if inside:
             assert (cost, guess) == (2 * len(codes) - 1, inside[0])
         elif outside:
@@ -113,8 +118,8 @@ def test_two_guesses_read_from_a_table_as_computed():
     for _ in range(200):
         part = np.sort(rng.choice(codes, int(rng.integers(3, 9)), False))
         cols = np.searchsorted(codes, part)
-        got = within_kernel._two(part, solver.game_args, table, cols)
-        assert got == within_kernel.two_guesses(part, solver.game_args)
+        got = within_kernel.two_guesses(part, solver.game_args, table, cols)
+        assert got == within_kernel.two_guesses(part, solver.game_args, *_computed(part))
         found += got[1] >= 0
     assert 20 < found < 200  # some parts split into single codes, some not
 

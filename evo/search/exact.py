@@ -367,7 +367,7 @@ class Solver:
     def feasible(self, n: int, depth: int | None) -> bool:
         """Whether ``n`` codes could be solved within ``depth`` guesses at all (each guess
         solves one code and splits the rest into at most ``P`` parts)."""
-        return depth is None or n <= self._room[min(max(depth, 0), 255)]
+        return depth is None or n <= self._room[self._limited(depth)]
 
     def _key(self, codes: np.ndarray, depth: int | None) -> bytes:
         """The memo key of a sorted code set (its codes as 2- or 4-byte integers: a big
@@ -402,10 +402,7 @@ class Solver:
     def _compiled(self, codes: np.ndarray, bound: int, node: Node | None = None) -> int:
         """``solve`` by the compiled recursion, with the symmetries of ``node``'s history
         (None: none needed); spread over the threads from :data:`PARALLEL_CODES` codes."""
-        group = (
-            self._identity if node is None else palette(self.game, node.history, symmetries=True)
-        )
-        symmetric = node is not None
+        group, symmetric = self._group(node)
         if len(codes) >= PARALLEL_CODES and threads() > 1:
             return self.spread(codes, bound, group, symmetric)
         return self.cost_here(codes, bound, group, symmetric)
@@ -418,19 +415,21 @@ class Solver:
 
     def _within(self, codes: np.ndarray, bound: int, depth: int, node: Node) -> int:
         """``solve`` with a depth limit by the compiled recursion, in the solver's memo."""
-        from evo.search import memo_kernel as mk
+        group, symmetric = self._group(node)
+        return self.cost_here(codes, bound, group, symmetric, depth=self._limited(depth))
 
-        if self.policy == "path-independent" or node.stabilizer.trivial:
-            group, symmetric = self._identity, False
-        else:
-            group, symmetric = palette(self.game, node.history, symmetries=True), True
-        self._memo[4][mk.STOP] = 0
-        depth = min(depth, len(self._room) - 1)  # as many guesses as any tree needs
-        cost, self._memo = self._run(
-            codes, bound, self._memo, group, symmetric, main=True, depth=depth
-        )
-        assert cost is not None  # only a deadline stops this memo's search
-        return cost
+    def _group(self, node: Node | None) -> tuple[Palette, bool]:
+        """The symmetries the compiled search carries from ``node`` down, and whether any:
+        none (the identity) without a node, with the path-independent policy, or where the
+        node has none left."""
+        if node is None or self.policy == "path-independent" or node.stabilizer.trivial:
+            return self._identity, False
+        return palette(self.game, node.history, symmetries=True), True
+
+    def _limited(self, depth: int) -> int:
+        """A depth limit within the room table: past its end, as many guesses as any tree
+        needs (the compiled search reads the table unchecked)."""
+        return min(max(depth, 0), len(self._room) - 1)
 
     def _run(
         self,
@@ -589,13 +588,23 @@ class Solver:
         self._gathered = (int(meta[mk.ENTRIES]), int(meta[mk.KEPT]))
         self._base = self._shared
 
-    def cost_here(self, codes: np.ndarray, bound: int, group: Palette, symmetric: bool) -> int:
-        """``solve`` of ``codes`` by the compiled search in this thread and the solver's
-        memo (also the spread search's small parts)."""
+    def cost_here(
+        self,
+        codes: np.ndarray,
+        bound: int,
+        group: Palette,
+        symmetric: bool,
+        *,
+        depth: int | None = None,
+    ) -> int:
+        """``solve`` of ``codes`` (within ``depth`` guesses when given) by the compiled
+        search in this thread and the solver's memo (also the spread search's small parts)."""
         from evo.search import memo_kernel as mk
 
         self._memo[4][mk.STOP] = 0  # left by a deadline passed before: a new search
-        cost, self._memo = self._run(codes, bound, self._memo, group, symmetric, main=True)
+        cost, self._memo = self._run(
+            codes, bound, self._memo, group, symmetric, main=True, depth=depth
+        )
         assert cost is not None  # only a deadline stops this memo's search
         return cost
 
@@ -695,10 +704,8 @@ class Solver:
             return -1
         from evo.search import memo_kernel, within_kernel
 
-        if depth <= 2:  # answered at once, never kept
-            cost, guess = within_kernel.two_guesses(codes, self._game)
-            return int(guess) if cost < UNBOUNDED else -1
-        return int(memo_kernel.lookup(self._memo, within_kernel.within_key(codes, depth))[1])
+        key = within_kernel.within_key(codes, self._limited(depth))
+        return int(memo_kernel.lookup(self._memo, key)[1])
 
     def _two_guesses(self, codes: np.ndarray, node: Node, bound: int) -> int:
         """``solve`` within two guesses: a guess that leaves single codes, consistent first

@@ -61,17 +61,11 @@ TABLE_BYTES = 1 << 26
 
 
 @njit(cache=True)
-def two_guesses(codes, game):  # pragma: no cover - compiled
+def two_guesses(codes, game, table, cols):  # pragma: no cover - compiled
     """``(cost, guess)`` within two guesses: the lowest code of the set whose other parts
     are single codes (``2n - 1``), else the lowest candidate of the pool that leaves single
-    codes (``2n``); ``(NONE, -1)`` when none does."""
-    return _two(codes, game, np.empty((0, 0), dtype=np.uint8), np.empty(0, dtype=np.int64))
-
-
-@njit(cache=True)
-def _two(codes, game, table, cols):  # pragma: no cover - compiled
-    """:func:`two_guesses`, the feedbacks read from ``table[guess, cols[j]]`` when it has
-    columns (:func:`_feedbacks`), else computed."""
+    codes (``2n``); ``(NONE, -1)`` when none does. The feedbacks are read from
+    ``table[guess, cols[j]]`` when it has columns (:func:`_feedbacks`), else computed."""
     rows, every, nf, consistent, impossible = game[0], game[2], game[6], game[7], game[8]
     n = len(codes)
     tabled = table.shape[1] > 0
@@ -119,7 +113,7 @@ def _within_two(codes, memo, game, table, cols):  # pragma: no cover - compiled
         return known, False
     if lower >= MOST:
         return NONE, False
-    cost, guess = _two(codes, game, table, cols)
+    cost, guess = two_guesses(codes, game, table, cols)
     if not store(memo, key, cost, guess, MOST):
         return np.int64(0), True
     return cost, True
