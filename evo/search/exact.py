@@ -702,9 +702,9 @@ class Solver:
             return int(self._lookup(self._memo, self._base, codes)[1])
         if not self._compiled_within:
             return -1
-        from evo.search import memo_kernel, within_kernel
+        from evo.search import memo_kernel
 
-        key = within_kernel.within_key(codes, self._limited(depth))
+        key = memo_kernel.within_key(codes, self._limited(depth))
         return int(memo_kernel.lookup(self._memo, key)[1])
 
     def _two_guesses(self, codes: np.ndarray, node: Node, bound: int) -> int:

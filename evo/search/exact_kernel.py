@@ -22,15 +22,18 @@ from evo.core.feedback_kernel import feedback, popcount
 from evo.search.lookahead import Palette
 from evo.search.memo_kernel import (
     BUDGET,
+    MOST,
     NODES,
     OUT_OF_BUDGET,
     STATUS,
     STOP,
     STOPPED,
+    lookup,
     lookup_both,
     set_hash,
     store,
     store_both,
+    within_key,
 )
 from evo.search.symmetry_kernel import fixing, lowest_of_its_orbit, lowest_of_orbit
 
@@ -424,6 +427,65 @@ def below(palette: Palette, g: int) -> Palette:
     return got._replace(every=np.uint32(got.every), played=np.uint32(got.played))
 
 
+@njit(cache=True, inline="always")
+def scratch(candidates, n, nf):  # pragma: no cover - compiled
+    """A set's work arrays in the searches' candidate loop: the partitions tried (labels
+    and their hashes, see :func:`repeats`) and each part's start, size and bound."""
+    tried = np.empty((min(candidates, 8), n), dtype=np.int32)
+    tried_h = np.empty(candidates, dtype=np.uint64)
+    starts = np.empty(nf, dtype=np.int64)
+    lens = np.empty(nf, dtype=np.int64)
+    lows = np.empty(nf, dtype=np.int64)
+    return tried, tried_h, starts, lens, lows
+
+
+@njit(cache=True, inline="always")
+def repeats(tried, tried_h, ntried, label):  # pragma: no cover - compiled
+    """``(tried, ntried, again)``: whether a guess splits the set as one already tried
+    (``label``, each code's part; then it costs the same and is skipped), else the
+    partition added to those tried (``tried`` grown when full)."""
+    h = set_hash(label)
+    for t in range(ntried):
+        if tried_h[t] == h and np.array_equal(tried[t], label):
+            return tried, ntried, True
+    if ntried == len(tried):
+        tried = np.concatenate((tried, np.empty_like(tried)))
+    tried[ntried] = label
+    tried_h[ntried] = h
+    return tried, ntried + 1, False
+
+
+@njit(cache=True, inline="always")
+def part_bounds(n, grouped, sizes, memo, base, lb, depth, starts, lens, lows):  # pragma: no cover
+    """``(total, rest, m)`` of a candidate's parts (``grouped`` by ``sizes``) on a set of
+    ``n`` codes: ``total``, ``n`` and the exact cost of its parts of one or two codes;
+    ``rest``, the best bounds the memo knows of its ``m`` other parts (``lows``, at
+    ``starts`` with ``lens``) searched within ``depth`` guesses (-1: no limit, ``base``
+    read too); ``m`` is -1 when a part is known to have no subtree within them."""
+    total = np.int64(n)
+    rest = np.int64(0)
+    m = 0
+    pos = 0
+    for s in sizes:
+        if s <= 2:
+            total += 2 * s - 1
+        else:
+            part = grouped[pos : pos + s]
+            if depth < 0:
+                cost, guess, lower = lookup_both(memo, base, part)
+            else:
+                cost, guess, lower = lookup(memo, within_key(part, depth))
+                if guess < 0 and lower >= MOST:
+                    return total, rest, -1
+            lows[m] = cost if guess >= 0 else max(lb[s], lower)
+            starts[m] = pos
+            lens[m] = s
+            rest += lows[m]
+            m += 1
+        pos += s
+    return total, rest, m
+
+
 @njit(cache=True, nogil=True)
 def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cover - compiled
     """The exact search of :class:`evo.search.exact.Solver` (no depth limit) compiled
@@ -469,12 +531,8 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
         return bounds[0]
     best = bound
     best_g = np.int64(-1)
-    tried = np.empty((min(len(kept), 8), n), dtype=np.int32)  # the partitions tried, as labels
-    tried_h = np.empty(len(kept), dtype=np.uint64)
+    tried, tried_h, starts, lens, lows = scratch(len(kept), n, nf)
     ntried = 0
-    starts = np.empty(nf, dtype=np.int64)
-    lens = np.empty(nf, dtype=np.int64)
-    lows = np.empty(nf, dtype=np.int64)
     for q in range(len(kept)):
         b = bounds[q]
         if b >= best:
@@ -485,37 +543,10 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
             best, best_g = b, g
             break
         grouped, sizes, label = split(rows, g, codes, codes, nf)
-        # A guess that splits the codes as one already tried costs the same.
-        h = set_hash(label)
-        again = False
-        for t in range(ntried):
-            if tried_h[t] == h and np.array_equal(tried[t], label):
-                again = True
-                break
+        tried, ntried, again = repeats(tried, tried_h, ntried, label)
         if again:
             continue
-        if ntried == len(tried):
-            tried = np.concatenate((tried, np.empty_like(tried)))
-        tried[ntried] = label
-        tried_h[ntried] = h
-        ntried += 1
-        # The parts of three codes or more, with the best bound the memo knows.
-        total = np.int64(n)
-        rest = np.int64(0)
-        m = 0
-        pos = 0
-        for s in sizes:
-            if s <= 2:
-                total += 2 * s - 1
-            else:
-                part = grouped[pos : pos + s]
-                cost, guess, lower = lookup_both(memo, base, part)
-                lows[m] = cost if guess >= 0 else max(lb[s], lower)
-                starts[m] = pos
-                lens[m] = s
-                rest += lows[m]
-                m += 1
-            pos += s
+        total, rest, m = part_bounds(n, grouped, sizes, memo, base, lb, -1, starts, lens, lows)
         if total + rest >= best:
             continue
         below = _below(palette, g) if symmetry else palette

@@ -189,6 +189,19 @@ def _record(entries, r, cost, guess, lower):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
+def within_key(codes, depth):  # pragma: no cover - compiled
+    """The key of ``codes`` searched within ``depth`` guesses: its codes, its last code
+    again, then ``depth``, a key no code set has (a set's codes are distinct), so that the
+    costs of one limit never answer for another in one memo."""
+    n = len(codes)
+    key = np.empty(n + 2, dtype=codes.dtype)
+    key[:n] = codes
+    key[n] = codes[n - 1]
+    key[n + 1] = depth
+    return key
+
+
+@njit(cache=True)
 def lookup(memo, codes):  # pragma: no cover - compiled
     """``(cost, guess, lower)`` of ``codes``: guess -1 when the cost is not known, lower 0
     when nothing is."""

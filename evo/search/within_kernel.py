@@ -24,7 +24,7 @@ import numpy as np
 from numba import njit
 
 from evo.core.feedback_kernel import feedback
-from evo.search.exact_kernel import _below, _candidates, split
+from evo.search.exact_kernel import _below, _candidates, part_bounds, repeats, scratch, split
 from evo.search.memo_kernel import (
     BUDGET,
     MOST,
@@ -34,23 +34,12 @@ from evo.search.memo_kernel import (
     STOP,
     STOPPED,
     lookup,
-    set_hash,
     store,
+    within_key,
 )
 
 #: What a set with no subtree within its limit costs (:data:`evo.search.spread.UNBOUNDED`).
 NONE = np.int64(1) << np.int64(60)
-
-
-@njit(cache=True)
-def within_key(codes, depth):  # pragma: no cover - compiled
-    """The memo key of ``codes`` searched within ``depth`` guesses."""
-    n = len(codes)
-    key = np.empty(n + 2, dtype=codes.dtype)
-    key[:n] = codes
-    key[n] = codes[n - 1]
-    key[n + 1] = depth
-    return key
 
 
 #: A node three guesses from its limit whose parts' two-guess searches read every code of
@@ -156,12 +145,8 @@ def search_within(codes, bound, depth, room, memo, game, palette, symmetry):  # 
     fits = room[depth - 1]
     best = bound
     best_g = np.int64(-1)
-    tried = np.empty((min(len(kept), 8), n), dtype=np.int32)
-    tried_h = np.empty(len(kept), dtype=np.uint64)
+    tried, tried_h, starts, lens, lows = scratch(len(kept), n, nf)
     ntried = 0
-    starts = np.empty(nf, dtype=np.int64)
-    lens = np.empty(nf, dtype=np.int64)
-    lows = np.empty(nf, dtype=np.int64)
     # Three guesses from the limit, the parts' two-guess searches read every code of the
     # game for each part (to prove that none splits it): after a few, from a table.
     every = game[2]
@@ -182,39 +167,14 @@ def search_within(codes, bound, depth, room, memo, game, palette, symmetry):  # 
         grouped, sizes, label = split(rows, g, codes, codes, nf)
         if len(sizes) > 0 and sizes[len(sizes) - 1] > fits:
             continue  # its largest part cannot be solved within the guesses left
-        h = set_hash(label)
-        again = False
-        for t in range(ntried):
-            if tried_h[t] == h and np.array_equal(tried[t], label):
-                again = True
-                break
+        tried, ntried, again = repeats(tried, tried_h, ntried, label)
         if again:
             continue
-        if ntried == len(tried):
-            tried = np.concatenate((tried, np.empty_like(tried)))
-        tried[ntried] = label
-        tried_h[ntried] = h
-        ntried += 1
-        total = np.int64(n)
-        rest = np.int64(0)
-        m = 0
-        pos = 0
-        none = False
-        for s in sizes:
-            if s <= 2:
-                total += 2 * s - 1
-            else:
-                cost, guess, lower = lookup(memo, within_key(grouped[pos : pos + s], depth - 1))
-                if guess < 0 and lower >= MOST:
-                    none = True  # a part known to have no subtree within the guesses left
-                    break
-                lows[m] = cost if guess >= 0 else max(lb[s], lower)
-                starts[m] = pos
-                lens[m] = s
-                rest += lows[m]
-                m += 1
-            pos += s
-        if none or total + rest >= best:
+        # m < 0: a part is known to have no subtree within the guesses left.
+        total, rest, m = part_bounds(
+            n, grouped, sizes, memo, memo, lb, depth - 1, starts, lens, lows
+        )
+        if m < 0 or total + rest >= best:
             continue
         below = _below(palette, g) if symmetry else palette
         done = True
