@@ -21,13 +21,9 @@ from numba import njit
 from evo.core.feedback_kernel import feedback, popcount
 from evo.search.lookahead import Palette
 from evo.search.memo_kernel import (
-    BUDGET,
     MOST,
-    NODES,
-    OUT_OF_BUDGET,
     STATUS,
-    STOP,
-    STOPPED,
+    counted,
     lookup,
     lookup_both,
     set_hash,
@@ -516,12 +512,7 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
     low = max(lb[n], lower)
     if low >= bound:
         return low
-    meta[NODES] += 1
-    if meta[BUDGET] > 0 and meta[NODES] >= meta[BUDGET]:
-        meta[STATUS] = OUT_OF_BUDGET
-        return np.int64(0)
-    if meta[STOP] != 0:
-        meta[STATUS] = STOPPED
+    if not counted(meta):
         return np.int64(0)
     cands, kept, bounds, biggest, least = _candidates(codes, bound, low, game, palette)
     if len(kept) > 0 and bounds[0] < bound and biggest[0] <= 2:

@@ -188,6 +188,20 @@ def _record(entries, r, cost, guess, lower):  # pragma: no cover - compiled
         entries[r, LOWER] = max(entries[r, LOWER], min(lower, MOST))
 
 
+@njit(cache=True, inline="always")
+def counted(meta):  # pragma: no cover - compiled
+    """Counts a node of a search in its memo's ``meta``; False when the search stops here
+    (its budget of nodes spent, or another thread asked), with why in ``meta[STATUS]``."""
+    meta[NODES] += 1
+    if meta[BUDGET] > 0 and meta[NODES] >= meta[BUDGET]:
+        meta[STATUS] = OUT_OF_BUDGET
+        return False
+    if meta[STOP] != 0:
+        meta[STATUS] = STOPPED
+        return False
+    return True
+
+
 @njit(cache=True)
 def within_key(codes, depth):  # pragma: no cover - compiled
     """The key of ``codes`` searched within ``depth`` guesses: its codes, its last code

@@ -26,13 +26,9 @@ from numba import njit
 from evo.core.feedback_kernel import feedback
 from evo.search.exact_kernel import _below, _candidates, part_bounds, repeats, scratch, split
 from evo.search.memo_kernel import (
-    BUDGET,
     MOST,
-    NODES,
-    OUT_OF_BUDGET,
     STATUS,
-    STOP,
-    STOPPED,
+    counted,
     lookup,
     store,
     within_key,
@@ -134,12 +130,7 @@ def search_within(codes, bound, depth, room, memo, game, palette, symmetry):  # 
     low = max(lb[n], lower)
     if low >= bound:
         return low
-    meta[NODES] += 1
-    if meta[BUDGET] > 0 and meta[NODES] >= meta[BUDGET]:
-        meta[STATUS] = OUT_OF_BUDGET
-        return np.int64(0)
-    if meta[STOP] != 0:
-        meta[STATUS] = STOPPED
+    if not counted(meta):
         return np.int64(0)
     cands, kept, bounds, biggest, least = _candidates(codes, bound, low, game, palette)
     fits = room[depth - 1]
