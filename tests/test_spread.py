@@ -4,6 +4,7 @@ search started again reuses; memos within their memory budget."""
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import os
@@ -135,6 +136,35 @@ def test_after_a_spread_search_the_shared_memo_holds_what_every_thread_found():
 def test_spread_optimum_of_four_five_on_threads_is_goddards():
     tree, stats = _spread_tree(make_game(4, 5), threads=2, split=60)
     assert tree.total == 2463 and stats.leaves > 10
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_the_reported_bounds_always_hold_the_optimum(threads):
+    """Every report of a spread search bounds the optimum from both sides (once a first
+    guess's cost is known), the bounds close in, and at the end both are the optimum."""
+    seen: list[spread.Stats] = []
+    tree, stats = _spread_tree(
+        make_game(4, 5),
+        threads=threads,
+        split=40,
+        report=lambda st: seen.append(dataclasses.replace(st)),
+        every=0.0,
+    )
+    assert tree.total == 2463
+    assert len(seen) > 3
+    for st in seen:
+        assert 0 < st.lower <= 2463 and (st.upper == -1 or st.upper >= 2463)
+        assert st.candidates > 1 and 0 <= st.decided <= st.candidates
+    assert any(st.upper >= 0 and st.decided < st.candidates for st in seen)
+    assert [st.decided for st in seen] == sorted(st.decided for st in seen)
+    assert (stats.lower, stats.upper, stats.decided) == (2463, 2463, stats.candidates)
+    early = [st for st in seen if st.upper < 0]
+    assert early
+    first = early[0]
+    assert optmod.progress_text(first) == (
+        f"the optimum at least {first.lower:,} (0 of {first.candidates} first guesses decided)"
+    )
+    assert "between 2,463 and 2,463" in optmod.progress_text(stats)
 
 
 def test_results_file_is_reused_and_a_cut_last_line_dropped(tmp_path):

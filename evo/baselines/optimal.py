@@ -244,6 +244,16 @@ def _on(where: Where) -> str:
     return f"{n} thread{'s' if n > 1 else ''}"
 
 
+def progress_text(stats: spread.Stats) -> str:
+    """How far a spread search's root is, in words: the bounds proved so far on the
+    optimal total, and the first guesses decided."""
+    if stats.upper >= 0:
+        where = f"the optimum between {stats.lower:,} and {stats.upper:,}"
+    else:
+        where = f"the optimum at least {stats.lower:,}"
+    return f"{where} ({stats.decided} of {stats.candidates} first guesses decided)"
+
+
 def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory: int) -> None:
     """The optimum's search spread with a results file, or on a Dask cluster."""
     results = None
@@ -259,7 +269,8 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
         def report(stats: spread.Stats) -> None:
             say(
                 f"{stats.leaves:,} subproblems searched ({stats.nodes:,} nodes, "
-                f"{stats.seconds:,.0f} s), {stats.reused:,} from the results file"
+                f"{stats.seconds:,.0f} s), {stats.reused:,} from the results file; "
+                + progress_text(stats)
             )
 
     group = palette(game, (), symmetries=True)

@@ -503,11 +503,13 @@ class Solver:
         split: int | None = None,
         inline: int = spreading.INLINE,
         report: Callable[[spreading.Stats], None] | None = None,
+        every: float = 60.0,
     ) -> int:
         """``solve`` spread over ``runner`` (default: :func:`threads` threads of this
         process), leaves found in and added to ``results``; sets of at least ``split``
         codes split here (default: :data:`SPLIT_SHARE` of the codes, at least
-        :data:`SPLIT_CODES`), parts of fewer than ``inline`` searched in this thread. See
+        :data:`SPLIT_CODES`), parts of fewer than ``inline`` searched in this thread;
+        ``report`` called with the statistics every ``every`` seconds. See
         :mod:`evo.search.spread`."""
         from evo.search import memo_kernel as mk
 
@@ -538,6 +540,7 @@ class Solver:
             results=results,
             deadline=self.deadline,
             report=report,
+            every=every,
             full=full,
             make_room=make_room,
         )

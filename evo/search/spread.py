@@ -79,7 +79,9 @@ class Outcome:
 class Stats:
     """What a spread search did: leaves searched (and taken from a results file or the
     memo), their nodes and seconds (summed over the workers), sets split here, parts
-    searched here at once (too small to send)."""
+    searched here at once (too small to send); and how far the root is: its candidates
+    (``decided`` of ``candidates``), and the bounds proved so far on its cost (``lower``;
+    ``upper``, -1 before a first candidate's cost is known)."""
 
     leaves: int = 0
     reused: int = 0
@@ -87,6 +89,10 @@ class Stats:
     seconds: float = 0.0
     split: int = 0
     inline: int = 0
+    candidates: int = 0
+    decided: int = 0
+    lower: int = 0
+    upper: int = -1
 
 
 # ---------------------------------------------------------------------- the search tree
@@ -546,6 +552,7 @@ class Spread:
         self._running: set[_Set] = set()
         self._todo: list[_Set] = []  # split sets to check again
         self._root_bound = UNBOUNDED
+        self._root: _Set | None = None
 
     # ---------------------------------------------------------------- bounds
     def _budget(self, x: _Set) -> int:
@@ -581,6 +588,25 @@ class Spread:
             if c.state != _OPEN:
                 return False
             x = c.set
+
+    def _root_progress(self) -> None:
+        """Put in :attr:`stats` how far the root is: its candidates decided, the least
+        cost of those of known cost (an upper bound of its cost), and the least of that
+        and the lower bounds of the candidates still open (a lower bound of its cost)."""
+        x, st = self._root, self.stats
+        if x is None:
+            return
+        if x.done:
+            st.lower, st.upper = x.value, x.cost
+        if x.done or x.cands is None:
+            st.candidates = st.decided = len(x.cands or ())
+            return
+        st.candidates = len(x.cands)
+        st.decided = sum(c.state != _OPEN for c in x.cands)
+        costs = [c.cost for c in x.exact]
+        st.upper = min(costs) if costs else -1
+        lows = [c.total if c.opened else c.score for c in x.cands if c.state == _OPEN]
+        st.lower = max(x.lower, min(lows + costs, default=x.lower))
 
     # ---------------------------------------------------------------- building
     def _push(self, x: _Set | _Cand, key: tuple) -> None:
@@ -873,7 +899,7 @@ class Spread:
         """The cost of ``codes`` when below ``bound``, else a lower bound of at least
         ``bound`` (as the compiled search answers); the memo then holds the choices."""
         self._root_bound = bound
-        root = _Set(codes, palette, None, ())
+        root = self._root = _Set(codes, palette, None, ())
         root.cost, root.lower = self._known(codes)
         if root.cost >= 0:
             return root.cost
@@ -935,9 +961,11 @@ class Spread:
                         self.runner.resume()  # type: ignore[attr-defined]
                 if self.report is not None and time.monotonic() - last >= self.every:
                     last = time.monotonic()
+                    self._root_progress()
                     self.report(self.stats)
         finally:
             self.cpu = time.thread_time() - cpu0
+            self._root_progress()
             for x in self._running:
                 x.dead = True
                 self.runner.tell(x)
