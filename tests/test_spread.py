@@ -141,7 +141,8 @@ def test_spread_optimum_of_four_five_on_threads_is_goddards():
 @pytest.mark.parametrize("threads", [1, 2])
 def test_the_reported_bounds_always_hold_the_optimum(threads):
     """Every report of a spread search bounds the optimum from both sides (once a first
-    guess's cost is known), the bounds close in, and at the end both are the optimum."""
+    guess's cost is known), the bounds close in, and at the end both are the optimum;
+    while the first guess is searched, what it costs at least rises toward its cost."""
     seen: list[spread.Stats] = []
     tree, stats = _spread_tree(
         make_game(4, 5),
@@ -158,13 +159,20 @@ def test_the_reported_bounds_always_hold_the_optimum(threads):
     assert any(st.upper >= 0 and st.decided < st.candidates for st in seen)
     assert [st.decided for st in seen] == sorted(st.decided for st in seen)
     assert (stats.lower, stats.upper, stats.decided) == (2463, 2463, stats.candidates)
+    rising = [st.opened for st in seen if st.decided == 0]
+    assert rising == sorted(rising) and len(set(rising)) > 3
+    assert rising[-1] <= next(st.upper for st in seen if st.decided == 1)
     early = [st for st in seen if st.upper < 0]
     assert early
     first = early[0]
     assert optmod.progress_text(first) == (
-        f"the optimum at least {first.lower:,} (0 of {first.candidates} first guesses decided)"
+        f"the optimum at least {first.lower:,} (0 of {first.candidates} first guesses "
+        f"decided; the first under search costs at least {first.opened:,})"
     )
-    assert "between 2,463 and 2,463" in optmod.progress_text(stats)
+    assert (
+        optmod.progress_text(stats)
+        == "the optimum between 2,463 and 2,463 (5 of 5 first guesses decided)"
+    )
 
 
 def test_results_file_is_reused_and_a_cut_last_line_dropped(tmp_path):

@@ -251,7 +251,10 @@ def progress_text(stats: spread.Stats) -> str:
         where = f"the optimum between {stats.lower:,} and {stats.upper:,}"
     else:
         where = f"the optimum at least {stats.lower:,}"
-    return f"{where} ({stats.decided} of {stats.candidates} first guesses decided)"
+    text = f"{where} ({stats.decided} of {stats.candidates} first guesses decided"
+    if stats.opened >= 0:
+        text += f"; the first under search costs at least {stats.opened:,}"
+    return text + ")"
 
 
 def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory: int) -> None:

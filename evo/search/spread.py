@@ -80,8 +80,9 @@ class Stats:
     """What a spread search did: leaves searched (and taken from a results file or the
     memo), their nodes and seconds (summed over the workers), sets split here, parts
     searched here at once (too small to send); and how far the root is: its candidates
-    (``decided`` of ``candidates``), and the bounds proved so far on its cost (``lower``;
-    ``upper``, -1 before a first candidate's cost is known)."""
+    (``decided`` of ``candidates``), the bounds proved so far on its cost (``lower``;
+    ``upper``, -1 before a first candidate's cost is known), and what the first of its
+    candidates under search costs at least (``opened``; -1: none)."""
 
     leaves: int = 0
     reused: int = 0
@@ -93,6 +94,7 @@ class Stats:
     decided: int = 0
     lower: int = 0
     upper: int = -1
+    opened: int = -1
 
 
 # ---------------------------------------------------------------------- the search tree
@@ -124,6 +126,7 @@ class _Set:
         "lo",
         "queued_all",
         "place",
+        "limit",
     )
 
     def __init__(self, codes: np.ndarray, palette: Palette, up: _Cand | None, key: tuple):
@@ -148,6 +151,7 @@ class _Set:
         self.lo = 0  # its candidates before this one are decided
         self.queued_all = False  # its candidates are all queued to be opened
         self.place = -1  # the runner's place (a thread's memo) where it is searched
+        self.limit = UNBOUNDED  # the bound it was split with: no candidate left out is below
 
     @property
     def value(self) -> int:
@@ -591,22 +595,42 @@ class Spread:
 
     def _root_progress(self) -> None:
         """Put in :attr:`stats` how far the root is: its candidates decided, the least
-        cost of those of known cost (an upper bound of its cost), and the least of that
-        and the lower bounds of the candidates still open (a lower bound of its cost)."""
+        cost of those of known cost (an upper bound of its cost) and a lower bound of its
+        cost (:meth:`_floor`)."""
         x, st = self._root, self.stats
         if x is None:
             return
+        st.candidates = len(x.cands or ())
+        st.decided = sum(c.state != _OPEN for c in x.cands or ())
         if x.done:
-            st.lower, st.upper = x.value, x.cost
-        if x.done or x.cands is None:
-            st.candidates = st.decided = len(x.cands or ())
+            st.lower, st.upper, st.opened = x.value, x.cost, -1
             return
-        st.candidates = len(x.cands)
-        st.decided = sum(c.state != _OPEN for c in x.cands)
-        costs = [c.cost for c in x.exact]
-        st.upper = min(costs) if costs else -1
-        lows = [c.total if c.opened else c.score for c in x.cands if c.state == _OPEN]
-        st.lower = max(x.lower, min(lows + costs, default=x.lower))
+        st.upper = min((c.cost for c in x.exact), default=-1)
+        st.lower = self._floor(x)
+        first = next((c for c in x.cands or () if c.state == _OPEN and c.opened), None)
+        st.opened = -1 if first is None else self._cand_floor(first)
+
+    def _floor(self, x: _Set) -> int:
+        """A lower bound of set ``x``'s cost from what is known below it now: the least,
+        over its candidates, of what each costs at least (its parts' floors when opened),
+        and of the bound it was split with (a candidate left out costs at least that)."""
+        if x.cost >= 0 or x.cands is None:
+            return x.value
+        least = x.limit
+        for c in x.cands:
+            if c.opened and c.fixed == 0:
+                continue  # it splits the set as a candidate before it: the same cost
+            least = min(least, self._cand_floor(c))
+        return max(x.value, least)
+
+    def _cand_floor(self, c: _Cand) -> int:
+        """What candidate ``c`` costs at least: its cost when known, else its parts'
+        floors when opened, else its bound from part sizes."""
+        if c.cost >= 0:
+            return c.cost
+        if not c.opened:
+            return c.score
+        return c.fixed + sum(self._floor(p) for p in c.parts)
 
     # ---------------------------------------------------------------- building
     def _push(self, x: _Set | _Cand, key: tuple) -> None:
@@ -634,6 +658,7 @@ class Spread:
             x.codes, bound, x.value, self.solver.game_args, x.palette
         )
         x.least = int(least)
+        x.limit = bound
         x.cands = []
         for q in range(len(kept)):
             c = _Cand(x, q, int(cands[kept[q]]), int(bounds[q]))
