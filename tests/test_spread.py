@@ -20,6 +20,7 @@ import pytest
 from evo.baselines.optimal import OptimalRefused, Where, optimal
 from evo.core import engine
 from evo.core.game import make_game
+from evo.core.treeio import load_tree
 from evo.search import exact_kernel, spread
 from evo.search import memo_kernel as mk
 from evo.search.exact import UNBOUNDED, Solver
@@ -173,6 +174,62 @@ def test_the_reported_bounds_always_hold_the_optimum(threads):
         optmod.progress_text(stats)
         == "the optimum between 2,463 and 2,463 (5 of 5 first guesses decided)"
     )
+
+
+def test_a_proof_keeps_the_best_tree_so_far(tmp_path):
+    """Each time a first guess is decided at a new least cost, its whole tree is written:
+    a tree that replays to that cost, with that first guess; the last one written is the
+    optimum's (on (4,5), whose first guess in the search's order is optimal)."""
+    game = make_game(4, 5)
+    best = tmp_path / "proof.jsonl.best.json"
+    said: list[str] = []
+    tree = optimal(
+        game,
+        time_limit=None,
+        where=Where(results=tmp_path / "proof.jsonl", best=best, report=said.append),
+    )
+    kept = load_tree(best)
+    assert tree.total == 2463 and kept.total == 2463
+    assert kept.codes.tolist() == tree.codes.tolist() and int(kept.guess[0]) == int(tree.guess[0])
+    assert f"the best tree so far, total 2,463, is in {best}" in said
+
+
+def test_the_best_tree_so_far_is_built_from_the_memos_alone():
+    """The tree written while a proof goes on is the memos' choices under the first guess
+    decided, its total that guess's cost; a choice missing from the memos leaves it
+    unwritten rather than searched (the search still runs around it)."""
+    game = make_game(4, 4)
+    solver = Solver(game, policy="symmetry")
+    codes = game.all_codes().astype(np.int64)
+    written: list[int] = []
+    solver.spread(
+        codes,
+        UNBOUNDED,
+        palette(game, (), symmetries=True),
+        True,
+        split=20,
+        inline=6,
+        improved=lambda guess, cost: written.append(cost),
+    )
+    alone = Solver(game, policy="symmetry").subtree(codes)
+    assert written and written == sorted(written, reverse=True) and written[-1] == alone.total
+    fresh = Solver(game, policy="symmetry")
+    with pytest.raises(LookupError):
+        fresh.best_guess(codes[:40], search=False)
+    assert fresh.nodes == 0
+
+
+def test_the_cli_keeps_the_proofs_best_tree_beside_its_results_file(tmp_path):
+    from click.testing import CliRunner
+
+    from evo.cli import main
+
+    results = tmp_path / "proof.jsonl"
+    args = ["baselines", "-n", "4", "-c", "5", "--only", "optimal", "--no-cache"]
+    res = CliRunner().invoke(main, [*args, "--resume", str(results)])
+    assert res.exit_code == 0, res.output
+    assert load_tree(tmp_path / "proof.jsonl.best.json").total == 2463
+    assert len(results.read_text().splitlines()) > 1
 
 
 def test_results_file_is_reused_and_a_cut_last_line_dropped(tmp_path):

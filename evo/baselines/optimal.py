@@ -23,6 +23,7 @@ from evo.baselines.limits import BaselineRefused, check_time_limit, duration_tex
 from evo.core.engine import threads
 from evo.core.game import Game, available_memory_bytes, count_codes, memory_estimate
 from evo.core.tree import Tree
+from evo.core.treeio import save_tree
 from evo.search import spread
 from evo.search.build import Node, build_tree
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver, solve_leaf
@@ -140,13 +141,16 @@ class Where:
     ``scheduler``: the address of a Dask scheduler whose workers search the subproblems;
     ``workers``: else, a local Dask cluster of this many worker processes (0: the threads
     of this process, :func:`~evo.core.engine.threads`); ``report``: called with a line
-    of progress every minute of a spread search."""
+    of progress every minute of a spread search; ``best``: a tree file where a spread
+    search writes the best tree found so far, each time a first guess is decided at a new
+    least cost (an upper bound of the optimum while the proof goes on)."""
 
     memory: int | None = None
     results: str | Path | None = None
     scheduler: str | None = None
     workers: int = 0
     report: Callable[[str], None] | None = None
+    best: str | Path | None = None
 
     @property
     def processes(self) -> int:
@@ -216,7 +220,12 @@ def optimal(
     solver = Solver(game, policy="symmetry", deadline=deadline, memory=memory // per)
     codes = game.all_codes().astype(np.int64)
     try:
-        if where.results is None and where.scheduler is None and where.workers <= 0:
+        if (
+            where.results is None
+            and where.best is None
+            and where.scheduler is None
+            and (where.workers <= 0)
+        ):
             solver.solve(codes, Node(game), UNBOUNDED)  # spread on the threads when big
         else:
             _spread(game, solver, codes, where, memory)
@@ -257,6 +266,34 @@ def progress_text(stats: spread.Stats) -> str:
     return text + ")"
 
 
+def _write_best(
+    game: Game,
+    solver: Solver,
+    path: Path,
+    say: Callable[[str], None] | None,
+    guess: int,
+    cost: int,
+) -> None:
+    """Write the tree of first guess ``guess``, of total ``cost``, to ``path``: below it
+    the choices of the solver's memos (nothing is searched; a choice dropped from them
+    leaves the file as it was, until a later first guess or the end)."""
+
+    def choose(codes: np.ndarray, node: Node) -> int:
+        if len(codes) == game.num_codes:
+            return guess
+        return solver.best_guess(codes, node, search=False)
+
+    try:
+        tree = build_tree(game, choose)
+    except LookupError:
+        return
+    if tree.total != cost:
+        raise AssertionError(f"the tree of a first guess of cost {cost} totals {tree.total}")
+    save_tree(tree, path, name="optimal", partial=True)
+    if say is not None:
+        say(f"the best tree so far, total {cost:,}, is in {path}")
+
+
 def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory: int) -> None:
     """The optimum's search spread with a results file, or on a Dask cluster."""
     results = None
@@ -276,10 +313,15 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
                 + progress_text(stats)
             )
 
+    improved = None
+    if where.best is not None:
+        improved = partial(_write_best, game, solver, Path(where.best), where.report)
     group = palette(game, (), symmetries=True)
     try:
         if where.scheduler is None and where.workers <= 0:
-            solver.spread(codes, UNBOUNDED, group, True, results=results, report=report)
+            solver.spread(
+                codes, UNBOUNDED, group, True, results=results, report=report, improved=improved
+            )
             return
         per = None if where.scheduler is not None else memory // where.workers
         session = f"{os.getpid()}-{time.time_ns()}"
@@ -287,7 +329,14 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
         with spread.dask_client(where.scheduler, workers=where.workers, memory=per) as client:
             runner = spread.Cluster(client, task)
             solver.spread(
-                codes, UNBOUNDED, group, True, runner=runner, results=results, report=report
+                codes,
+                UNBOUNDED,
+                group,
+                True,
+                runner=runner,
+                results=results,
+                report=report,
+                improved=improved,
             )
     finally:
         if results is not None:

@@ -69,7 +69,8 @@ def _histogram(h: dict) -> str:
     metavar="FILE",
     help="The exact optimum's results file: each subproblem it finishes is added to FILE "
     "(JSON lines, synced to disk), and those FILE holds are not searched again, so a long "
-    "proof stopped (or out of time) goes on from there when run again.",
+    "proof stopped (or out of time) goes on from there when run again. The best tree found "
+    "so far is kept in FILE.best.json.",
 )
 @click.option(
     "--scheduler",
@@ -149,6 +150,7 @@ def baselines(
     where = Where(
         memory=memory,
         results=resume,
+        best=None if resume is None else resume.with_name(resume.name + ".best.json"),
         scheduler=scheduler,
         workers=workers,
         report=(lambda line: click.echo(f"\n  {line}", err=True, nl=False)) if progress else None,

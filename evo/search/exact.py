@@ -334,14 +334,22 @@ class Solver:
         return cost % self.scale
 
     def best_guess(
-        self, codes: np.ndarray, node: Node | None = None, *, depth: int | None = None
+        self,
+        codes: np.ndarray,
+        node: Node | None = None,
+        *,
+        depth: int | None = None,
+        search: bool = True,
     ) -> int:
         """The root guess of an optimal subtree for ``codes`` (the lower code of two), with
-        ``depth``: among subtrees that solve every code within ``depth`` guesses."""
+        ``depth``: among subtrees that solve every code within ``depth`` guesses; not
+        ``search``: only from the memos (:class:`LookupError` when they miss it)."""
         s = _sorted(codes)
         if len(s) <= 2:
             return int(s[0])
         guess = self._memo_guess(s, depth)
+        if guess < 0 and not search:
+            raise LookupError(f"no choice known for a set of {len(s)} codes")
         if guess < 0:
             self.solve(s, node or Node(self.game), UNBOUNDED, depth=depth)
             guess = self._memo_guess(s, depth)
@@ -504,12 +512,14 @@ class Solver:
         inline: int = spreading.INLINE,
         report: Callable[[spreading.Stats], None] | None = None,
         every: float = 60.0,
+        improved: Callable[[int, int], None] | None = None,
     ) -> int:
         """``solve`` spread over ``runner`` (default: :func:`threads` threads of this
         process), leaves found in and added to ``results``; sets of at least ``split``
         codes split here (default: :data:`SPLIT_SHARE` of the codes, at least
         :data:`SPLIT_CODES`), parts of fewer than ``inline`` searched in this thread;
-        ``report`` called with the statistics every ``every`` seconds. See
+        ``report`` called with the statistics every ``every`` seconds, ``improved`` with
+        ``(guess, cost)`` when a first guess is decided at a new least cost. See
         :mod:`evo.search.spread`."""
         from evo.search import memo_kernel as mk
 
@@ -541,6 +551,7 @@ class Solver:
             deadline=self.deadline,
             report=report,
             every=every,
+            improved=improved,
             full=full,
             make_room=make_room,
         )

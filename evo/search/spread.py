@@ -514,7 +514,9 @@ class Spread:
     (a task would cost more than their search). ``results``: a results file to reuse and
     extend; ``deadline``: a ``time.monotonic()`` instant past which :class:`TimeoutError`
     is raised; ``report``: called with the :class:`Stats` every ``every`` seconds;
-    ``full``, ``make_room``: when ``full()`` (the memo the threads share has no room),
+    ``improved``: called with ``(guess, cost)`` when a first guess is decided at a new
+    least cost (the solver's memos then hold its subtree's choices); ``full``,
+    ``make_room``: when ``full()`` (the memo the threads share has no room),
     ``make_room()`` is called with the runner's threads paused."""
 
     def __init__(
@@ -530,10 +532,12 @@ class Spread:
         deadline: float | None = None,
         report: Callable[[Stats], None] | None = None,
         every: float = 60.0,
+        improved: Callable[[int, int], None] | None = None,
         full: Callable[[], bool] | None = None,
         make_room: Callable[[], None] | None = None,
     ):
         self.solver = solver
+        self.improved = improved
         self.full = full
         self.make_room = make_room
         self.runner = runner
@@ -557,6 +561,7 @@ class Spread:
         self._todo: list[_Set] = []  # split sets to check again
         self._root_bound = UNBOUNDED
         self._root: _Set | None = None
+        self._told = UNBOUNDED  # the least cost of a first guess told to ``improved``
 
     # ---------------------------------------------------------------- bounds
     def _budget(self, x: _Set) -> int:
@@ -609,6 +614,17 @@ class Spread:
         st.lower = self._floor(x)
         first = next((c for c in x.cands or () if c.state == _OPEN and c.opened), None)
         st.opened = -1 if first is None else self._cand_floor(first)
+
+    def _tell_improved(self) -> None:
+        """Call ``improved`` when a first guess is decided at a new least cost (the first
+        in the order of those of least cost)."""
+        x = self._root
+        if x is None or self.improved is None:
+            return
+        best = min(x.exact, key=lambda c: (c.cost, c.q), default=None)
+        if best is not None and best.cost < self._told:
+            self._told = best.cost
+            self.improved(best.guess, best.cost)
 
     def _floor(self, x: _Set) -> int:
         """A lower bound of set ``x``'s cost from what is known below it now: the least,
@@ -978,6 +994,7 @@ class Spread:
                     self._answer(x, out)
                 self._check()
                 self._tell_running()
+                self._tell_improved()
                 if self.full is not None and self.make_room is not None and self.full():
                     self.runner.pause()  # type: ignore[attr-defined]
                     try:
