@@ -495,7 +495,9 @@ def test_known_optimum_names_its_source():
     k = known_optimum(tiny)
     assert k is not None and k.total == optimal(tiny, time_limit=None).total
     assert "computed" in k.source
-    assert known_optimum(make_game(4, 10)) is None  # 10000 codes: neither recorded nor tiny
+    assert known_optimum(make_game(4, 11)) is None  # 14641 codes: neither recorded nor tiny
+    k = known_optimum(make_game(4, 10))  # computed by evo, published nowhere before
+    assert (k.total, k.proved) == (55632, True) and "evo" in k.source
     k = known_optimum(make_game(5, 6))  # computed by evo, published nowhere before
     assert (k.total, k.proved) == (36721, True) and "evo" in k.source
     k = known_optimum(make_game(4, 8))  # reported optimal, and found by evo's search

@@ -89,6 +89,7 @@ _OPTIMA = [
     (4, 7, "mastermind", 11228, _EVO),
     (4, 8, "mastermind", 20471, f"reported optimal (arfst23/Mastermind, exhaustive); {_EVO}"),
     (4, 9, "mastermind", 34666, _EVO),  # published nowhere before: breakers/mastermind-4-9.json
+    (4, 10, "mastermind", 55632, _EVO),  # published nowhere before: breakers/mastermind-4-10.json
     (5, 5, "mastermind", 13496, _EVO),
     (5, 6, "mastermind", 36721, _EVO),  # published nowhere before: breakers/mastermind-5-6.json
     (3, 6, "mastermind", 854, _EVO),
