@@ -154,6 +154,18 @@ class Where:
     best: str | Path | None = None
 
     @property
+    def coordinated(self) -> bool:
+        """Whether the search runs through the spread search's coordinator from the root:
+        for a results file, a best tree file or Dask workers (else the solver spreads a
+        big search over its threads by itself)."""
+        return (
+            self.results is not None
+            or self.best is not None
+            or self.scheduler is not None
+            or self.workers > 0
+        )
+
+    @property
     def processes(self) -> int:
         """The searches that run side by side: the local cluster's workers, or threads
         (a remote cluster's size is not known ahead)."""
@@ -221,12 +233,7 @@ def optimal(
     solver = Solver(game, policy="symmetry", deadline=deadline, memory=memory // per)
     codes = game.all_codes().astype(np.int64)
     try:
-        if (
-            where.results is None
-            and where.best is None
-            and where.scheduler is None
-            and (where.workers <= 0)
-        ):
+        if not where.coordinated:
             solver.solve(codes, Node(game), UNBOUNDED)  # spread on the threads when big
         else:
             _spread(game, solver, codes, where, memory)
