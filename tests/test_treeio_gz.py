@@ -245,4 +245,5 @@ def test_the_shipped_68_breaker_loads_to_its_stated_total():
     cells = [c.strip() for c in row.strip("|").split("|")]
     tree = load_tree(BREAKERS / "mastermind-6-8.json.gz")
     assert (tree.game.pegs, tree.game.colors) == (6, 8)
-    assert (tree.total, tree.worst) == (int(cells[2]), int(cells[4])) == (1553177, 8)
+    assert (tree.total, tree.worst) == (int(cells[2]), int(cells[4]))
+    assert tree.worst == 8 and tree.total <= 1_556_000  # issue 36's bar at worst case 8
