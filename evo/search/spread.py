@@ -615,13 +615,18 @@ class Spread:
         first = next((c for c in x.cands or () if c.state == _OPEN and c.opened), None)
         st.opened = -1 if first is None else self._cand_floor(first)
 
+    @staticmethod
+    def _cheapest(x: _Set) -> _Cand | None:
+        """The set's choice among its candidates of known cost: the first of least cost."""
+        return min(x.exact, key=lambda c: (c.cost, c.q), default=None)
+
     def _tell_improved(self) -> None:
         """Call ``improved`` when a first guess is decided at a new least cost (the first
         in the order of those of least cost)."""
         x = self._root
         if x is None or self.improved is None:
             return
-        best = min(x.exact, key=lambda c: (c.cost, c.q), default=None)
+        best = self._cheapest(x)
         if best is not None and best.cost < self._told:
             self._told = best.cost
             self.improved(best.guess, best.cost)
@@ -796,10 +801,7 @@ class Spread:
             break
         if undecided:
             return False
-        best = None
-        for c in x.exact:
-            if best is None or c.cost < best.cost or (c.cost == best.cost and c.q < best.q):
-                best = c
+        best = self._cheapest(x)
         if best is not None and best.cost < budget:
             x.guess = best.guess
             self._learn(x, cost=best.cost)
