@@ -1,12 +1,17 @@
 """Proved lower bounds (evo/search/bound.py): never above the optimum at any depth, equal
 to it without limits, checked against a plain recursive minimum on tiny games; the
-certificate proves again and refuses a tampered one; the options each change what they
-say they change; breakers/bounds.json holds what it claims."""
+certificate proves again and refuses a tampered one; a search goes on from its
+certificate; the options each change what they say they change; breakers/bounds.json
+holds what it claims."""
 
 from __future__ import annotations
 
 import copy
 import json
+import os
+import signal
+import subprocess
+import sys
 import time
 from functools import cache
 from pathlib import Path
@@ -25,6 +30,7 @@ from evo.search.bound import (
     check_certificate,
     first_guess_classes,
     lower_bound,
+    read_certificate,
     set_bound,
     write_certificate,
 )
@@ -393,3 +399,118 @@ def test_cli_passes_each_option_to_the_bound(monkeypatch):
     assert res.exit_code == 0 and seen["workers"] == 2 and seen["seconds"] is None
     res = CliRunner().invoke(main, [*args, "--scheduler", "tcp://somewhere:8786"])
     assert res.exit_code == 0 and seen["scheduler"] == "tcp://somewhere:8786"
+    assert seen["resume"] is None
+
+
+# ------------------------------------------------------------------ going on from a certificate
+def test_the_bound_is_told_after_every_task():
+    told = []
+    b = lower_bound(make_game(4, 6), depth=2, progress=lambda t: told.append(t.to_json()))
+    assert len(told) == b.tasks + 1  # the start, then each task as it ends
+    assert [t["lower_bound"] for t in told] == sorted(t["lower_bound"] for t in told)
+    for t in told:  # each one a certificate that holds then
+        check_certificate(t, prove=False)
+
+
+def test_a_search_goes_on_from_its_certificate():
+    game = make_game(4, 6)
+    shallow = lower_bound(game, depth=1)
+    direct = lower_bound(game, depth=2)
+    told = []
+    resumed = lower_bound(game, depth=2, resume=shallow.to_json(), progress=told.append)
+    assert resumed.lower_bound == direct.lower_bound == 5625
+    assert [c.total for c in resumed.classes] == [c.total for c in direct.classes]
+    # Only the second level's tasks ran; the first level's count and history carried on.
+    assert len(told) - 1 == direct.tasks - shallow.tasks > 0
+    assert resumed.tasks == direct.tasks
+    assert resumed.history[: len(shallow.history)] == [(round(t, 3), v) for t, v in shallow.history]
+    # Asked no deeper than the certificate went: nothing to do.
+    again = lower_bound(game, depth=1, resume=shallow.to_json(), progress=told.append)
+    assert again.lower_bound == shallow.lower_bound and again.tasks == shallow.tasks
+
+
+def test_seconds_count_the_time_of_the_search_going_on_only():
+    game = make_game(4, 6)
+    data = lower_bound(game, depth=1).to_json()
+    data["seconds"] = 10_000.0  # long past any --seconds asked now
+    b = lower_bound(game, depth=2, seconds=120, resume=data)
+    assert b.lower_bound == 5625 and b.seconds >= 10_000
+
+
+@pytest.mark.parametrize(
+    "change,message",
+    [
+        (lambda d: d, "not of (4, 7"),
+        (lambda d: d.update(exact_below=10), "proved with 10, not 20"),
+        (lambda d: d["classes"][0].update(total=1), "total 1 is not"),
+        (lambda d: d.update(seconds="soon"), "seconds"),
+        (lambda d: d.update(history=[[1, 2, 3]]), "history"),
+        (lambda d: d["classes"][0]["parts"][0].update(depth="deep"), "depth 'deep'"),
+    ],
+)
+def test_going_on_from_a_wrong_certificate_is_refused(change, message):
+    game = make_game(4, 6)
+    data = copy.deepcopy(lower_bound(game, depth=1).to_json())
+    change(data)
+    other = make_game(4, 7) if message.startswith("not of") else game
+    with pytest.raises(CertificateError, match=message.replace("(", r"\(")):
+        lower_bound(other, depth=2, resume=data)
+
+
+def test_cli_resume_goes_on_from_the_certificate(tmp_path):
+    cert = tmp_path / "c.json"
+    args = ["bound", "-n", "4", "-c", "6", "--workers", "1", "--certificate", str(cert)]
+    fresh = CliRunner().invoke(main, [*args, "--depth", "1", "--resume", "--json"])
+    assert fresh.exit_code == 0, fresh.output
+    assert "going on" not in fresh.stderr  # no certificate yet: a new search
+    assert json.loads(fresh.stdout)["lower_bound"] == 5491
+    first = read_certificate(cert)
+    res = CliRunner().invoke(main, [*args, "--depth", "2", "--resume", "--json"])
+    assert res.exit_code == 0, res.output
+    assert f"going on from {cert}: 5,491 proved in" in res.stderr
+    out = json.loads(res.stdout)
+    assert out["lower_bound"] == 5625 and out["tasks"] > first["tasks"]
+    assert out["history"][: len(first["history"])] == first["history"]
+    assert out["seconds"] >= first["seconds"]
+    # Without --resume the certificate is written anew from a fresh search.
+    res = CliRunner().invoke(main, [*args, "--depth", "1", "--json"])
+    assert json.loads(res.stdout)["tasks"] == first["tasks"]
+    bad = CliRunner().invoke(main, [*args, "--depth", "2", "--resume", "--exact-below", "5"])
+    assert bad.exit_code == 2 and len(bad.stderr.strip().splitlines()) == 1
+    assert f"{cert}: cannot go on from it: exact_below" in bad.stderr
+    alone = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "6", "--resume"])
+    assert alone.exit_code == 2 and "--resume needs --certificate" in alone.stderr
+    check = CliRunner().invoke(main, ["bound", "--check", str(cert), "--resume"])
+    assert check.exit_code == 2 and "--check takes none of --resume" in check.stderr
+
+
+@pytest.mark.slow
+def test_a_bound_killed_goes_on_from_its_certificate(tmp_path):
+    """SIGKILL in the middle of the (4,7) depth-2 bound: the certificate holds what the
+    finished tasks proved, and the search started again with --resume ends at the bound
+    of the uninterrupted search (breakers/bounds.json's 11,145)."""
+    cert = tmp_path / "c.json"
+    evo = [sys.executable, "-c", "from evo.cli import main; main(prog_name='evo')"]
+    cmd = [*evo, "bound", "-n", "4", "-c", "7", "--depth", "2", "--workers", "1",
+           "--certificate", str(cert)]  # fmt: skip
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 600
+        while time.monotonic() < deadline:
+            if cert.exists() and read_certificate(cert)["history"][-1][1] > 10_800:
+                break  # past the first level, well before the end
+            time.sleep(0.05)
+        assert proc.poll() is None, "the search ended before it could be killed"
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.kill()
+        proc.wait()
+    killed = read_certificate(cert)
+    assert killed["lower_bound"] < 11_145
+    check_certificate(killed, prove=False)
+    res = subprocess.run([*cmd, "--resume", "--json"], cwd=ROOT, capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    assert "going on from" in res.stderr
+    out = json.loads(res.stdout)
+    assert out["lower_bound"] == 11_145
+    assert out["history"][: len(killed["history"])] == killed["history"]

@@ -58,6 +58,13 @@ from evo.cli.common import game_options, open_game, threads_option
     "there (JSON), which --check proves again.",
 )
 @click.option(
+    "--resume",
+    is_flag=True,
+    help="Go on from the certificate FILE of --certificate when it exists (its parts' "
+    "bounds taken as proved; --check proves them again): a stopped search loses only its "
+    "running tasks, the certificate being written after each.",
+)
+@click.option(
     "--check",
     "check",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -71,15 +78,20 @@ from evo.cli.common import game_options, open_game, threads_option
     default=None,
     help="With --check: prove only part K (counted over the classes, from 0).",
 )
-def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate, check, part,
-          pegs, colors, variant) -> None:  # fmt: skip
+def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate, resume, check,
+          part, pegs, colors, variant) -> None:  # fmt: skip
     """Prove a lower bound on the least total of the game: no breaker, whatever its guesses
     and worst case, has a smaller total. Exhaustive over the first levels (one guess per
     symmetry class), admissible bounds below; the bound is the least, over the first
     guesses, of the codes plus the bounds of the guess's parts. Prints the bound and each
     first guess's."""
     from evo.core.engine import threads
-    from evo.search.bound import EXACT_BELOW, CertificateError, lower_bound, write_certificate
+    from evo.search.bound import (
+        EXACT_BELOW,
+        CertificateError,
+        lower_bound,
+        write_certificate,
+    )
 
     ctx = click.get_current_context()
     if check is not None:
@@ -91,6 +103,7 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
                 ("--certificate", certificate),
                 ("--scheduler", scheduler),
                 ("--exact-below", exact_below),
+                ("--resume", resume or None),
             )
             if value is not None
         ]
@@ -103,6 +116,8 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
         return
     if part is not None:
         raise click.UsageError("--part needs --check FILE")
+    if resume and certificate is None:
+        raise click.UsageError("--resume needs --certificate FILE (the certificate to go on from)")
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers is for local processes, not with --scheduler")
     game = open_game(pegs, colors, variant)
@@ -111,6 +126,10 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
 
         check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
 
+    exact_below = EXACT_BELOW if exact_below is None else exact_below
+    start = None
+    if resume and certificate.exists():
+        start = _resumed(certificate, game, exact_below)
     shown: list[int] = []
 
     def say(b) -> None:
@@ -127,10 +146,11 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
             game,
             depth=depth,
             seconds=seconds,
-            exact_below=EXACT_BELOW if exact_below is None else exact_below,
+            exact_below=exact_below,
             scheduler=scheduler,
             workers=threads() if workers is None else workers,
             progress=say,
+            resume=start,
         )
     except OSError as e:
         if scheduler is None:
@@ -155,6 +175,23 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
         )
     if certificate is not None:
         click.echo(f"certificate: {certificate}")
+
+
+def _resumed(path: Path, game, exact_below: int) -> dict:
+    """``--resume``: the certificate to go on from, checked to be of this game and search
+    (one line naming the file when it is not)."""
+    from evo.search.bound import CertificateError, certificate_classes, read_certificate
+
+    try:
+        data = read_certificate(path)
+        certificate_classes(data, game, exact_below=exact_below)
+    except CertificateError as e:
+        raise click.ClickException(f"{path}: cannot go on from it: {e}") from None
+    click.echo(
+        f"going on from {path}: {data['lower_bound']:,} proved in {data['seconds']:,.1f} s",
+        err=True,
+    )
+    return data
 
 
 def _check(ctx: click.Context, path: Path, part: int | None, as_json: bool) -> None:

@@ -29,7 +29,8 @@ and the game by the least class. The classes are refined best first: the parts o
 class whose bound is the least go one level deeper, until the depth asked, the time,
 or (with neither) every part of the least class is solved exactly, which is then the
 optimum. A certificate lists each class and part with the bound proved there, so that
-any part can be proved again alone (:func:`check_certificate`).
+any part can be proved again alone (:func:`check_certificate`). It holds after every task,
+so a search can go on from it (``resume``): a stopped one loses only its running tasks.
 """
 
 from __future__ import annotations
@@ -473,6 +474,7 @@ def lower_bound(
     scheduler: str | None = None,
     workers: int = 1,
     progress: Callable[[Bound], None] | None = None,
+    resume: dict[str, Any] | None = None,
 ) -> Bound:
     """A proved lower bound of ``game``'s least total.
 
@@ -483,17 +485,25 @@ def lower_bound(
     forever). ``exact_below``: sets of at most this many codes are solved exactly.
     ``scheduler``: a Dask scheduler's address to run the tasks on; else ``workers``
     local processes (1: this one). ``progress`` is told the bound proved so far after
-    every round of tasks (a whole :class:`Bound`, whose certificate holds).
+    every task (a whole :class:`Bound`, whose certificate holds). ``resume``: a
+    certificate of the game (:func:`read_certificate`) to go on from, its parts' bounds
+    and depths taken as proved (:func:`check_certificate` proves them again); its time,
+    tasks and history carried on. ``seconds`` counts this call's time only.
     """
     if depth is not None and depth < 0:
         raise ValueError(f"depth must be 0 or more, not {depth}")
     if seconds is not None and seconds <= 0:
         raise ValueError(f"seconds must be positive, not {seconds}")
-    start = time.monotonic()
-    classes = _initial_classes(game)
+    start = began = time.monotonic()
     target = None if depth is None else depth - 1  # the parts' depth
     history: list[tuple[float, int]] = []
     tasks = 0
+    if resume is None:
+        classes = _initial_classes(game)
+    else:
+        classes = certificate_classes(resume, game, exact_below=exact_below)
+        before, tasks, history = _certificate_run(resume)
+        start -= before  # the time reported: the certificate's and this call's
 
     def least() -> ClassBound:
         return min(classes, key=lambda c: (c.total, c.guess))
@@ -518,10 +528,10 @@ def lower_bound(
         if not history or history[-1][1] != value:
             history.append((time.monotonic() - start, value))
         if progress is not None:
-            progress(snapshot())  # after every round of tasks: a bound proved so far
+            progress(snapshot())  # after every task: a bound proved so far
 
     record()
-    with task_mapper(scheduler=scheduler, workers=workers) as mapper:
+    with task_mapper(scheduler=scheduler, workers=workers, ordered=False) as mapper:
         while True:
             top = least()
             if all(p.exact for p in top.parts):
@@ -529,7 +539,7 @@ def lower_bound(
             todo = [p for p in top.parts if not p.exact and _deeper(p.depth, target, seconds)]
             if not todo:
                 break
-            left = None if seconds is None else seconds - (time.monotonic() - start)
+            left = None if seconds is None else seconds - (time.monotonic() - began)
             if left is not None and left <= 0:
                 break
             todo.sort(key=lambda p: -p.size)  # the longest first: the workers end together
@@ -545,16 +555,16 @@ def lower_bound(
                 )
                 for p in todo
             ]
-            results = mapper(_task, args)
-            tasks += len(args)
             progressed = False
-            for p, a, (value, spent) in zip(todo, args, results):
+            for i, (value, spent) in mapper(_task, args):  # as each task ends
+                tasks += 1
                 if value is None:
                     continue  # out of time: the part keeps the bound it had
+                p = todo[i]
                 p.bound, p.seconds = max(p.bound, value), spent
-                p.depth = None if p.size <= exact_below else a[3]  # small parts: solved
+                p.depth = None if p.size <= exact_below else args[i][3]  # small: solved
                 progressed = True
-            record()
+                record()
             if not progressed:
                 break
     return snapshot()
@@ -634,6 +644,51 @@ def certificate_game(data: dict[str, Any]) -> tuple[int, int, str]:
     """``(pegs, colors, variant)`` of a certificate."""
     g = _field(data, "game", dict)
     return _field(g, "pegs", int), _field(g, "colors", int), _field(g, "variant", str)
+
+
+def certificate_classes(
+    data: dict[str, Any], game: Game, *, exact_below: int = EXACT_BELOW
+) -> list[ClassBound]:
+    """The classes and parts of a certificate of ``game`` whose parts were proved with
+    ``exact_below``, to go on from; checked as :func:`check_certificate` does, without
+    proving the parts again."""
+    check_certificate(data, prove=False, game=game)
+    if data["exact_below"] != exact_below:
+        raise CertificateError(
+            f"exact_below: the certificate's parts were proved with {data['exact_below']}, "
+            f"not {exact_below}"
+        )
+    out = []
+    for c in data["classes"]:
+        guess = game.parse_code(c["guess"])
+        parts = []
+        for i, p in enumerate(c["parts"]):
+            depth = _entry_depth(p, f"class {c['guess']} part {i}")
+            seconds = p.get("seconds", 0.0)
+            if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
+                raise CertificateError(f"class {c['guess']} part {i}: seconds {seconds!r}")
+            f = game.parse_feedback(p["feedback"])
+            parts.append(PartBound(f, p["size"], p["bound"], depth, float(seconds)))
+        out.append(ClassBound(guess, c["orbit"], game.num_codes, parts))
+    return out
+
+
+def _certificate_run(data: dict[str, Any]) -> tuple[float, int, list[tuple[float, int]]]:
+    """``(seconds, tasks, history)`` of the search that wrote a certificate."""
+    seconds = data.get("seconds")
+    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds < 0:
+        raise CertificateError(f"seconds: {seconds!r} is not a number of seconds")
+    tasks = _field(data, "tasks", int)
+    history = []
+    for entry in _field(data, "history", list):
+        if (
+            not isinstance(entry, list)
+            or len(entry) != 2
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in entry)
+        ):
+            raise CertificateError(f"history: {entry!r} is not [seconds, bound]")
+        history.append((float(entry[0]), int(entry[1])))
+    return float(seconds), tasks, history
 
 
 def check_certificate(
