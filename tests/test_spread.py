@@ -23,6 +23,7 @@ from evo.core.game import make_game
 from evo.core.treeio import load_tree
 from evo.search import exact_kernel, spread
 from evo.search import memo_kernel as mk
+from evo.search.bound import first_guess_classes
 from evo.search.exact import UNBOUNDED, Solver
 from evo.search.lookahead import palette
 
@@ -176,6 +177,35 @@ def test_the_reported_bounds_always_hold_the_optimum(threads):
     )
 
 
+def test_the_first_guesses_bounds_raise_the_reported_lower_bound():
+    """Given what each first guess costs at least (the depth-1 lower bound's classes), the
+    reports' lower bound starts there, not at the part-size bounds, and still holds the
+    optimum; the search itself does not change."""
+    game = make_game(4, 5)
+    floors = optmod.first_guess_floors(game)
+    assert set(floors) == {g for g, _ in first_guess_classes(game)}
+    runs = {}
+    for given in (None, floors):
+        seen: list[spread.Stats] = []
+        tree, stats = _spread_tree(
+            game,
+            threads=1,
+            split=40,
+            report=lambda st, seen=seen: seen.append(dataclasses.replace(st)),
+            every=0.0,
+            floors=given,
+        )
+        runs[given is not None] = (tree, stats, seen)
+    (plain, plain_stats, before), (seeded, seeded_stats, after) = runs[False], runs[True]
+    assert seeded.guess.tolist() == plain.guess.tolist() and seeded.total == 2463
+    assert seeded_stats.nodes == plain_stats.nodes
+    assert before[0].lower < min(floors.values()) == after[0].lower <= 2463
+    for st in after:
+        assert min(floors.values()) <= st.lower <= 2463
+        if st.opened >= 0:
+            assert st.opened >= min(floors.values())
+
+
 def test_a_proof_keeps_the_best_tree_so_far(tmp_path):
     """Each time a first guess is decided at a new least cost, its whole tree is written:
     a tree that replays to that cost, with that first guess; the last one written is the
@@ -230,6 +260,15 @@ def test_the_cli_keeps_the_proofs_best_tree_beside_its_results_file(tmp_path):
     assert res.exit_code == 0, res.output
     assert load_tree(tmp_path / "proof.jsonl.best.json").total == 2463
     assert len(results.read_text().splitlines()) > 1
+    # With --progress, the first guesses are bounded first: the reported bounds start there.
+    again = tmp_path / "again.jsonl"
+    res = CliRunner().invoke(main, [*args, "--resume", str(again), "--progress"])
+    assert res.exit_code == 0, res.output
+    least = min(optmod.first_guess_floors(make_game(4, 5)).values())
+    assert least <= 2463
+    assert f"the first guesses bounded one level deep: the optimum at least {least:,}" in (
+        res.stderr
+    )
 
 
 def test_results_file_is_reused_and_a_cut_last_line_dropped(tmp_path):

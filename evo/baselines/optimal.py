@@ -274,6 +274,14 @@ def progress_text(stats: spread.Stats) -> str:
     return text + ")"
 
 
+def first_guess_floors(game: Game, *, depth: int = 1) -> dict[int, int]:
+    """What each first guess (the lowest code of its class) costs at least: its class's
+    total in the lower bound searched ``depth`` levels deep (:mod:`evo.search.bound`)."""
+    from evo.search.bound import lower_bound
+
+    return {c.guess: c.total for c in lower_bound(game, depth=depth).classes}
+
+
 def _write_best(
     game: Game,
     solver: Solver,
@@ -310,9 +318,14 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
             where.results,
             {"game": [game.variant, game.pegs, game.colors], "pool": "all", "policy": "symmetry"},
         )
-    report = None
+    report = floors = None
     if where.report is not None:
         say = where.report
+        floors = first_guess_floors(game)
+        say(
+            f"the first guesses bounded one level deep: the optimum at least "
+            f"{min(floors.values()):,}"
+        )
 
         def report(stats: spread.Stats) -> None:
             say(
@@ -328,7 +341,14 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
     try:
         if where.scheduler is None and where.workers <= 0:
             solver.spread(
-                codes, UNBOUNDED, group, True, results=results, report=report, improved=improved
+                codes,
+                UNBOUNDED,
+                group,
+                True,
+                results=results,
+                report=report,
+                improved=improved,
+                floors=floors,
             )
             return
         per = None if where.scheduler is not None else memory // where.workers
@@ -345,6 +365,7 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
                 results=results,
                 report=report,
                 improved=improved,
+                floors=floors,
             )
     finally:
         if results is not None:

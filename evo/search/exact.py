@@ -513,13 +513,15 @@ class Solver:
         report: Callable[[spreading.Stats], None] | None = None,
         every: float = 60.0,
         improved: Callable[[int, int], None] | None = None,
+        floors: dict[int, int] | None = None,
     ) -> int:
         """``solve`` spread over ``runner`` (default: :func:`threads` threads of this
         process), leaves found in and added to ``results``; sets of at least ``split``
         codes split here (default: :data:`SPLIT_SHARE` of the codes, at least
         :data:`SPLIT_CODES`), parts of fewer than ``inline`` searched in this thread;
         ``report`` called with the statistics every ``every`` seconds, ``improved`` with
-        ``(guess, cost)`` when a first guess is decided at a new least cost. See
+        ``(guess, cost)`` when a first guess is decided at a new least cost; ``floors``:
+        the first guesses' proved lower bounds, for the bounds reported. See
         :mod:`evo.search.spread`."""
         from evo.search import memo_kernel as mk
 
@@ -552,6 +554,7 @@ class Solver:
             report=report,
             every=every,
             improved=improved,
+            floors=floors,
             full=full,
             make_room=make_room,
         )

@@ -515,7 +515,10 @@ class Spread:
     extend; ``deadline``: a ``time.monotonic()`` instant past which :class:`TimeoutError`
     is raised; ``report``: called with the :class:`Stats` every ``every`` seconds;
     ``improved``: called with ``(guess, cost)`` when a first guess is decided at a new
-    least cost (the solver's memos then hold its subtree's choices); ``full``,
+    least cost (the solver's memos then hold its subtree's choices); ``floors``: what
+    first guesses (the root's candidates, by guess) are proved to cost at least, by
+    :mod:`evo.search.bound`, for the bounds reported only (the search does not read
+    them); ``full``,
     ``make_room``: when ``full()`` (the memo the threads share has no room),
     ``make_room()`` is called with the runner's threads paused."""
 
@@ -533,11 +536,13 @@ class Spread:
         report: Callable[[Stats], None] | None = None,
         every: float = 60.0,
         improved: Callable[[int, int], None] | None = None,
+        floors: dict[int, int] | None = None,
         full: Callable[[], bool] | None = None,
         make_room: Callable[[], None] | None = None,
     ):
         self.solver = solver
         self.improved = improved
+        self.floors = floors or {}
         self.full = full
         self.make_room = make_room
         self.runner = runner
@@ -646,12 +651,14 @@ class Spread:
 
     def _cand_floor(self, c: _Cand) -> int:
         """What candidate ``c`` costs at least: its cost when known, else its parts'
-        floors when opened, else its bound from part sizes."""
+        floors when opened, else its bound from part sizes; for a first guess, at least
+        its floor given (:attr:`floors`)."""
         if c.cost >= 0:
             return c.cost
+        given = self.floors.get(c.guess, 0) if c.set is self._root else 0
         if not c.opened:
-            return c.score
-        return c.fixed + sum(self._floor(p) for p in c.parts)
+            return max(c.score, given)
+        return max(given, c.fixed + sum(self._floor(p) for p in c.parts))
 
     # ---------------------------------------------------------------- building
     def _push(self, x: _Set | _Cand, key: tuple) -> None:
