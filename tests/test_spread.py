@@ -483,6 +483,35 @@ def test_a_local_dask_cluster_gives_the_same_tree(tmp_path):
     assert len(path.read_text().splitlines()) > 1  # the workers' leaves recorded
 
 
+def test_a_dask_cluster_takes_bigger_leaves_than_threads():
+    """A task costs a Dask cluster far more than a leaf costs a thread, so by default a
+    cluster's leaves are the sets under a quarter of the codes, the threads' under a
+    sixteenth: fewer sets split, fewer and bigger leaves, the same tree."""
+    from functools import partial
+
+    from dask.distributed import Client, LocalCluster
+
+    from evo.search.exact import solve_leaf
+
+    game = make_game(4, 6)
+    codes = game.all_codes().astype(np.int64)
+    group = palette(game, (), symmetries=True)
+    with (
+        LocalCluster(
+            n_workers=1, processes=False, threads_per_worker=2, dashboard_address=":0"
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        solver = Solver(game, policy="symmetry")
+        task = partial(solve_leaf, game, ("share", "symmetry", "all", 0, None))
+        solver.spread(codes, UNBOUNDED, group, True, runner=spread.Cluster(client, task))
+        on_dask, dask_stats = solver.subtree(codes), solver.last_spread.stats
+    on_threads, thread_stats = _spread_tree(game, threads=2, split=None)
+    assert spread.Cluster.share > spread.Threads.share
+    assert dask_stats.split < thread_stats.split and dask_stats.leaves < thread_stats.leaves
+    assert on_dask.total == 5625 and _arrays(on_dask) == _arrays(on_threads)
+
+
 def _start(args: list[str], log: Path) -> subprocess.Popen:
     return subprocess.Popen(
         args, stdout=subprocess.DEVNULL, stderr=open(log, "w"), env=dict(os.environ)

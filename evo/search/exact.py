@@ -74,9 +74,9 @@ PARALLEL_CODES = 1500
 #: memos, not gathered into the one they all read.
 GATHER_CODES = 3
 
-#: A spread search splits the sets of at least this share of its codes (and at least
-#: :data:`SPLIT_CODES`) into their candidates' parts; the smaller ones are its leaves.
-SPLIT_SHARE = 1 / 16
+#: A spread search splits the sets of at least a share of its codes (its runner's:
+#: :attr:`evo.search.spread.Threads.share`), and at least this many, into their
+#: candidates' parts; the smaller ones are its leaves.
 SPLIT_CODES = 200
 
 #: With a deadline, the compiled search is stopped at the deadline by a watch thread (it
@@ -517,7 +517,7 @@ class Solver:
     ) -> int:
         """``solve`` spread over ``runner`` (default: :func:`threads` threads of this
         process), leaves found in and added to ``results``; sets of at least ``split``
-        codes split here (default: :data:`SPLIT_SHARE` of the codes, at least
+        codes split here (default: the runner's ``share`` of the codes, at least
         :data:`SPLIT_CODES`), parts of fewer than ``inline`` searched in this thread;
         ``report`` called with the statistics every ``every`` seconds, ``improved`` with
         ``(guess, cost)`` when a first guess is decided at a new least cost; ``floors``:
@@ -542,7 +542,7 @@ class Solver:
             runner = spreading.Threads(count, self._boxes, partial(self.leaf, symmetric=symmetric))
             full, make_room = self._shared_full, self._make_room_shared
         if split is None:
-            split = max(SPLIT_CODES, int(len(codes) * SPLIT_SHARE))
+            split = max(SPLIT_CODES, int(len(codes) * runner.share))
         search = spreading.Spread(
             self,
             runner,
