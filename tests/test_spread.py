@@ -23,7 +23,7 @@ from evo.core.game import make_game
 from evo.core.treeio import load_tree
 from evo.search import exact_kernel, spread
 from evo.search import memo_kernel as mk
-from evo.search.bound import first_guess_classes
+from evo.search.bound import first_guess_classes, first_guess_floors
 from evo.search.exact import UNBOUNDED, Solver
 from evo.search.lookahead import palette
 
@@ -182,7 +182,7 @@ def test_the_first_guesses_bounds_raise_the_reported_lower_bound():
     reports' lower bound starts there, not at the part-size bounds, and still holds the
     optimum; the search itself does not change."""
     game = make_game(4, 5)
-    floors = optmod.first_guess_floors(game)
+    floors = first_guess_floors(game)
     assert set(floors) == {g for g, _ in first_guess_classes(game)}
     runs = {}
     for given in (None, floors):
@@ -264,7 +264,7 @@ def test_the_cli_keeps_the_proofs_best_tree_beside_its_results_file(tmp_path):
     again = tmp_path / "again.jsonl"
     res = CliRunner().invoke(main, [*args, "--resume", str(again), "--progress"])
     assert res.exit_code == 0, res.output
-    least = min(optmod.first_guess_floors(make_game(4, 5)).values())
+    least = min(first_guess_floors(make_game(4, 5)).values())
     assert least <= 2463
     assert f"the first guesses bounded one level deep: the optimum at least {least:,}" in (
         res.stderr

@@ -274,14 +274,6 @@ def progress_text(stats: spread.Stats) -> str:
     return text + ")"
 
 
-def first_guess_floors(game: Game, *, depth: int = 1) -> dict[int, int]:
-    """What each first guess (the lowest code of its class) costs at least: its class's
-    total in the lower bound searched ``depth`` levels deep (:mod:`evo.search.bound`)."""
-    from evo.search.bound import lower_bound
-
-    return {c.guess: c.total for c in lower_bound(game, depth=depth).classes}
-
-
 def _write_best(
     game: Game,
     solver: Solver,
@@ -312,6 +304,8 @@ def _write_best(
 
 def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory: int) -> None:
     """The optimum's search spread with a results file, or on a Dask cluster."""
+    from evo.search.bound import first_guess_floors
+
     results = None
     if where.results is not None:
         results = spread.Results(

@@ -86,12 +86,7 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
     guesses, of the codes plus the bounds of the guess's parts. Prints the bound and each
     first guess's."""
     from evo.core.engine import threads
-    from evo.search.bound import (
-        EXACT_BELOW,
-        CertificateError,
-        lower_bound,
-        write_certificate,
-    )
+    from evo.search.bound import EXACT_BELOW, CertificateError, lower_bound, write_certificate
 
     ctx = click.get_current_context()
     if check is not None:

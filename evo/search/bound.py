@@ -448,6 +448,12 @@ def first_guess_classes(game: Game) -> list[tuple[int, int]]:
     return [(int(r), int(c)) for r, c in zip(reps, counts)]
 
 
+def first_guess_floors(game: Game, *, depth: int = 1) -> dict[int, int]:
+    """What each first guess (the lowest code of its class) costs at least: its class's
+    total in the lower bound searched ``depth`` levels deep."""
+    return {c.guess: c.total for c in lower_bound(game, depth=depth).classes}
+
+
 def _initial_classes(game: Game) -> list[ClassBound]:
     """Every class with its parts bounded by the perfect split alone."""
     out = []
