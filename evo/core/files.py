@@ -296,6 +296,12 @@ class _KeyTwice(Exception):
         self.key = key
 
 
+def is_json_number(value: Any) -> bool:
+    """Whether a value read from JSON is a number (an integer or a float; ``true`` and
+    ``false`` are not, though Python counts them as integers)."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """A JSON object as a dict, refusing a key given twice."""
     out = dict(pairs)

@@ -32,6 +32,7 @@ from evo.core.files import (
     check_target,
     decode_text,
     gunzip,
+    is_json_number,
     parse_json,
     read_bytes,
 )
@@ -402,7 +403,7 @@ def _check_summary(doc: dict, tree: Tree) -> None:
             _disagrees(key, summary[key], figures[key])
     if "average" in summary:
         value = summary["average"]
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
+        if not is_json_number(value):
             raise InvalidTreeError(f"summary.average should be a number, not {value!r}")
         try:
             off = abs(float(value) - tree.average)

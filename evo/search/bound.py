@@ -44,6 +44,7 @@ from typing import Any
 
 import numpy as np
 
+from evo.core.files import is_json_number
 from evo.core.game import Game, make_game
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver
@@ -671,7 +672,7 @@ def certificate_classes(
         for i, p in enumerate(c["parts"]):
             depth = _entry_depth(p, f"class {c['guess']} part {i}")
             seconds = p.get("seconds", 0.0)
-            if not isinstance(seconds, (int, float)) or isinstance(seconds, bool):
+            if not is_json_number(seconds):
                 raise CertificateError(f"class {c['guess']} part {i}: seconds {seconds!r}")
             f = game.parse_feedback(p["feedback"])
             parts.append(PartBound(f, p["size"], p["bound"], depth, float(seconds)))
@@ -681,17 +682,13 @@ def certificate_classes(
 
 def _certificate_run(data: dict[str, Any]) -> tuple[float, int, list[tuple[float, int]]]:
     """``(seconds, tasks, history)`` of the search that wrote a certificate."""
-    seconds = data.get("seconds")
-    if not isinstance(seconds, (int, float)) or isinstance(seconds, bool) or seconds < 0:
+    seconds: Any = data.get("seconds")
+    if not is_json_number(seconds) or seconds < 0:
         raise CertificateError(f"seconds: {seconds!r} is not a number of seconds")
     tasks = _field(data, "tasks", int)
     history = []
     for entry in _field(data, "history", list):
-        if (
-            not isinstance(entry, list)
-            or len(entry) != 2
-            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in entry)
-        ):
+        if not isinstance(entry, list) or len(entry) != 2 or not all(map(is_json_number, entry)):
             raise CertificateError(f"history: {entry!r} is not [seconds, bound]")
         history.append((float(entry[0]), int(entry[1])))
     return float(seconds), tasks, history
