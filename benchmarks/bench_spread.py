@@ -6,12 +6,15 @@ medians, and the trees compared (the same file on every side).
     .venv/bin/python benchmarks/bench_spread.py --game 4x7 --rounds 5
     .venv/bin/python benchmarks/bench_spread.py --mmstrat       # 1 thread against mmstrat
     .venv/bin/python benchmarks/bench_spread.py --sides 1,2     # threads only (no Dask)
+    .venv/bin/python benchmarks/bench_spread.py --sides 1,2,1+1 # and the machine's ceiling
 
 Sides: ``1`` and ``2`` (threads of one process), ``w2`` (a local Dask cluster of two
 worker processes, started and stopped by each run), ``d2`` (a ``dask scheduler`` and two
 single-threaded ``dask worker`` processes started once before the rounds, their kernels
 loaded by a first small search; each run is a client, ``--scheduler``), ``mmstrat``
-(fancidev's ``mmstrat -s optimal``, Mastermind only).
+(fancidev's ``mmstrat -s optimal``, Mastermind only), and pairs ``X+X`` (two runs of
+``X`` started at once: how much faster two independent searches go on two cores than
+one after the other, the most a search spread over the two cores could gain).
 Each evo process times itself whole (Python's start, the kernels' load and the table
 included) and reports its peak memory (the largest process: with Dask, the workers are
 processes of their own and are not counted).
@@ -27,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -109,14 +113,32 @@ def _mmstrat(pegs: int, colors: int) -> tuple[float, float, str]:
     return wall, peak, out.strip().split(":")[0]
 
 
+def _side(pegs, colors, side, folder, address) -> tuple[float, float, str]:
+    if side == "mmstrat":
+        return _mmstrat(pegs, colors)
+    return _evo(pegs, colors, side, folder, address)
+
+
+def _pair(pegs, colors, side, folder, address) -> tuple[float, float, str]:
+    """Two runs of ``side`` started at once, each in a folder of its own: the later end
+    (what two independent searches take when they share the machine)."""
+    got: list[tuple[float, float, str]] = []
+    folders = [folder / "a", folder / "b"]
+    for f in folders:
+        f.mkdir(exist_ok=True)
+    with ThreadPoolExecutor(2) as pool:
+        got = list(pool.map(lambda f: _side(pegs, colors, side, f, address), folders))
+    return max(g[0] for g in got), max(g[1] for g in got), " / ".join(sorted({g[2] for g in got}))
+
+
 def _rounds(pegs, colors, sides, rounds, folder, address, walls, peaks, trees) -> None:
     for r in range(rounds):
         order = sides if r % 2 == 0 else sides[::-1]
         for side in order:
-            if side == "mmstrat":
-                wall, peak, tree = _mmstrat(pegs, colors)
+            if "+" in side:
+                wall, peak, tree = _pair(pegs, colors, side.split("+")[0], folder, address)
             else:
-                wall, peak, tree = _evo(pegs, colors, side, folder, address)
+                wall, peak, tree = _side(pegs, colors, side, folder, address)
             walls[side].append(wall)
             peaks[side].append(peak)
             trees[side].add(tree)
@@ -160,7 +182,15 @@ def main(argv: list[str] | None = None) -> None:
         runs = ", ".join(f"{x:.1f}" for x in walls[side])
         peak = f"{statistics.median(peaks[side]):.2f} GiB"
         tree = " / ".join(sorted(trees[side]))
-        print(f"| {side} | {w:.2f} s | {runs} | {base / w:.2f}x | {peak} | {tree} |")
+        # A pair does twice the work: its throughput against one run of its kind alone.
+        alone = side.split("+")[0]
+        ratio = base / w
+        if "+" in side and alone in walls:
+            ratio = 2 * statistics.median(walls[alone]) / w
+        print(f"| {side} | {w:.2f} s | {runs} | {ratio:.2f}x | {peak} | {tree} |")
+    if any("+" in side for side in sides):
+        print("\nA pair `X+X`: two runs of `X` at once; its ratio is twice the time of one `X`")
+        print("alone over the pair's: what the second core gives two independent searches.")
 
 
 if __name__ == "__main__":
