@@ -514,3 +514,47 @@ def test_a_bound_killed_goes_on_from_its_certificate(tmp_path):
     out = json.loads(res.stdout)
     assert out["lower_bound"] == 11_145
     assert out["history"][: len(killed["history"])] == killed["history"]
+
+
+def test_one_worker_takes_the_smallest_parts_first_several_the_largest(monkeypatch):
+    """Alone, the smallest parts go first (the certificate fills soonest); with several
+    workers the largest (they end together). The bound is the same either way."""
+    import evo.search.bound as bound_module
+
+    game = make_game(4, 6)
+    table = np.asarray(game.table)
+    seen: list[list[int]] = []
+
+    def size(guess: int, feedback: int) -> int:
+        return int(np.count_nonzero(table[guess] == feedback))
+
+    def mapper_spy(real):
+        def spy(*args, **kwargs):
+            ctx = real(*args, **kwargs)
+
+            class Spy:
+                def __enter__(self):
+                    inner = ctx.__enter__()
+
+                    def mapped(fn, args_list):
+                        seen.append([size(a[1], a[2]) for a in args_list])
+                        return inner(fn, args_list)
+
+                    return mapped
+
+                def __exit__(self, *exc):
+                    return ctx.__exit__(*exc)
+
+            return Spy()
+
+        return spy
+
+    monkeypatch.setattr(bound_module, "task_mapper", mapper_spy(bound_module.task_mapper))
+    alone = lower_bound(game, depth=1)
+    first = [s for s in seen if s][0]
+    seen.clear()
+    many = lower_bound(game, depth=1, workers=2)
+    second = [s for s in seen if s][0]
+    assert len(first) > 2 and first == sorted(first) and first != sorted(first, reverse=True)
+    assert second == sorted(second, reverse=True)
+    assert alone.lower_bound == many.lower_bound

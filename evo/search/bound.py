@@ -491,8 +491,9 @@ def lower_bound(
     optimum itself (every part of the least class solved exactly; big games take
     forever). ``exact_below``: sets of at most this many codes are solved exactly.
     ``scheduler``: a Dask scheduler's address to run the tasks on; else ``workers``
-    local processes (1: this one). ``progress`` is told the bound proved so far after
-    every task (a whole :class:`Bound`, whose certificate holds). ``resume``: a
+    local processes (1: this one, the smallest parts first). ``progress`` is told the
+    bound proved so far after every task (a whole :class:`Bound`, whose certificate
+    holds). ``resume``: a
     certificate of the game (:func:`read_certificate`) to go on from, its parts' bounds
     and depths taken as proved (:func:`check_certificate` proves them again); its time,
     tasks and history carried on. ``seconds`` counts this call's time only.
@@ -538,6 +539,7 @@ def lower_bound(
             progress(snapshot())  # after every task: a bound proved so far
 
     record()
+    alone = scheduler is None and workers <= 1
     with task_mapper(scheduler=scheduler, workers=workers, ordered=False) as mapper:
         while True:
             top = least()
@@ -549,7 +551,9 @@ def lower_bound(
             left = None if seconds is None else seconds - (time.monotonic() - began)
             if left is not None and left <= 0:
                 break
-            todo.sort(key=lambda p: -p.size)  # the longest first: the workers end together
+            # Several workers: the longest first, so that they end together. One: the
+            # shortest first, so that the certificate holds the most tasks soonest.
+            todo.sort(key=lambda p: p.size if alone else -p.size)
             until = None if left is None else time.time() + left
             args = [
                 (
