@@ -13,6 +13,7 @@ import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
@@ -528,28 +529,19 @@ def test_one_worker_takes_the_smallest_parts_first_several_the_largest(monkeypat
     def size(guess: int, feedback: int) -> int:
         return int(np.count_nonzero(table[guess] == feedback))
 
-    def mapper_spy(real):
-        def spy(*args, **kwargs):
-            ctx = real(*args, **kwargs)
+    real = bound_module.task_mapper
 
-            class Spy:
-                def __enter__(self):
-                    inner = ctx.__enter__()
+    @contextmanager
+    def spy(*args, **kwargs):  # notes each round's parts' sizes in the order given
+        with real(*args, **kwargs) as inner:
 
-                    def mapped(fn, args_list):
-                        seen.append([size(a[1], a[2]) for a in args_list])
-                        return inner(fn, args_list)
+            def mapped(fn, args_list):
+                seen.append([size(a[1], a[2]) for a in args_list])
+                return inner(fn, args_list)
 
-                    return mapped
+            yield mapped
 
-                def __exit__(self, *exc):
-                    return ctx.__exit__(*exc)
-
-            return Spy()
-
-        return spy
-
-    monkeypatch.setattr(bound_module, "task_mapper", mapper_spy(bound_module.task_mapper))
+    monkeypatch.setattr(bound_module, "task_mapper", spy)
     alone = lower_bound(game, depth=1)
     first = [s for s in seen if s][0]
     seen.clear()

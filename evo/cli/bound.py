@@ -39,7 +39,8 @@ from evo.cli.common import game_options, open_game, threads_option
     "--workers",
     type=click.IntRange(min=1),
     default=None,
-    help="Local processes the tasks (a first-guess class's part each) run on. Default: "
+    help="Local processes the tasks (a first-guess class's part each) run on, the largest "
+    "parts first (1: the smallest first, so that the certificate fills soonest). Default: "
     "--threads, $EVO_THREADS, else every core.",
 )
 @click.option(

@@ -493,10 +493,10 @@ def lower_bound(
     ``scheduler``: a Dask scheduler's address to run the tasks on; else ``workers``
     local processes (1: this one, the smallest parts first). ``progress`` is told the
     bound proved so far after every task (a whole :class:`Bound`, whose certificate
-    holds). ``resume``: a
-    certificate of the game (:func:`read_certificate`) to go on from, its parts' bounds
-    and depths taken as proved (:func:`check_certificate` proves them again); its time,
-    tasks and history carried on. ``seconds`` counts this call's time only.
+    holds). ``resume``: a certificate of the game (:func:`read_certificate`) to go on
+    from, its parts' bounds and depths taken as proved (:func:`check_certificate`
+    proves them again); its time, tasks and history carried on. ``seconds`` counts this
+    call's time only.
     """
     if depth is not None and depth < 0:
         raise ValueError(f"depth must be 0 or more, not {depth}")
