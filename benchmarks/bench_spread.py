@@ -122,7 +122,6 @@ def _side(pegs, colors, side, folder, address) -> tuple[float, float, str]:
 def _pair(pegs, colors, side, folder, address) -> tuple[float, float, str]:
     """Two runs of ``side`` started at once, each in a folder of its own: the later end
     (what two independent searches take when they share the machine)."""
-    got: list[tuple[float, float, str]] = []
     folders = [folder / "a", folder / "b"]
     for f in folders:
         f.mkdir(exist_ok=True)
