@@ -539,8 +539,8 @@ def lower_bound(
             progress(snapshot())  # after every task: a bound proved so far
 
     record()
-    alone = scheduler is None and workers <= 1
-    with task_mapper(scheduler=scheduler, workers=workers, ordered=False) as mapper:
+    tasks_run = task_mapper(scheduler=scheduler, workers=workers, ordered=False)
+    with tasks_run as mapper:
         while True:
             top = least()
             if all(p.exact for p in top.parts):
@@ -553,7 +553,7 @@ def lower_bound(
                 break
             # Several workers: the longest first, so that they end together. One: the
             # shortest first, so that the certificate holds the most tasks soonest.
-            todo.sort(key=lambda p: p.size if alone else -p.size)
+            todo.sort(key=lambda p: p.size if tasks_run.one_by_one else -p.size)
             until = None if left is None else time.time() + left
             args = [
                 (

@@ -28,6 +28,11 @@ class task_mapper:
         self._close: Callable[[], None] | None = None
         self._stop: Callable[[], None] | None = None
 
+    @property
+    def one_by_one(self) -> bool:
+        """Whether the tasks run in this process, one after the other."""
+        return self.scheduler is None and self.workers == 1
+
     def __enter__(self) -> Mapper:
         if self.scheduler is not None:
             from dask.distributed import Client
@@ -45,7 +50,7 @@ class task_mapper:
                 return ((index[f.key], f.result()) for f in as_completed(futures))
 
             return dask_map
-        if self.workers == 1:
+        if self.one_by_one:
             if self.ordered:
                 return lambda fn, args: (fn(*a) for a in args)
             return lambda fn, args: ((i, fn(*a)) for i, a in enumerate(args))
