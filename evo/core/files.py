@@ -11,7 +11,7 @@ import stat
 import tempfile
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeGuard
 
 #: Temporary files of :func:`atomic_write_bytes` are named ``.<target>.<random>.tmp``.
 TEMP_PATTERN = ".*.tmp"
@@ -296,7 +296,7 @@ class _KeyTwice(Exception):
         self.key = key
 
 
-def is_json_number(value: Any) -> bool:
+def is_json_number(value: Any) -> TypeGuard[int | float]:
     """Whether a value read from JSON is a number (an integer or a float; ``true`` and
     ``false`` are not, though Python counts them as integers)."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)

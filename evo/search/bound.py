@@ -686,7 +686,7 @@ def certificate_classes(
 
 def _certificate_run(data: dict[str, Any]) -> tuple[float, int, list[tuple[float, int]]]:
     """``(seconds, tasks, history)`` of the search that wrote a certificate."""
-    seconds: Any = data.get("seconds")
+    seconds = data.get("seconds")
     if not is_json_number(seconds) or seconds < 0:
         raise CertificateError(f"seconds: {seconds!r} is not a number of seconds")
     tasks = _field(data, "tasks", int)
