@@ -7,6 +7,7 @@ medians, and the trees compared (the same file on every side).
     .venv/bin/python benchmarks/bench_spread.py --mmstrat       # 1 thread against mmstrat
     .venv/bin/python benchmarks/bench_spread.py --sides 1,2     # threads only (no Dask)
     .venv/bin/python benchmarks/bench_spread.py --sides 1,2,1+1 # and the machine's ceiling
+    .venv/bin/python benchmarks/bench_spread.py --sides 1,d2 --timeline  # where d2's time goes
 
 Sides: ``1`` and ``2`` (threads of one process), ``w2`` (a local Dask cluster of two
 worker processes, started and stopped by each run), ``d2`` (a ``dask scheduler`` and two
@@ -15,6 +16,9 @@ loaded by a first small search; each run is a client, ``--scheduler``), ``mmstra
 (fancidev's ``mmstrat -s optimal``, Mastermind only), and pairs ``X+X`` (two runs of
 ``X`` started at once: how much faster two independent searches go on two cores than
 one after the other, the most a search spread over the two cores could gain).
+With ``--timeline``, each ``d2`` run also tells where its time went: per worker, the
+seconds in tasks and between them (the scheduler's task stream), and the CPU seconds of
+the scheduler, the workers (their nannies included) and the client.
 Each evo process times itself whole (Python's start, the kernels' load and the table
 included) and reports its peak memory (the largest process: with Dask, the workers are
 processes of their own and are not counted).
@@ -25,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -106,6 +111,59 @@ def _cluster(folder: Path) -> tuple[str, list[subprocess.Popen]]:
     return address, procs
 
 
+class _Timeline:
+    """Where the time of each run on the started cluster went: the scheduler's task
+    stream and the CPU seconds of every process of the cluster and of the client."""
+
+    def __init__(self, address: str, procs: list[subprocess.Popen]):
+        from distributed import Client
+
+        self._client = Client(address)
+        self._client.get_task_stream(start=time.time())  # the scheduler starts to record
+        self._procs = procs
+        self.rows: list[str] = []
+
+    def _cpu(self) -> list[float]:
+        import psutil
+
+        out = []
+        for p in self._procs:
+            top = psutil.Process(p.pid)
+            out.append(sum(sum(q.cpu_times()[:2]) for q in [top, *top.children(recursive=True)]))
+        mine = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return [*out, mine.ru_utime + mine.ru_stime]
+
+    def start(self) -> None:
+        self._t0, self._cpu0 = time.time(), self._cpu()
+
+    def stop(self, wall: float) -> None:
+        cpu = [b - a for a, b in zip(self._cpu0, self._cpu())]
+        stream = self._client.get_task_stream(start=self._t0)
+        spans: dict[str, list[tuple[float, float]]] = {}
+        for task in stream:
+            for s in task["startstops"]:
+                if s["action"] == "compute":
+                    spans.setdefault(task["worker"], []).append((s["start"], s["stop"]))
+        workers = []
+        for got in spans.values():
+            got.sort()
+            busy = sum(b - a for a, b in got)
+            gaps = sum(got[i + 1][0] - got[i][1] for i in range(len(got) - 1))
+            workers.append(f"{len(got)} tasks, {busy:.1f} s in them, {gaps:.1f} s between")
+        self.rows.append(
+            f"| {wall:.2f} s | {'; '.join(workers)} | {cpu[0]:.1f} s | "
+            f"{' + '.join(f'{c:.1f}' for c in cpu[1:-1])} s | {cpu[-1]:.1f} s |"
+        )
+
+    def close(self) -> None:
+        self._client.close()
+        if self.rows:
+            print("\n`d2` runs, where the time went (CPU seconds of each process):\n")
+            print("| wall | per worker | scheduler | workers | client |")
+            print("|---|---|---|---|---|")
+            print("\n".join(self.rows))
+
+
 def _mmstrat(pegs: int, colors: int) -> tuple[float, float, str]:
     binary = peers_dir() / "mmstrat"
     rules = f"p{pegs}c{colors}r"
@@ -130,12 +188,16 @@ def _pair(pegs, colors, side, folder, address) -> tuple[float, float, str]:
     return max(g[0] for g in got), max(g[1] for g in got), " / ".join(sorted({g[2] for g in got}))
 
 
-def _rounds(pegs, colors, sides, rounds, folder, address, walls, peaks, trees) -> None:
+def _rounds(pegs, colors, sides, rounds, folder, address, walls, peaks, trees, timeline) -> None:
     for r in range(rounds):
         order = sides if r % 2 == 0 else sides[::-1]
         for side in order:
             if "+" in side:
                 wall, peak, tree = _pair(pegs, colors, side.split("+")[0], folder, address)
+            elif side == "d2" and timeline is not None:
+                timeline.start()
+                wall, peak, tree = _side(pegs, colors, side, folder, address)
+                timeline.stop(wall)
             else:
                 wall, peak, tree = _side(pegs, colors, side, folder, address)
             walls[side].append(wall)
@@ -165,9 +227,12 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         address, procs = _cluster(folder) if "d2" in sides else (None, [])
+        timeline = _Timeline(address, procs) if address and "--timeline" in args else None
         try:
-            _rounds(pegs, colors, sides, rounds, folder, address, walls, peaks, trees)
+            _rounds(pegs, colors, sides, rounds, folder, address, walls, peaks, trees, timeline)
         finally:
+            if timeline is not None:
+                timeline.close()
             for p in procs[::-1]:
                 p.terminate()
                 p.wait()
