@@ -144,7 +144,8 @@ class Where:
     of this process, :func:`~evo.core.engine.threads`); ``report``: called with a line
     of progress every minute of a spread search; ``best``: a tree file where a spread
     search writes the best tree found so far, each time a first guess is decided at a new
-    least cost (an upper bound of the optimum while the proof goes on)."""
+    least cost (an upper bound of the optimum while the proof goes on); ``note``: told,
+    progress or not, what the user must know (a results file's lines not used)."""
 
     memory: int | None = None
     results: str | Path | None = None
@@ -152,6 +153,7 @@ class Where:
     workers: int = 0
     report: Callable[[str], None] | None = None
     best: str | Path | None = None
+    note: Callable[[str], None] | None = None
 
     @property
     def coordinated(self) -> bool:
@@ -312,6 +314,12 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
             where.results,
             {"game": [game.variant, game.pegs, game.colors], "pool": "all", "policy": "symmetry"},
         )
+        if results.unsealed and where.note is not None:
+            n = results.unsealed
+            where.note(
+                f"{where.results}: {n:,} line{'s' if n > 1 else ''} not used: not written on "
+                "this machine, or edited (the seal does not hold); searched again"
+            )
     report = floors = None
     if where.report is not None:
         say = where.report

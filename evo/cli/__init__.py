@@ -49,6 +49,7 @@ USER_ERRORS = {
     "evo.runs.checkpoint.CheckpointError",
     "evo.core.game.GameTooLargeError",
     "evo.core.files.FileWriteError",
+    "evo.core.files.LockedError",
     "evo.ea.cluster.ClusterError",
     "evo.baselines.limits.BaselineRefused",
     "evo.show.render.GraphvizMissing",

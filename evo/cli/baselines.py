@@ -154,6 +154,7 @@ def baselines(
         scheduler=scheduler,
         workers=workers,
         report=(lambda line: click.echo(f"\n  {line}", err=True, nl=False)) if progress else None,
+        note=lambda line: click.echo(line, err=True),
     )
     results = []
     if progress:

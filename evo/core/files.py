@@ -4,12 +4,16 @@ the files users give, with one-line errors."""
 from __future__ import annotations
 
 import errno
+import fcntl
 import gzip
 import json
 import os
+import socket
 import stat
 import tempfile
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -333,3 +337,45 @@ def path_argument(value: Any, *, what: str) -> Path:
         return Path(text).expanduser()  # ~ and ~user, as a shell would
     except RuntimeError:  # ~user of no such user
         raise ValueError(f"{what} {value!r} names the home folder of no user") from None
+
+
+class LockedError(OSError):
+    """Another process holds the lock of a file being written: the message names it."""
+
+
+@contextmanager
+def exclusive(lock: str | os.PathLike, *, what: str) -> Iterator[Path]:
+    """Hold an exclusive ``flock`` on the file ``lock`` (made if missing; it names this
+    process and host) while ``what`` is written; :class:`LockedError` at once, naming
+    ``what`` and the holder, when another process holds it. The lock goes with the
+    process, however it ends."""
+    path = Path(lock)
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
+    except OSError as e:
+        raise LockedError(e.errno, f"cannot lock {what}: {e.strerror or e}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        holder = os.pread(fd, 200, 0).decode("utf-8", "replace").split()
+        os.close(fd)
+        pid, host = (holder + ["?", "?"])[:2]
+        raise LockedError(
+            errno.EBUSY,
+            f"{what} is being written by process {pid} on host {host}; "
+            "wait for it to end (or stop it) first",
+        ) from None
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()} {socket.gethostname()}\n".encode(), 0)
+        yield path
+    finally:
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def lock_beside(path: str | os.PathLike) -> Path:
+    """The lock file of a file that is written in place or replaced (``.NAME.lock``
+    beside it): locking the file itself would not survive its atomic replacement."""
+    path = Path(path)
+    return path.with_name(f".{path.name}.lock")

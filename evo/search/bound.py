@@ -63,6 +63,9 @@ MEMO_ENTRIES = 1_000_000
 #: The certificate's format, written in it.
 FORMAT = "evo-bound/1"
 
+#: The key of a certificate's seal (:mod:`evo.core.seal`): what this machine wrote.
+SEAL_KEY = "seal"
+
 
 class CertificateError(ValueError):
     """A certificate that does not prove what it claims: a malformed entry, a bound that
@@ -404,7 +407,14 @@ class Bound:
     history: list[tuple[float, int]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The certificate (see :func:`check_certificate`)."""
+        """The certificate (see :func:`check_certificate`), sealed by this machine's key
+        (:func:`certificate_sealed`)."""
+        from evo.core.seal import seal
+
+        body = self._body()
+        return {**body, SEAL_KEY: seal(body)}
+
+    def _body(self) -> dict[str, Any]:
         g = self.game
         return {
             "format": FORMAT,
@@ -494,9 +504,10 @@ def lower_bound(
     local processes (1: this one, the smallest parts first). ``progress`` is told the
     bound proved so far after every task (a whole :class:`Bound`, whose certificate
     holds). ``resume``: a certificate of the game (:func:`read_certificate`) to go on
-    from, its parts' bounds and depths taken as proved (:func:`check_certificate`
-    proves them again); its time, tasks and history carried on. ``seconds`` counts this
-    call's time only.
+    from, its parts' bounds and depths taken as proved when its seal holds
+    (:func:`certificate_sealed`: written on this machine), its time, tasks and history
+    carried on; else every part is proved again first (:func:`check_certificate`) and
+    nothing of its run is carried on. ``seconds`` counts this call's time only.
     """
     if depth is not None and depth < 0:
         raise ValueError(f"depth must be 0 or more, not {depth}")
@@ -510,8 +521,14 @@ def lower_bound(
         classes = _initial_classes(game)
     else:
         classes = certificate_classes(resume, game, exact_below=exact_below)
-        before, tasks, history = _certificate_run(resume)
-        start -= before  # the time reported: the certificate's and this call's
+        run = _certificate_run(resume)
+        if certificate_sealed(resume):
+            before, tasks, history = run
+            start -= before  # the time reported: the certificate's and this call's
+        else:
+            # Not written here (edited, or another machine's): nothing of it is taken as
+            # proved before each part is proved again (CertificateError if one is not).
+            check_certificate(resume, game=game)
 
     def least() -> ClassBound:
         return min(classes, key=lambda c: (c.total, c.guess))
@@ -630,6 +647,15 @@ def read_certificate(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def certificate_sealed(data: dict[str, Any]) -> bool:
+    """Whether a certificate is as this machine wrote it (its seal holds): its parts'
+    bounds were proved here and can be gone on from without proving them again."""
+    from evo.core.seal import is_sealed
+
+    body = {k: v for k, v in data.items() if k != SEAL_KEY}
+    return is_sealed(body, data.get(SEAL_KEY))
+
+
 @dataclass(frozen=True)
 class CertificateCheck:
     """What a check of a certificate found: its game, its bound (which follows from its
@@ -674,12 +700,10 @@ def certificate_classes(
         guess = game.parse_code(c["guess"])
         parts = []
         for i, p in enumerate(c["parts"]):
-            depth = _entry_depth(p, f"class {c['guess']} part {i}")
-            seconds = p.get("seconds", 0.0)
-            if not is_json_number(seconds):
-                raise CertificateError(f"class {c['guess']} part {i}: seconds {seconds!r}")
+            where = f"class {c['guess']} part {i}"
+            depth, seconds = _entry_depth(p, where), _entry_seconds(p, where)
             f = game.parse_feedback(p["feedback"])
-            parts.append(PartBound(f, p["size"], p["bound"], depth, float(seconds)))
+            parts.append(PartBound(f, p["size"], p["bound"], depth, seconds))
         out.append(ClassBound(guess, c["orbit"], game.num_codes, parts))
     return out
 
@@ -724,6 +748,8 @@ def check_certificate(
     if _field(data, "codes", int) != m:
         raise CertificateError(f"codes: {data['codes']} is not the game's {m}")
     exact_below = _field(data, "exact_below", int)
+    if not 0 <= exact_below <= m:
+        raise CertificateError(f"exact_below: {exact_below} is not a number of codes from 0 to {m}")
     expected = {g: o for g, o in first_guess_classes(game)}
     classes = _field(data, "classes", list)
     seen: set[int] = set()
@@ -743,16 +769,24 @@ def check_certificate(
             raise CertificateError(f"{where}: orbit {c['orbit']}, not {expected[guess]}")
         sizes = np.bincount(game.feedback_row(guess), minlength=game.num_feedbacks)
         want = {f: int(s) for f, s in enumerate(sizes.tolist()) if f != game.win and s > 0}
-        got = {}
+        got: dict[int, int] = {}
         for pi, p in enumerate(_field(c, "parts", list)):
             try:
                 f = game.parse_feedback(_field(p, "feedback", str))
             except ValueError as e:
                 raise CertificateError(f"{where} part {pi}: {e}") from None
+            if f in got:  # however spelled: a part counted twice would raise the total
+                raise CertificateError(
+                    f"{where} part {pi}: feedback {p['feedback']} is listed twice"
+                )
             got[f] = _field(p, "size", int)
-            _field(p, "bound", int)
+            _bound_value(p, f"{where} part {pi}")
+            _entry_depth(p, f"{where} part {pi}")
+            _entry_seconds(p, f"{where} part {pi}")
         if got != want:
             raise CertificateError(f"{where}: its parts are not those of {c['guess']}")
+        if sum(got.values()) != m - int(sizes[game.win]):
+            raise CertificateError(f"{where}: its parts do not hold the codes less the win")
         total = m + sum(int(p["bound"]) for p in c["parts"])
         if _field(c, "total", int) != total:
             raise CertificateError(f"{where}: total {c['total']} is not {total}")
@@ -788,6 +822,22 @@ def check_certificate(
                 )
             proved.append(k)
     return CertificateCheck(game, claimed, len(flat), tuple(proved))
+
+
+def _bound_value(p: dict[str, Any], where: str) -> int:
+    """A part's ``bound``: an integer from 1 up (a part holds a code at least)."""
+    value = _field(p, "bound", int)
+    if value < 1:
+        raise CertificateError(f"{where}: bound {value} is not a total of guesses")
+    return value
+
+
+def _entry_seconds(p: dict[str, Any], where: str) -> float:
+    """A part's ``seconds`` (0 when missing): a finite number from 0 up."""
+    seconds = p.get("seconds", 0.0)
+    if not is_json_number(seconds) or not 0 <= seconds < float("inf"):
+        raise CertificateError(f"{where}: seconds {seconds!r} is not a number of seconds")
+    return float(seconds)
 
 
 def _entry_depth(p: dict[str, Any], where: str) -> int | None:
