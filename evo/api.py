@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from deap import tools
 
-from evo.baselines.limits import PLANT_SECONDS, PYTHON_OPTION
+from evo.baselines.limits import DEFAULT_TIME_LIMIT, PYTHON_OPTION
 from evo.baselines.limits import BaselineRefused as BaselineRefused
 from evo.config import Config as Config
 from evo.config import load_config as load_config
@@ -87,7 +87,7 @@ def baseline(
     name: str,
     *,
     seed: int = 0,
-    time_limit: float | None = 600.0,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     cache: Cache = None,
 ) -> Breaker:
     """The tree of a classic strategy: ``knuth``, ``irving``, ``kooi``, ``entropy`` (and
@@ -272,7 +272,7 @@ def evolve(
     run_dir: str | os.PathLike | None = None,
     cache: Cache = None,
     progress: bool = False,
-    time_limit: float | None = PLANT_SECONDS,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     plant: Sequence[Tree] = (),
 ) -> Evolution:
     """Evolve breakers of ``game`` and return the best (:class:`Evolution`).
@@ -370,7 +370,7 @@ def steps(
     workers: int | None = None,
     plant: Sequence[Tree] = (),
     cache: Cache = None,
-    time_limit: float | None = PLANT_SECONDS,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
 ) -> Iterator[State]:
     """Evolve step by step, as a generator (pymoo's ``ask``/``tell`` in one loop): the
     run's state after generation 0, then after every generation (or, with islands, every

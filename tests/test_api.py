@@ -34,6 +34,25 @@ def test_the_public_names_are_those_of_the_one_page():
         evo.no_such_name  # noqa: B018
 
 
+def test_one_default_time_limit_for_the_library_and_the_command_line():
+    """A baseline may take as long by default from Python as from the command line
+    (issue 51: 600 s in the API, 60 s for ``evo baselines``): one definition."""
+    import inspect
+
+    from evo.baselines import DEFAULT_TIME_LIMIT, optimal, run
+    from evo.cli.baselines import baselines
+    from evo.cli.run import run as run_command
+
+    defaults = {
+        f.__name__: inspect.signature(f).parameters["time_limit"].default
+        for f in (evo.baseline, evo.evolve, evo.steps, run, optimal)
+    }
+    for command in (baselines, run_command):
+        (option,) = [p for p in command.params if p.name == "time_limit"]
+        defaults[f"evo {command.name} --time-limit"] = option.default
+    assert defaults == dict.fromkeys(defaults, DEFAULT_TIME_LIMIT)
+
+
 def test_import_evo_loads_nothing_heavy():
     code = (
         "import sys, evo; print(sorted(m for m in ('numpy', 'deap', 'numba') if m in sys.modules))"

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from evo.baselines.limits import PLANT_SECONDS
+from evo.baselines.limits import DEFAULT_TIME_LIMIT
 from evo.cli.common import FINITE_POSITIVE, Interrupted, format_table
 from evo.show.text import printable
 
@@ -34,7 +34,7 @@ from evo.show.text import printable
 @click.option(
     "--time-limit",
     type=FINITE_POSITIVE,
-    default=PLANT_SECONDS,
+    default=DEFAULT_TIME_LIMIT,
     show_default=True,
     help="Seconds a planted baseline (population.init.baselines) may take to compute: one "
     "estimated beyond is refused before any work.",
