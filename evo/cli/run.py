@@ -54,8 +54,10 @@ def run(
     time_limit: float,
     scheduler: str | None,
 ) -> None:
-    """Evolve breakers as CONFIG (a YAML file, see configs/) says. Writes
-    runs/<name>-<timestamp>/ and ends with a summary against Knuth's strategy."""
+    """Evolve breakers as CONFIG says: a YAML file, or the name of a config shipped with
+    evo, such as quick or mastermind-4-7 (`evo config list` lists them, `evo config show
+    NAME` prints one to copy and change). Writes runs/<name>-<timestamp>/ and ends with a
+    summary against Knuth's strategy."""
     from evo.config import load_config
     from evo.core.files import cache_dir
     from evo.ea.cluster import check_cluster
