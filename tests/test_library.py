@@ -64,6 +64,23 @@ def test_the_last_population_and_its_fitness_come_back():
     assert r.best.total == min(t.total for t in r.population + r.hall_of_fame)
 
 
+def test_the_breakers_of_a_run_carry_their_fitness_as_steps_individuals_do():
+    """``Evolution.population`` (and the best, the hall of fame, the Pareto front) hold
+    breakers with DEAP's ``fitness``, the same values as the individuals of ``steps`` for
+    the same run (issue 51: they had none); with NSGA-II, both objectives."""
+    game = evo.make_game(3, 4)
+    r = evo.evolve(game, SMALL, seed=2)
+    *_, last = evo.steps(game, SMALL, seed=2)
+    assert [b.fitness.values for b in r.population] == [i.fitness.values for i in last.population]
+    assert [b.fitness.values for b in r.population] == [tuple(map(float, f)) for f in r.fitness]
+    for b in [r.best, *r.hall_of_fame, *r.pareto_front]:
+        assert b.fitness.values == (b.total,) and b.fitness.valid
+    assert all(r.best.fitness >= b.fitness for b in r.population)  # DEAP's order: the best
+    nsga = evo.evolve(game, {**SMALL, "selection": {"method": "nsga2"}}, seed=2)
+    assert all(b.fitness.values == (b.total, b.worst) for b in nsga.population)
+    assert evo.baseline(game, "knuth").fitness is None  # not a breaker of a run
+
+
 def test_the_pareto_front_is_what_no_other_breaker_beats_on_total_and_worst_case():
     r = evo.evolve(evo.make_game(4, 4), {**SMALL, "stop": {"generations": 4}}, seed=3)
     front = r.pareto_front

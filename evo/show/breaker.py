@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from evo.core.tree import Tree
 
@@ -27,7 +27,8 @@ INLINE_NODES = 60
 class Breaker(Tree):
     """A breaker tree: ``total``, ``average``, ``worst``, ``histogram`` (guesses: codes),
     ``to_networkx()``, ``to_dataframe()``, ``render(path, depth=...)``, and an SVG of
-    its top levels in Jupyter (and every method of :class:`~evo.core.tree.Tree`).
+    its top levels in Jupyter (and every method of :class:`~evo.core.tree.Tree`). A
+    breaker of a run also has its DEAP ``fitness``.
 
     >>> import evo
     >>> knuth = evo.baseline(evo.make_game(4, 6), "knuth")
@@ -36,6 +37,12 @@ class Breaker(Tree):
     >>> knuth.total, knuth.worst, knuth.histogram
     (5801, 5, {1: 1, 2: 6, 3: 62, 4: 533, 5: 694})
     """
+
+    #: The DEAP fitness of a breaker of a run (the best, the last population, the hall of
+    #: fame and the Pareto front of :func:`evo.evolve`), as :func:`evo.steps`'
+    #: individuals have it: ``fitness.values`` is ``(total,)`` (with a penalty past
+    #: ``max_guesses``), or NSGA-II's objectives; None for a breaker from elsewhere.
+    fitness: Any = None
 
     @classmethod
     def of(cls, tree: Tree) -> Breaker:
