@@ -101,6 +101,25 @@ def test_a_tree_shows_itself(tmp_path):
     assert "total 74" in repr(tree)
 
 
+def test_a_tree_writes_its_explorer_beside_another(tmp_path):
+    """``Breaker.explore``: the page ``evo explore`` writes (the same HTML as the explorer
+    module makes of the two trees and their names), from Python without an internal
+    import; a tree of another game beside it is refused."""
+    from evo.show.explore import explorer_html
+
+    game = evo.make_game(3, 3)
+    knuth, optimum = evo.baseline(game, "knuth"), evo.baseline(game, "optimal")
+    page = optimum.explore(tmp_path / "pair.html", name="optimal", beside=knuth,
+                           beside_name="knuth")  # fmt: skip
+    assert page.read_text() == explorer_html(optimum, "optimal", knuth, "knuth")
+    alone = optimum.explore(tmp_path / "alone.html", name="optimal")
+    assert alone.read_text() == explorer_html(optimum, "optimal")
+    assert alone.read_text() != page.read_text()
+    with pytest.raises(ValueError, match="beside must be a breaker of mastermind-3-3"):
+        optimum.explore(tmp_path / "x.html", beside=evo.baseline(evo.make_game(3, 4), "knuth"))
+    assert not (tmp_path / "x.html").exists()
+
+
 def test_save_and_load_tree(tmp_path):
     tree = evo.random_breaker(evo.make_game(pegs=3, colors=3), seed=2)
     evo.save_tree(tree, tmp_path / "t.json", note="mine")
