@@ -8,7 +8,6 @@
   ``docs/api/internals/``::
 
     .venv/bin/python scripts/api_doc.py [HTML_DIR [MARKDOWN]]   # both
-    .venv/bin/python scripts/api_doc.py --check   # exit 1 when docs/API.md is out of date
 """
 
 from __future__ import annotations
@@ -345,23 +344,13 @@ def _signed(sig: inspect.Signature) -> Callable:
     return stand_in
 
 
-def main(argv: list[str]) -> int:
-    """``[HTML_DIR [MARKDOWN]]`` (default: docs/api and docs/API.md): write both;
-    ``--check``: exit 1 when docs/API.md is out of date."""
-    text = markdown()
-    if "--check" in argv:
-        current = MARKDOWN.read_text(encoding="utf-8") if MARKDOWN.exists() else ""
-        if current != text:
-            print(f"{MARKDOWN} is out of date: run `make docs`", file=sys.stderr)
-            return 1
-        return 0
+def main(argv: list[str]) -> None:
+    """``[HTML_DIR [MARKDOWN]]`` (default: docs/api and docs/API.md): write both."""
     from evo.core.files import atomic_write_text
 
-    html = Path(argv[0]) if argv else HTML
-    print(atomic_write_text(Path(argv[1]) if len(argv) > 1 else MARKDOWN, text))
-    print(write(html))
-    return 0
+    print(atomic_write_text(Path(argv[1]) if len(argv) > 1 else MARKDOWN, markdown()))
+    print(write(Path(argv[0]) if argv else HTML))
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    main(sys.argv[1:])
