@@ -142,6 +142,20 @@ def test_every_operator_of_ones_own_gets_a_numpy_generator():
     assert _records(again.logbook) == _records(one.logbook)
 
 
+def test_a_registered_selection_resumes_with_the_same_draws(tmp_path):
+    """A selection's NumPy generator is seeded from the run's selection state, which the
+    checkpoint keeps: two generations, then two more from the run directory, give the
+    logbook of four in one go."""
+    evo.register_selection("rank-roulette", _rank_roulette)
+    game = evo.make_game(3, 4)
+    cfg = {**SMALL, "selection": {"method": "rank-roulette"}}
+    straight = evo.evolve(game, cfg, seed=7, generations=4)
+    evo.evolve(game, cfg, seed=7, generations=2, run_dir=tmp_path / "run")
+    resumed = evo.evolve(game, cfg, seed=7, generations=4, run_dir=tmp_path / "run")
+    assert _records(resumed.logbook) == _records(straight.logbook)
+    assert len(straight.logbook) == 5
+
+
 def test_register_operator_takes_every_role_its_type_names():
     """``role="selection"`` (in the type of ``role``) registers a selection, as
     register_selection does; a role outside the type is refused naming the three."""
