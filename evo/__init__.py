@@ -55,25 +55,28 @@ if TYPE_CHECKING:
         steps,
     )
 
+#: The public names, in the order a user meets them (the API reference follows it): a game,
+#: the classic strategies and random breakers, evolution and its result, trees and their
+#: files, configs, operators of one's own, then what a run may raise and the pieces.
 __all__ = [
-    "BaselineRefused",
-    "Breaker",
-    "Config",
-    "Evolution",
-    "Game",
-    "State",
-    "baseline",
-    "default_config",
-    "evolve",
-    "load_config",
-    "load_tree",
-    "logbook_dataframe",
     "make_game",
+    "baseline",
     "random_breaker",
+    "evolve",
+    "Evolution",
+    "Breaker",
+    "save_tree",
+    "load_tree",
+    "steps",
+    "State",
+    "default_config",
+    "Config",
+    "load_config",
+    "logbook_dataframe",
     "register_operator",
     "register_selection",
-    "save_tree",
-    "steps",
+    "Game",
+    "BaselineRefused",
     "ops",
 ]
 

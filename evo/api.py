@@ -7,6 +7,7 @@ which draws itself in Jupyter.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any
 import numpy as np
 from deap import tools
 
-from evo.baselines.limits import PLANT_SECONDS, PYTHON_OPTION
+from evo.baselines.limits import DEFAULT_TIME_LIMIT, PYTHON_OPTION
 from evo.baselines.limits import BaselineRefused as BaselineRefused
 from evo.config import Config as Config
 from evo.config import load_config as load_config
@@ -87,7 +88,7 @@ def baseline(
     name: str,
     *,
     seed: int = 0,
-    time_limit: float | None = 600.0,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     cache: Cache = None,
 ) -> Breaker:
     """The tree of a classic strategy: ``knuth``, ``irving``, ``kooi``, ``entropy`` (and
@@ -234,12 +235,15 @@ class Evolution:
     and the worst case (NSGA-II's front; else the breakers of the hall of fame and the
     last population that no other beats on both), the run's summary, and why it stopped
     (``generations``, ``seconds``, ``target_total``, ``callback``, or the signal that
-    interrupted it).
+    interrupted it). Every breaker of it keeps its DEAP ``fitness``, as the individuals
+    of :func:`steps` do.
 
     >>> import evo
     >>> result = evo.evolve(evo.make_game(3, 3), seed=1, generations=3)
     >>> result.total, result.stopped_by, len(result.population), result.fitness[:2].tolist()
     (73, 'generations', 40, [[73], [73]])
+    >>> result.best.fitness.values, result.population[0].fitness.values
+    ((73.0,), (73.0,))
     >>> [(b.total, b.worst) for b in result.pareto_front], len(result.hall_of_fame)
     ([(73, 4)], 5)
     """
@@ -272,7 +276,7 @@ def evolve(
     run_dir: str | os.PathLike | None = None,
     cache: Cache = None,
     progress: bool = False,
-    time_limit: float | None = PLANT_SECONDS,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     plant: Sequence[Tree] = (),
 ) -> Evolution:
     """Evolve breakers of ``game`` and return the best (:class:`Evolution`).
@@ -303,7 +307,7 @@ def evolve(
     'target_total'
     """
     from evo.baselines.limits import BaselineRefused
-    from evo.ea.state import pareto_front
+    from evo.ea.state import best_of, pareto_front
     from evo.runs.driver import RunInterrupted, check_run, run_config
 
     stop = None
@@ -348,16 +352,24 @@ def evolve(
         result.summary["stopped_by"] = e.signal if e.reason is None else e.reason
     state = result.state
     return Evolution(
-        best=Breaker.of(result.best),
+        best=_evolved(best_of(state, cfg)),
         logbook=state.logbook,
-        hall_of_fame=[Breaker.of(t) for t in state.halloffame],
+        hall_of_fame=[_evolved(t) for t in state.halloffame],
         summary=dict(result.summary),
         stopped_by=result.summary.get("stopped_by"),
         config=cfg,
-        population=[Breaker.of(t) for t in state.population],
+        population=[_evolved(t) for t in state.population],
         fitness=np.array([t.fitness.values for t in state.population], dtype=np.int64),
-        pareto_front=[Breaker.of(t) for t in pareto_front(state, cfg)],
+        pareto_front=[_evolved(t) for t in pareto_front(state, cfg)],
     )
+
+
+def _evolved(individual: Any) -> Breaker:
+    """An individual of a run as a :class:`Breaker` that keeps (a copy of) its DEAP
+    fitness, as the individuals of :func:`steps` carry it."""
+    breaker = Breaker.of(individual)
+    breaker.fitness = copy.deepcopy(individual.fitness)
+    return breaker
 
 
 def steps(
@@ -370,7 +382,7 @@ def steps(
     workers: int | None = None,
     plant: Sequence[Tree] = (),
     cache: Cache = None,
-    time_limit: float | None = PLANT_SECONDS,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
 ) -> Iterator[State]:
     """Evolve step by step, as a generator (pymoo's ``ask``/``tell`` in one loop): the
     run's state after generation 0, then after every generation (or, with islands, every

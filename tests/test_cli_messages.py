@@ -25,7 +25,7 @@ def test_baselines_progress_names_each_baseline_on_stderr():
     assert [re.sub(r"\.\.\..*", "", ln) for ln in lines] == [
         "[1/3] knuth",
         "[2/3] kooi",
-        "[3/3] optimal (at most 60 s)",
+        "[3/3] optimal (at most 600 s)",  # DEFAULT_TIME_LIMIT
     ]
     assert all(re.search(r"\.\.\. \d+\.\d s$", ln) for ln in lines)
     assert "knuth" in res.stdout and "[1/3]" not in res.stdout
@@ -57,6 +57,36 @@ def test_render_a_refused_optimum_says_how_to_get_it(monkeypatch):
     assert "(--time-limit)" not in res.output  # render has no such option
     assert "evo baselines --only optimal --time-limit SECONDS" in res.output
     assert "9 years" in res.output
+
+
+def test_run_help_names_the_shipped_configs_and_how_to_list_them():
+    """An installed evo has no configs/ folder: ``evo run --help`` says CONFIG may be the
+    name of a shipped config, gives one, and says how to list them (issue 51)."""
+    from evo.config import shipped_configs
+
+    res = CliRunner().invoke(main, ["run", "--help"])
+    assert res.exit_code == 0
+    text = " ".join(res.output.split())
+    assert "evo config list" in text and "evo config show NAME" in text
+    assert "quick" in text and "quick" in shipped_configs()
+    assert "see configs/" not in text
+
+
+def test_a_config_file_that_is_not_there_names_the_shipped_ones(tmp_path, monkeypatch):
+    """``evo run configs/quick.yaml`` (the README's command) from a folder without
+    configs/: one line that gives the shipped config's name and ``evo config list``; a
+    name that is nobody's lists evo's names."""
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["run", "configs/quick.yaml", "--runs", "runs"])
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+    assert "no config file configs/quick.yaml" in res.output
+    assert "named without a folder: quick" in res.output and "evo config list" in res.output
+    for args in (["run", "configs/mine.yaml"], ["run", "mine"], ["config", "show", "mine"]):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+        assert "no config of evo's is called 'mine'" in res.output
+        assert "quick" in res.output and "evo config list" in res.output
+    assert not (tmp_path / "runs").exists()
 
 
 def test_size_layout_and_direction_have_help():

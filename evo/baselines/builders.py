@@ -11,7 +11,8 @@ import numpy as np
 from evo.baselines.consistent import optimal_consistent
 from evo.baselines.easy import advanced, easy
 from evo.baselines.human import least_frequent, separating
-from evo.baselines.optimal import DEFAULT_TIME_LIMIT, Where, optimal
+from evo.baselines.limits import DEFAULT_TIME_LIMIT
+from evo.baselines.optimal import Where, optimal
 from evo.baselines.optimal import estimate_seconds as optimal_estimate
 from evo.baselines.paper import TieOrder, extended, human_friendly
 from evo.baselines.registry import HUMAN, PAPER_STABLE, one_step, parse_name

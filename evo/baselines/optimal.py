@@ -19,7 +19,13 @@ from pathlib import Path
 
 import numpy as np
 
-from evo.baselines.limits import BaselineRefused, check_time_limit, duration_text, refuse_beyond
+from evo.baselines.limits import (
+    DEFAULT_TIME_LIMIT,
+    BaselineRefused,
+    check_time_limit,
+    duration_text,
+    refuse_beyond,
+)
 from evo.core.engine import threads
 from evo.core.game import Game, available_memory_bytes, count_codes, memory_estimate
 from evo.core.tree import Tree
@@ -114,10 +120,6 @@ KNOWN_OPTIMA: dict[tuple[int, int, str], int] = {(p, c, v): t for p, c, v, t, _ 
 
 #: Where each of :data:`KNOWN_OPTIMA` comes from.
 OPTIMA_SOURCES: dict[tuple[int, int, str], str] = {(p, c, v): s for p, c, v, _, s in _OPTIMA}
-
-
-#: Seconds the optimum may take when the caller gives no limit.
-DEFAULT_TIME_LIMIT = 600.0
 
 
 #: The refusal of the optimum: a :class:`~evo.baselines.limits.BaselineRefused` (the

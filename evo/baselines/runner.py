@@ -12,8 +12,13 @@ from collections.abc import Callable
 
 from evo.baselines import cache
 from evo.baselines.builders import build, estimate_seconds, reads_table
-from evo.baselines.limits import BaselineRefused, check_time_limit, refuse_beyond
-from evo.baselines.optimal import DEFAULT_TIME_LIMIT, Where
+from evo.baselines.limits import (
+    DEFAULT_TIME_LIMIT,
+    BaselineRefused,
+    check_time_limit,
+    refuse_beyond,
+)
+from evo.baselines.optimal import Where
 from evo.baselines.records import Baseline, BaselineResult, Refused
 from evo.baselines.registry import parse_name, seeded
 from evo.baselines.simple import estimate_rc

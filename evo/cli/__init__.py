@@ -23,7 +23,7 @@ from evo.show.text import short_message
 #: ``evo --help``. ``tests/test_cli_start.py`` checks that the lines match the docstrings.
 COMMANDS: dict[str, str] = {
     "population": "Grow SIZE random breakers and print min, max, average and standard deviation of",
-    "run": "Evolve breakers as CONFIG (a YAML file, see configs/) says. Writes",
+    "run": "Evolve breakers as CONFIG says: a YAML file, or the name of a config shipped with",
     "resume": "Continue the run in RUN_DIR from its checkpoint (with its config.yaml): the result",
     "render": "Draw TREE (a tree file such as best.json, a run directory, or a baseline name such",
     "report": "Write fitness.png, depths.png, best.svg, report.html and report.md into RUN_DIR.",

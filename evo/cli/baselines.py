@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from evo.baselines.limits import DEFAULT_TIME_LIMIT
 from evo.cli.common import (
     FINITE_POSITIVE,
     FoundProgress,
@@ -46,7 +47,7 @@ def _histogram(h: dict) -> str:
 @click.option(
     "--time-limit",
     type=FINITE_POSITIVE,
-    default=60.0,
+    default=DEFAULT_TIME_LIMIT,
     show_default=True,
     help="Seconds a baseline may take: one estimated beyond is refused with its estimate "
     "before any work, and the exact optimum gives up there.",

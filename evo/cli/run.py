@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from evo.baselines.limits import PLANT_SECONDS
+from evo.baselines.limits import DEFAULT_TIME_LIMIT
 from evo.cli.common import FINITE_POSITIVE, Interrupted, format_table
 from evo.show.text import printable
 
@@ -34,7 +34,7 @@ from evo.show.text import printable
 @click.option(
     "--time-limit",
     type=FINITE_POSITIVE,
-    default=PLANT_SECONDS,
+    default=DEFAULT_TIME_LIMIT,
     show_default=True,
     help="Seconds a planted baseline (population.init.baselines) may take to compute: one "
     "estimated beyond is refused before any work.",
@@ -54,8 +54,10 @@ def run(
     time_limit: float,
     scheduler: str | None,
 ) -> None:
-    """Evolve breakers as CONFIG (a YAML file, see configs/) says. Writes
-    runs/<name>-<timestamp>/ and ends with a summary against Knuth's strategy."""
+    """Evolve breakers as CONFIG says: a YAML file, or the name of a config shipped with
+    evo, such as quick or mastermind-4-7 (`evo config list` lists them, `evo config show
+    NAME` prints one to copy and change). Writes runs/<name>-<timestamp>/ and ends with a
+    summary against Knuth's strategy."""
     from evo.config import load_config
     from evo.core.files import cache_dir
     from evo.ea.cluster import check_cluster

@@ -8,6 +8,7 @@ does not depend on which process ran it, nor in which order.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from typing import Any
 
@@ -17,7 +18,7 @@ from deap import base, tools
 from evo.config import BUILTIN_KINDS, Config
 from evo.core.game import Game
 from evo.core.growth import Template, build_exact, random_breaker
-from evo.core.rng import task_generator
+from evo.core.rng import selection_generator, task_generator
 from evo.core.tree import InvalidTreeError, Tree
 from evo.ea.deadline import TimeLimit
 from evo.ea.fitness import evaluate_total, evaluate_total_worst
@@ -160,11 +161,14 @@ def breed(tb: base.Toolbox, parents: tuple[Tree, Tree], key: tuple[int, ...]) ->
 
 
 def checked_selection(function: Callable, name: str) -> Callable:
-    """A registered selection whose result is checked: a list of the individuals it was
-    given, as many as asked (:class:`OperatorError` naming it otherwise)."""
+    """A registered selection, called as the loop calls the tournament (with the run's
+    ``random.Random``), that draws from a NumPy generator seeded from it
+    (:func:`~evo.core.rng.selection_generator`) and whose result is checked: a list of
+    the individuals it was given, as many as asked (:class:`OperatorError` naming it
+    otherwise)."""
 
-    def select(individuals: list, k: int, **kw: Any) -> list:
-        chosen = function(individuals, k, **kw)
+    def select(individuals: list, k: int, *, rng: random.Random, **kw: Any) -> list:
+        chosen = function(individuals, k, rng=selection_generator(rng), **kw)
         ids = {id(i) for i in individuals}
         if not isinstance(chosen, list | tuple) or len(chosen) != k:
             raise OperatorError(

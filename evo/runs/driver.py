@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from evo.baselines.limits import PLANT_SECONDS
+from evo.baselines.limits import DEFAULT_TIME_LIMIT
 from evo.config import Config, ConfigError
 from evo.core.game import Game
 from evo.core.tree import Tree
@@ -93,7 +93,7 @@ class Plan:
 
     game: Game
     trees: list[Tree]
-    time_limit: float | None = PLANT_SECONDS
+    time_limit: float | None = DEFAULT_TIME_LIMIT
     baselines_planted: bool = False
 
     def planted(self, config: Config) -> list[Tree]:
@@ -114,7 +114,7 @@ def check_run(
     config: Config,
     *,
     cache: str | os.PathLike | None = None,
-    time_limit: float | None = PLANT_SECONDS,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     plant: bool = True,
     trees: Sequence[Tree] = (),
 ) -> Plan:
