@@ -20,8 +20,9 @@ from pathlib import Path
 import numpy as np
 
 from evo.baselines.limits import BaselineRefused, check_time_limit, duration_text, refuse_beyond
-from evo.core.engine import threads
+from evo.core.engine import MAX_WORKERS, threads
 from evo.core.game import Game, available_memory_bytes, count_codes, memory_estimate
+from evo.core.numbers import whole
 from evo.core.tree import Tree
 from evo.core.treeio import save_tree
 from evo.search import spread
@@ -152,6 +153,9 @@ class Where:
     workers: int = 0
     report: Callable[[str], None] | None = None
     best: str | Path | None = None
+
+    def __post_init__(self) -> None:
+        whole(self.workers, what="workers", low=0, high=MAX_WORKERS)
 
     @property
     def coordinated(self) -> bool:

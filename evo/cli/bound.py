@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import game_options, open_game, threads_option
+from evo.cli.common import WORKERS, game_options, open_game, threads_option
 
 
 @click.command()
@@ -37,7 +37,7 @@ from evo.cli.common import game_options, open_game, threads_option
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=WORKERS,
     default=None,
     help="Local processes the tasks (a first-guess class's part each) run on, the largest "
     "parts first (1: the smallest first, so that the certificate fills soonest). Default: "
