@@ -134,9 +134,10 @@ def load_tree(path: str | os.PathLike, *, game: Game | None = None) -> Breaker:
 
 
 def save_tree(tree: Tree, path: str | os.PathLike, **extra: Any) -> Path:
-    """Write ``tree`` as a tree file (JSON, atomically; compressed for a path that ends in
-    ``.json.gz``, the compact form for one that ends in ``.npz``); ``extra`` keys are kept
-    in it.
+    """Write ``tree`` as a tree file (JSON, atomically; gzip-compressed for a path that
+    ends in ``.json.gz`` or ``.gz``, the compact form for one that ends in ``.npz``; a path
+    ending in another compression's suffix, such as ``.bz2``, is refused); ``extra`` keys
+    are kept in it.
 
     >>> import evo, json
     >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")

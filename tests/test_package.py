@@ -34,7 +34,10 @@ def test_the_distribution_lists_every_package_of_evo():
         for p in (ROOT / "evo").rglob("__init__.py")
         if "__pycache__" not in p.parts
     }
-    data = {"evo.show.explore_assets", "evo.data.wordle"}  # a folder of the explorer's script and style
+    data = {
+        "evo.show.explore_assets",
+        "evo.data.wordle",
+    }  # a folder of the explorer's script and style
     assert listed == found | {"evo.configs"} | data
     assert _project()["tool"]["setuptools"]["package-dir"]["evo.configs"] == "configs"
 

@@ -26,8 +26,9 @@ from evo.baselines.limits import (
     duration_text,
     refuse_beyond,
 )
-from evo.core.engine import threads
+from evo.core.engine import MAX_WORKERS, threads
 from evo.core.game import Game, available_memory_bytes, count_codes, memory_estimate
+from evo.core.numbers import whole
 from evo.core.tree import Tree
 from evo.core.treeio import save_tree
 from evo.search import spread
@@ -156,6 +157,9 @@ class Where:
     report: Callable[[str], None] | None = None
     best: str | Path | None = None
     note: Callable[[str], None] | None = None
+
+    def __post_init__(self) -> None:
+        whole(self.workers, what="workers", low=0, high=MAX_WORKERS)
 
     @property
     def coordinated(self) -> bool:

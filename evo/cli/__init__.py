@@ -156,9 +156,13 @@ def main(debug: bool) -> None:
     """evo: evolve complete strategies (breaker trees) for Mastermind-family games."""
     global _debug
     _debug = debug
+    from evo.core.engine import MAX_WORKERS
     from evo.core.numbers import env_count
 
-    try:
-        env_count("EVO_THREADS", os.environ)  # read deep inside the kernels: say it now
+    try:  # read deep inside the kernels (numba's at its import): say it now
+        for name in ("EVO_THREADS", "NUMBA_NUM_THREADS"):
+            env_count(name, os.environ, high=MAX_WORKERS)
     except ValueError as e:
         raise click.ClickException(str(e)) from None
+    if os.environ.get("NUMBA_NUM_THREADS", "1").strip() == "":  # numba warns, a traceback
+        raise click.ClickException("NUMBA_NUM_THREADS is set but empty: unset it, or give a count")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from pathlib import Path
 
 import click
 
@@ -13,11 +12,14 @@ from evo.baselines.limits import DEFAULT_TIME_LIMIT
 from evo.cli.common import (
     FINITE_POSITIVE,
     FoundProgress,
+    OutputFile,
+    OutputFolder,
     format_table,
     game_options,
     open_game,
     threads_option,
 )
+from evo.core.engine import MAX_WORKERS
 
 #: A baseline expected to take at least this many seconds has its estimate shown first.
 LONG_SECONDS = 10.0
@@ -40,7 +42,7 @@ def _histogram(h: dict) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of results.")
 @click.option(
     "--save",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputFolder(),
     default=None,
     help="Write each tree as DIR/<name>.json.",
 )
@@ -65,7 +67,7 @@ def _histogram(h: dict) -> str:
 @click.option("--no-cache", is_flag=True, help="Recompute, and do not write the cache.")
 @click.option(
     "--resume",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     default=None,
     metavar="FILE",
     help="The exact optimum's results file: each subproblem it finishes is added to FILE "
@@ -82,7 +84,7 @@ def _histogram(h: dict) -> str:
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=MAX_WORKERS),
     default=0,
     show_default=True,
     help="Search the exact optimum on a local Dask cluster of this many worker processes "

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import FINITE_POSITIVE, game_options, open_game, threads_option
+from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, threads_option
 
 
 @click.command()
@@ -39,7 +39,7 @@ from evo.cli.common import FINITE_POSITIVE, game_options, open_game, threads_opt
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=WORKERS,
     default=None,
     help="Local processes the tasks (a first-guess class's part each) run on, the largest "
     "parts first (1: the smallest first, so that the certificate fills soonest). Default: "

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
 from evo.cli.common import (
     SEED,
+    OutputFolder,
     format_table,
     game_options,
     open_game,
@@ -32,7 +32,7 @@ from evo.cli.common import (
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.option(
     "--save",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputFolder(),
     default=None,
     help="Write the best breaker to DIR/best.json.",
 )

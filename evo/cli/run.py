@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from evo.baselines.limits import DEFAULT_TIME_LIMIT
-from evo.cli.common import FINITE_POSITIVE, Interrupted, format_table
+from evo.cli.common import FINITE_POSITIVE, Interrupted, OutputFolder, format_table
 from evo.show.text import printable
 
 
@@ -24,7 +24,7 @@ from evo.show.text import printable
 )
 @click.option(
     "--runs",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputFolder(),
     default=Path("runs"),
     show_default=True,
     help="Where run directories are created.",

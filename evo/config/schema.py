@@ -20,6 +20,7 @@ from evo.config.operators import (
     RegrowConfig,
 )
 from evo.config.overrides import merge
+from evo.core.engine import MAX_WORKERS
 from evo.core.game import count_codes
 from evo.core.kinds import Pool, Variant
 from evo.core.rng import island_seed
@@ -238,7 +239,7 @@ class Config(ConfigModel):
     `exhaustive` keep every code within it where they can"""
     hall_of_fame: int = Field(5, ge=1)
     """how many of the best breakers ever seen the run keeps"""
-    workers: int = Field(1, ge=1, le=256)
+    workers: int = Field(1, ge=1, le=MAX_WORKERS)
     """processes that breed and evaluate offspring (same result for any number)"""
     checkpoint_interval: int = Field(10, ge=1)
     """generations between checkpoints (evo resume starts from the last)"""

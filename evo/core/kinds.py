@@ -17,6 +17,9 @@ POOLS: tuple[str, ...] = get_args(Pool)
 ExactGuesses = Literal["all", "consistent", "mixed"]
 EXACT_GUESSES: tuple[str, ...] = get_args(ExactGuesses)
 
+#: The most impossible guesses a ``mixed`` search tries at a node (its ``impossible``).
+MAX_IMPOSSIBLE = 100
+
 #: How an operator picks a node: uniformly, or weighted by its code set's size or its root.
 NodeWeight = Literal["uniform", "size", "sqrt"]
 NODE_WEIGHTS: tuple[str, ...] = get_args(NodeWeight)

@@ -22,6 +22,10 @@ class InvalidTreeError(ValueError):
     """A tree (or a file describing one) breaks a rule of docs/DESIGN.md §2."""
 
 
+#: The arrays of a :class:`Tree`: one entry a node (``codes``: one a code).
+ARRAYS = ("guess", "label", "parent", "depth", "terminal", "start", "count", "codes")
+
+
 @dataclass(eq=False)
 class Tree:
     """A breaker tree (or a subtree grown for a code set), nodes in preorder.
@@ -403,6 +407,19 @@ class Tree:
                 raise InvalidTreeError(f"node {i}: terminal flag disagrees with its code set")
             if i and self.depth[i] != self.depth[self.parent[i]] + 1:
                 raise InvalidTreeError(f"node {i}: depth is not its parent's plus one")
+
+    def unlike(self, other: Tree) -> list[str]:
+        """The names of the arrays (:data:`ARRAYS`) in which this tree and ``other``
+        differ: none for the same tree.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.unlike(tree.subtree(0)), tree.unlike(tree.replace(1, tree.subtree(1)))
+        ([], [])
+        """
+        return [
+            name for name in ARRAYS if not np.array_equal(getattr(self, name), getattr(other, name))
+        ]
 
     def is_valid(self) -> bool:
         """Whether :meth:`validate` finds nothing wrong.

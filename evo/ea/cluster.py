@@ -67,7 +67,13 @@ def check_scheduler(address: str, *, wait: float = 10.0) -> None:
     seconds in all (the connection included: a refused one is retried until then), so
     that a wrong address or an empty cluster is reported before anything is written.
     Raises :class:`ClusterError`."""
-    scheme = urlsplit(address).scheme
+    try:
+        scheme = urlsplit(address).scheme
+    except ValueError as e:  # such as "tcp://[::1": "Invalid IPv6 URL"
+        raise ClusterError(
+            f"cannot use the Dask scheduler at {address}: it is not an address ({e}; one reads "
+            "tcp://HOST:PORT, an IPv6 host in brackets: tcp://[::1]:8786)"
+        ) from None
     if scheme not in SCHEMES:
         raise ClusterError(
             f"cannot use the Dask scheduler at {address}: scheme {scheme!r} is not supported "

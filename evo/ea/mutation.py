@@ -195,6 +195,7 @@ def greedy_mutation(
     time_limit: TimeLimit | None = None,
     max_guesses: int | None = None,
     on_node: Progress | None = None,
+    strict: bool = False,
 ) -> Tree:
     """*Greedy subtree*: a node's subtree is rebuilt by one-step look-ahead with
     ``heuristic``. ``tries`` root guesses are drawn among the ``top`` best by the heuristic
@@ -210,6 +211,7 @@ def greedy_mutation(
     game takes seconds). With ``max_guesses`` (the run's limit on the worst case), the
     exact searches below keep every code within it when they can (:func:`depth_budget`).
     ``on_node(done, of, tree)``: told after each node of a sweep (a long one's progress).
+    ``strict`` (polish): only a better subtree is taken (:func:`~evo.ea.variation.offer`).
     """
     game = tree.game
 
@@ -256,6 +258,7 @@ def greedy_mutation(
         keep_current=keep_current,
         time_limit=time_limit,
         on_node=on_node,
+        strict=strict,
     )
 
 
@@ -433,11 +436,13 @@ def _rebuild_nodes(
     time_limit: TimeLimit | None,
     at_worst: bool = False,
     on_node: Progress | None = None,
+    strict: bool = False,
 ) -> Tree:
     """``rebuild(tree, node)`` offered at one node of ``min_codes`` to ``max_codes`` codes
     picked at random, or, with ``sweep``, at every such node that no other contains
     (right to left, so the nodes left to do keep their numbers; a worse subtree is then
-    always declined, and the time limit checked between nodes)."""
+    always declined, and the time limit checked between nodes). ``strict``: only a better
+    one is taken (:func:`~evo.ea.variation.offer`)."""
     if not sweep:
         node = pick_node(
             tree,
@@ -451,7 +456,7 @@ def _rebuild_nodes(
         return (
             tree
             if node is None
-            else offer(tree, node, rebuild(tree, node), keep_current=keep_current)
+            else offer(tree, node, rebuild(tree, node), keep_current=keep_current, strict=strict)
         )
     band = outermost_nodes(
         tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth, at_worst=at_worst
@@ -459,7 +464,7 @@ def _rebuild_nodes(
     for done, node in enumerate(band[::-1], start=1):
         if time_limit is not None:
             time_limit.check()
-        tree = offer(tree, int(node), rebuild(tree, int(node)), keep_current=True)
+        tree = offer(tree, int(node), rebuild(tree, int(node)), keep_current=True, strict=strict)
         if on_node is not None:
             on_node(done, len(band), tree)
     return tree

@@ -163,7 +163,8 @@ def check_run(
 
 def _whole_breaker(tree: Any, game: Game, i: int) -> Tree:
     """A tree given in memory to plant, rebuilt from its guesses and feedbacks on every
-    code of ``game`` (its other arrays are not trusted); ValueError naming it otherwise."""
+    code of ``game``, and checked as a whole: each of its other arrays (depths, codes,
+    whether a node wins…) must be the rebuilt tree's; ValueError naming it otherwise."""
     from evo.core.growth import Template, build_exact
     from evo.core.tree import InvalidTreeError
 
@@ -172,9 +173,16 @@ def _whole_breaker(tree: Any, game: Game, i: int) -> Tree:
     if tree.game.key != game.key:
         raise ValueError(f"plant[{i}] is a tree of {tree.game.name}, not of {game.name}")
     try:
-        return build_exact(game, Template.of(tree))
+        rebuilt = build_exact(game, Template.of(tree))
     except InvalidTreeError as e:
         raise ValueError(f"plant[{i}] is not a whole breaker of {game.name}: {e}") from None
+    wrong = rebuilt.unlike(tree)
+    if wrong:
+        raise ValueError(
+            f"plant[{i}] is not a valid tree: its array(s) {', '.join(wrong)} disagree with "
+            "its guesses and feedbacks (edited after it was made?)"
+        )
+    return rebuilt
 
 
 def run_config(
