@@ -231,3 +231,16 @@ def test_a_fresh_dask_worker_compiles_before_its_first_task(tmp_path):
         said.clear()
         prepare_workers(client, need, say=said.append)
         assert said == []
+
+
+def test_evo_populations_time_does_not_count_compiling(monkeypatch):
+    """``evo population`` times the growth: its kernels are compiled before."""
+    from click.testing import CliRunner
+
+    from evo.cli import main
+
+    asked = _slow_compile(monkeypatch, 3.0)
+    out = CliRunner().invoke(main, ["population", "-n", "3", "-c", "3", "-s", "20", "--json"])
+    assert out.exit_code == 0, out.output
+    assert asked == [Kernels(((True, False),), ("growth",))]
+    assert json.loads(out.output)["seconds"] < 3.0

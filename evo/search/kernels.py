@@ -56,13 +56,14 @@ PROFILES: tuple[Profile, ...] = ((True, False), (True, True), (False, False), (F
 SETUP_PROFILES: tuple[Profile, ...] = ((True, False), (True, True))
 
 #: Seconds one process takes to compile a family for a source of feedbacks, whole trees
-#: then node by node, when nothing is compiled yet (2 cores, 2026-11: CPU time, which a
-#: quiet machine gives as wall time); for the estimate said before compiling.
+#: then node by node, when nothing is compiled yet (the mutations: once the others are),
+#: for the estimate said before compiling (2 cores, 2026-11: CPU time, which a quiet
+#: machine gives as wall time).
 COMPILE_SECONDS: dict[Family, tuple[float, float]] = {
     "growth": (5.0, 0.0),
-    "lookahead": (26.0, 12.0),
-    "search": (38.0, 2.0),
-    "operators": (4.0, 2.0),
+    "lookahead": (32.0, 12.0),
+    "search": (41.0, 2.0),
+    "operators": (3.0, 2.0),
 }
 
 #: Set in the processes that compile: the work they run compiles where it is (it is the
@@ -126,17 +127,14 @@ def ensure_compiled(
     missing = [(k, f) for k, f in want.jobs() if not is_compiled(k, f)]
     if not missing:
         return 0.0
-    plan = _plan(missing)
+    plan = _plan(missing, os.cpu_count() or 1)
     if say is not None:
         what = ", ".join(f for f in FAMILIES if any(f == g for _, g in missing))
         on = f" on {len(plan.groups)} processes" if len(plan.groups) > 1 else ""
         say(f"compiling evo's kernels ({what}), once per machine: about {plan.seconds:.0f} s{on}")
     start = time.perf_counter()
     if plan.groups:
-        if can_share_cache():
-            _run_children([["warm", *group] for group in plan.groups])
-        else:  # numba's index files are not written under a lock: one process
-            _run_children([["warm", *(job for group in plan.groups for job in group)]])
+        _run_children([["warm", *group] for group in plan.groups])
     _run_children([["finish", *(_job_name(k, f) for k, f in missing)]])
     seconds = time.perf_counter() - start
     if say is not None:
@@ -277,33 +275,43 @@ def write_marker(kind: Profile, family: Family, seconds: float) -> None:
 # --------------------------------------------------------------------------- compiling
 @dataclass
 class _Plan:
-    """The first step's groups of jobs (one process each) and the seconds expected."""
+    """The first step's groups of jobs (one process each; none: the last step compiles
+    them all) and the seconds expected."""
 
     groups: list[list[str]] = field(default_factory=list)
     seconds: float = 0.0
 
 
-def _plan(missing: Sequence[tuple[Profile, Family]]) -> _Plan:
+#: What the families of one source of feedbacks share (numba's own helpers, the kernels
+#: they call in common): compiled once in one process, once in each of several. So
+#: processes side by side compile more in all (82 s of CPU against 64 for a run's
+#: kernels), and pay where a core is free: 38 s against 65 with one here, about as long
+#: as one when the other core is busy.
+SHARED_SECONDS = 12.0
+
+
+def _plan(missing: Sequence[tuple[Profile, Family]], processes: int) -> _Plan:
     """Jobs of one family and one source of feedbacks go to one process (whole trees
     first: node by node reuses most of them); the mutations only in the last step (they
-    call the other families). Groups are spread over the cores, the longest first."""
+    call the other families). Groups are spread over ``processes``, the longest first;
+    with one, the last step compiles everything."""
     units: dict[tuple[Family, bool], list[Profile]] = {}
     for kind, family in missing:
         if family != "operators":
             units.setdefault((family, kind[0]), []).append(kind)
     cost = {u: _seconds(u[0], kinds) for u, kinds in units.items()}
-    cores = max(1, min(os.cpu_count() or 1, len(units)))
-    bins: list[tuple[float, list[str]]] = [(0.0, []) for _ in range(cores)]
+    last = sum(_seconds("operators", [k]) for k, f in missing if f == "operators") + 3.0
+    processes = min(processes, len(units))
+    if processes <= 1 or not can_share_cache():
+        sources = len({source for _, source in units})
+        return _Plan([], sum(cost.values()) - SHARED_SECONDS * sources * (len(units) > 1) + last)
+    bins: list[tuple[float, list[str]]] = [(0.0, []) for _ in range(processes)]
     for unit in sorted(units, key=lambda u: -cost[u]):
-        i = min(range(cores), key=lambda j: bins[j][0])
+        i = min(range(processes), key=lambda j: bins[j][0])
         total, jobs = bins[i]
         kinds = sorted(units[unit], key=lambda k: k[1])  # whole, then nodes
         bins[i] = (total + cost[unit], jobs + [_job_name(k, unit[0]) for k in kinds])
-    last = sum(
-        _seconds("operators", [k]) for k, f in missing if f == "operators"
-    )  # the last step: the mutations, then loading the rest
-    groups = [jobs for _, jobs in bins if jobs]
-    return _Plan(groups, max((t for t, _ in bins), default=0.0) + last + 3.0)
+    return _Plan([jobs for _, jobs in bins if jobs], max(t for t, _ in bins) + last)
 
 
 def _seconds(family: Family, kinds: Sequence[Profile]) -> float:
@@ -480,4 +488,4 @@ def _missing_seconds(kernels: Kernels) -> float:
     """On a worker: the estimate of compiling what its machine lacks of ``kernels`` (0:
     nothing)."""
     missing = [(k, f) for k, f in kernels.jobs() if not is_compiled(k, f)]
-    return _plan(missing).seconds if missing else 0.0
+    return _plan(missing, os.cpu_count() or 1).seconds if missing else 0.0
