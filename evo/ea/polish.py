@@ -255,7 +255,7 @@ def _exact_band(
     local = min(workers, max(len(jobs), 1))
     from evo.search.kernels import kernels_for
 
-    need = kernels_for(game, ("search",))
+    need = kernels_for(game, ("search", "within"))
     with task_mapper(scheduler=scheduler, workers=local, ordered=False, kernels=need) as mapper:
         # The processes share the cores: a big node's search spread over its share.
         share = max(1, threads() // workers) if workers > 1 and scheduler is None else None

@@ -61,6 +61,7 @@ def compile_family(kind: Profile, family: Family) -> float:
         "growth": lambda: _growth(game),
         "lookahead": lambda: _lookahead(game),
         "search": lambda: _search(game),
+        "within": lambda: _within(game),
         "operators": lambda: _operators(game),
     }
     with _every_path(big):
@@ -103,6 +104,8 @@ def _every_path(big: bool) -> Iterator[None]:
 _POOLS: tuple[Pool, ...] = ("all", "consistent")
 _POLICIES: tuple[Policy, ...] = ("symmetry", "path-independent")
 _GUESSES: tuple[ExactGuesses, ...] = ("all", "consistent", "mixed")
+#: The classes of the exact search: (pool, impossible codes allowed).
+_CLASSES: tuple[tuple[Pool, int], ...] = (("all", 0), ("consistent", 0), ("consistent", 2))
 
 
 def _growth(game: Game) -> None:
@@ -127,9 +130,8 @@ def _lookahead(game: Game) -> None:
 
 
 def _search(game: Game) -> None:
-    """The exact search: its policies and classes, the second objective, the optimum, a
-    memo outgrown, a big set spread over threads, the exhaustive mutation (within a
-    depth), and lower bounds."""
+    """The exact search without a depth limit: its policies and classes, the optimum, a
+    memo outgrown, a big set spread over threads; and lower bounds."""
     from evo.baselines.optimal import optimal
     from evo.search.bound import lower_bound
     from evo.search.exact import UNBOUNDED, Solver, shared_solver
@@ -137,14 +139,9 @@ def _search(game: Game) -> None:
     from evo.search.memo_kernel import grown, new_memo
 
     codes = game.all_codes().astype(np.int64)
-    classes: tuple[tuple[Pool, int], ...] = (("all", 0), ("consistent", 0), ("consistent", 2))
     for policy in _POLICIES:
-        for pool, impossible in classes:
-            solver = shared_solver(game, pool=pool, policy=policy, impossible=impossible)
-            solver.total(codes)
-            solver.total(codes[: len(codes) // 2], depth=4)
-        # The second objective's sets three guesses from the limit (its own kernel).
-        Solver(game, policy=policy, fewest_last=True).total(codes[: len(codes) // 2], depth=4)
+        for pool, impossible in _CLASSES:
+            shared_solver(game, pool=pool, policy=policy, impossible=impossible).total(codes)
     optimal(game, time_limit=None)
     grown(new_memo(4))  # a memo outgrown: a big game's search
     group = palette(game, (), symmetries=True)
@@ -153,10 +150,25 @@ def _search(game: Game) -> None:
             solver = Solver(game, policy=policy, deadline=deadline)
             solver.spread(codes, UNBOUNDED, group, True, split=4, inline=2)
             solver.spread(codes, UNBOUNDED, solver._identity, False, split=4, inline=2)
-    _exhaustive(game)
     lower_bound(game, depth=1, workers=1)  # small parts solved exactly
     for depth in (0, 1, 2):  # sets above 4 codes bounded, not solved: the bound's kernels
         lower_bound(game, depth=depth, exact_below=4, workers=1)
+
+
+def _within(game: Game) -> None:
+    """The exact search within a depth limit: its policies and classes, the second
+    objective's, and the exhaustive mutation (which keeps the depth or not)."""
+    from evo.search.exact import Solver, shared_solver
+
+    half = game.all_codes().astype(np.int64)[: game.num_codes // 2]
+    for policy in _POLICIES:
+        for pool, impossible in _CLASSES:
+            shared_solver(game, pool=pool, policy=policy, impossible=impossible).total(
+                half, depth=4
+            )
+        # The second objective's sets three guesses from the limit (its own kernel).
+        Solver(game, policy=policy, fewest_last=True).total(half, depth=4)
+    _exhaustive(game)
 
 
 def _operators(game: Game) -> None:

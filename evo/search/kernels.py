@@ -39,9 +39,9 @@ if TYPE_CHECKING:
 
 #: Families of kernels, as the work calls them: random growth and the build of a big
 #: feedback table; the one-step look-ahead (trees, forests, threaded scoring); the exact
-#: search (optimum, within a depth, spread over threads, lower bounds); the mutations
-#: (which call all three).
-Family = Literal["growth", "lookahead", "search", "operators"]
+#: search (the optimum, spread over threads, lower bounds); the exact search within a
+#: depth limit (a worst case kept); the mutations (which call them all).
+Family = Literal["growth", "lookahead", "search", "within", "operators"]
 FAMILIES: tuple[Family, ...] = get_args(Family)
 
 #: A kind of run, as the kernels see it: (feedbacks from the table, not from packed
@@ -62,9 +62,14 @@ SETUP_PROFILES: tuple[Profile, ...] = ((True, False), (True, True))
 COMPILE_SECONDS: dict[Family, tuple[float, float]] = {
     "growth": (5.0, 0.0),
     "lookahead": (32.0, 12.0),
-    "search": (41.0, 2.0),
+    "search": (33.0, 2.0),
+    "within": (12.0, 1.0),
     "operators": (3.0, 2.0),
 }
+
+#: The families one process compiles one after the other (the depth-limited search
+#: calls the exact search's kernels: compiled side by side, they would be compiled twice).
+_AFTER: dict[Family, Family] = {"within": "search"}
 
 #: Set in the processes that compile: the work they run compiles where it is (it is the
 #: compiling), instead of asking for the kernels again.
@@ -295,11 +300,14 @@ def _plan(missing: Sequence[tuple[Profile, Family]], processes: int) -> _Plan:
     first: node by node reuses most of them); the mutations only in the last step (they
     call the other families). Groups are spread over ``processes``, the longest first;
     with one, the last step compiles everything."""
-    units: dict[tuple[Family, bool], list[Profile]] = {}
+    units: dict[tuple[Family, bool], list[tuple[Profile, Family]]] = {}
     for kind, family in missing:
         if family != "operators":
-            units.setdefault((family, kind[0]), []).append(kind)
-    cost = {u: _seconds(u[0], kinds) for u, kinds in units.items()}
+            units.setdefault((_AFTER.get(family, family), kind[0]), []).append((kind, family))
+    cost = {
+        u: sum(_seconds(f, [k for k, g in jobs if g == f]) for f in {f for _, f in jobs})
+        for u, jobs in units.items()
+    }
     last = sum(_seconds("operators", [k]) for k, f in missing if f == "operators") + 3.0
     processes = min(processes, len(units))
     if processes <= 1 or not can_share_cache():
@@ -309,8 +317,9 @@ def _plan(missing: Sequence[tuple[Profile, Family]], processes: int) -> _Plan:
     for unit in sorted(units, key=lambda u: -cost[u]):
         i = min(range(processes), key=lambda j: bins[j][0])
         total, jobs = bins[i]
-        kinds = sorted(units[unit], key=lambda k: k[1])  # whole, then nodes
-        bins[i] = (total + cost[unit], jobs + [_job_name(k, unit[0]) for k in kinds])
+        # The search before the depth-limited one; whole trees, then node by node.
+        ordered = sorted(units[unit], key=lambda j: (j[1] in _AFTER, j[0][1]))
+        bins[i] = (total + cost[unit], jobs + [_job_name(k, f) for k, f in ordered])
     return _Plan([jobs for _, jobs in bins if jobs], max(t for t, _ in bins) + last)
 
 
