@@ -210,9 +210,9 @@ def _sendable(e: Exception) -> Exception:
 
 @dataclass
 class WorkerNews:
-    """What worker processes told of their start: how many, the seconds until the last
-    was ready, and evo's kernels they compiled (which should have been compiled before:
-    each is said once, with the seconds of the run it began at)."""
+    """What worker processes told: how many they are, the seconds until the last was
+    ready, and each of evo's kernels they compiled, once (which should have been compiled
+    before the run: it names the cause when a run is slow to start or does nothing)."""
 
     processes: int = 0
     start_seconds: float = 0.0
