@@ -430,7 +430,7 @@ def _compiled(game: Game) -> None:
     machine: said on standard error)."""
     import sys
 
-    from evo.runs.compiled import ensure_compiled
+    from evo.search.kernels import ensure_compiled
 
     ensure_compiled(game, say=lambda line: print(f"evo: {line}", file=sys.stderr, flush=True))
 

@@ -21,6 +21,7 @@ from evo.core.game import Game
 from evo.core.kinds import Pool
 from evo.core.tree import Tree
 from evo.search.build import Node, build_tree
+from evo.search.kernels import Kernels
 from evo.search.lookahead import estimate_seconds as lookahead_estimate
 from evo.search.lookahead import lookahead_player, lookahead_tree
 
@@ -54,6 +55,25 @@ def lookahead(
 
         tree = build_tree(work, choose, as_written=True, progress=progress)
     return tree if work is game else replace(tree, game=game, _cache={})
+
+
+def kernels_needed(game: Game, name: str) -> Kernels | None:
+    """The compiled kernels building baseline ``name`` calls (None: it runs in NumPy): a
+    one-step rule's look-ahead when it runs compiled (:func:`evo.core.engine.compiled`,
+    on the game it reads, see :func:`lookahead`), RC's growth, the optimum's exact
+    search."""
+    from evo.core.engine import compiled
+    from evo.search.kernels import kernels_for
+
+    name = parse_name(game, name)
+    if one_step(name) is not None:
+        work = game if game.table_at_hand else game.computing()
+        return kernels_for(work, ("lookahead",)) if compiled(work) else None
+    if name.startswith("optimal"):
+        return kernels_for(game, ("search",))
+    if name.rsplit("+", 1)[-1] == "rc":
+        return kernels_for(game, ("growth",))
+    return None
 
 
 def reads_table(game: Game, names: Sequence[str]) -> bool:

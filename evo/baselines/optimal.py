@@ -234,6 +234,9 @@ def optimal(
     time_limit = check_time_limit(time_limit)
     est = estimate_seconds(game, processes=where.processes)
     refuse_beyond(game, "optimal", est, time_limit, on=f"on {_on(where)}")
+    from evo.search.kernels import ensure_compiled, kernels_for, tell
+
+    ensure_compiled(kernels_for(game, ("search",)), say=where.report or tell)  # off the clock
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     per = where.workers if where.scheduler is None and where.workers > 0 else 1
@@ -362,7 +365,12 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
         per = None if where.scheduler is not None else memory // where.workers
         session = f"{os.getpid()}-{time.time_ns()}"
         task = partial(solve_leaf, game, (session, "symmetry", "all", 0, per))
-        with spread.dask_client(where.scheduler, workers=where.workers, memory=per) as client:
+        from evo.search.kernels import kernels_for
+
+        need = kernels_for(game, ("search",))
+        with spread.dask_client(
+            where.scheduler, workers=where.workers, memory=per, kernels=need
+        ) as client:
             runner = spread.Cluster(client, task)
             solver.spread(
                 codes,

@@ -43,6 +43,10 @@ def population(pegs, colors, variant, size, seed, pool, as_json, save) -> None:
     from evo.core.treeio import save_tree
 
     game = open_game(pegs, colors, variant, trees=size)
+    from evo.search.kernels import ensure_compiled, kernels_for
+
+    # The growth kernels compiled (once per machine) before the time is taken.
+    ensure_compiled(kernels_for(game, ("growth",)), say=lambda line: click.echo(line, err=True))
     with progress_bar(size, "growing", enabled=not as_json) as bar:
         trees, stats = timed_population(game, size, seed=seed, pool=pool, progress=bar.update)
     if save is not None:

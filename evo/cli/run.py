@@ -67,7 +67,7 @@ def run(
     check_cluster(cfg, scheduler=scheduler)  # a scheduler that does not answer, or no worker
     # What can fail before a run, before its directory: the planted baselines too.
     plan = check_run(cfg, cache=cache_dir(), time_limit=time_limit)
-    from evo.runs.compiled import ensure_compiled
+    from evo.search.kernels import ensure_compiled
 
     ensure_compiled(plan.game, say=lambda line: click.echo(line, err=True))  # off the clock
     from evo.runs.rundir import create_run_dir

@@ -151,6 +151,9 @@ def polish(
         raise ValueError("fewest_last counts the codes at max_guesses: give max_guesses")
     whole(impossible, what="impossible", low=1, high=MAX_IMPOSSIBLE)
     whole(workers, what="workers", low=1, high=MAX_WORKERS)
+    from evo.search.kernels import ensure_compiled, kernels_for, tell
+
+    ensure_compiled(kernels_for(tree.game), say=tell)  # before the bands' clocks
 
     def last(tree: Tree) -> int | None:
         return None if max_guesses is None else tree.solved_at(max_guesses)
@@ -258,7 +261,10 @@ def _exact_band(
     grown: dict[int, int] = {}  # node (as first numbered) -> nodes its new subtree added
     pids = set()
     local = min(workers, max(len(jobs), 1))
-    with task_mapper(scheduler=scheduler, workers=local, ordered=False) as mapper:
+    from evo.search.kernels import kernels_for
+
+    need = kernels_for(game, ("search", "within"))
+    with task_mapper(scheduler=scheduler, workers=local, ordered=False, kernels=need) as mapper:
         # The processes share the cores: a big node's search spread over its share.
         share = max(1, threads() // workers) if workers > 1 and scheduler is None else None
         found = mapper(_rebuild_task, [(game, job, guesses, impossible, share) for job in jobs])

@@ -35,6 +35,7 @@ class RunSummary(TypedDict, total=False):
     gap_to_best_known: int | None
     pareto_front: list[tuple[int, ...]]
     islands: int
+    warning: str
 
 
 def make_summary(

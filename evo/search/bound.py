@@ -513,51 +513,56 @@ def lower_bound(
         raise ValueError(f"depth must be 0 or more, not {depth}")
     if seconds is not None and seconds <= 0:
         raise ValueError(f"seconds must be positive, not {seconds}")
-    start = began = time.monotonic()
-    target = None if depth is None else depth - 1  # the parts' depth
-    history: list[tuple[float, int]] = []
-    tasks = 0
-    if resume is None:
-        classes = _initial_classes(game)
-    else:
-        classes = certificate_classes(resume, game, exact_below=exact_below)
-        run = _certificate_run(resume)
-        if certificate_sealed(resume):
-            before, tasks, history = run
-            start -= before  # the time reported: the certificate's and this call's
-        else:
-            # Not written here (edited, or another machine's): nothing of it is taken as
-            # proved before each part is proved again (CertificateError if one is not).
-            check_certificate(resume, game=game)
+    from evo.search.kernels import kernels_for
 
-    def least() -> ClassBound:
-        return min(classes, key=lambda c: (c.total, c.guess))
-
-    def snapshot(optimal: bool = False) -> Bound:
-        top = least()
-        d = top.depth
-        return Bound(
-            game,
-            top.total,
-            classes,
-            exact_below,
-            time.monotonic() - start,
-            optimal,
-            None if d is None else d + 1,
-            tasks,
-            history,
-        )
-
-    def record() -> None:
-        value = least().total
-        if not history or history[-1][1] != value:
-            history.append((time.monotonic() - start, value))
-        if progress is not None:
-            progress(snapshot())  # after every task: a bound proved so far
-
-    record()
-    tasks_run = task_mapper(scheduler=scheduler, workers=workers, ordered=False)
+    # The kernels compiled where the tasks run (here, or a Dask worker's machine) first:
+    # not on the clock.
+    need = kernels_for(game, ("search",))
+    tasks_run = task_mapper(scheduler=scheduler, workers=workers, ordered=False, kernels=need)
     with tasks_run as mapper:
+        start = began = time.monotonic()
+        target = None if depth is None else depth - 1  # the parts' depth
+        history: list[tuple[float, int]] = []
+        tasks = 0
+        if resume is None:
+            classes = _initial_classes(game)
+        else:
+            classes = certificate_classes(resume, game, exact_below=exact_below)
+            run = _certificate_run(resume)
+            if certificate_sealed(resume):
+                before, tasks, history = run
+                start -= before  # the time reported: the certificate's and this call's
+            else:
+                # Not written here (edited, or another machine's): nothing of it is taken
+                # as proved before each part is proved again (CertificateError if not).
+                check_certificate(resume, game=game)
+
+        def least() -> ClassBound:
+            return min(classes, key=lambda c: (c.total, c.guess))
+
+        def snapshot(optimal: bool = False) -> Bound:
+            top = least()
+            d = top.depth
+            return Bound(
+                game,
+                top.total,
+                classes,
+                exact_below,
+                time.monotonic() - start,
+                optimal,
+                None if d is None else d + 1,
+                tasks,
+                history,
+            )
+
+        def record() -> None:
+            value = least().total
+            if not history or history[-1][1] != value:
+                history.append((time.monotonic() - start, value))
+            if progress is not None:
+                progress(snapshot())  # after every task: a bound proved so far
+
+        record()
         while True:
             top = least()
             if all(p.exact for p in top.parts):
@@ -595,7 +600,7 @@ def lower_bound(
                 record()
             if not progressed:
                 break
-    return snapshot()
+        return snapshot()
 
 
 def _task(

@@ -22,7 +22,9 @@ from evo.core.feedback_kernel import feedback, popcount
 from evo.search.lookahead import Palette
 from evo.search.memo_kernel import (
     MOST,
+    NO_GUESS,
     STATUS,
+    ZERO,
     counted,
     lookup,
     lookup_both,
@@ -518,7 +520,7 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
     if len(kept) > 0 and bounds[0] < bound and biggest[0] <= 2:
         # The first candidate's parts have one or two codes: its bound is its cost, the
         # least (most sets end here).
-        store_both(memo, base, codes, bounds[0], cands[kept[0]], 0)
+        store_both(memo, base, codes, bounds[0], cands[kept[0]], ZERO)
         return bounds[0]
     best = bound
     best_g = np.int64(-1)
@@ -554,10 +556,10 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
         if done:
             best, best_g = total, g
     if best_g >= 0:
-        store_both(memo, base, codes, best, best_g, 0)
+        store_both(memo, base, codes, best, best_g, ZERO)
         return best
     low = max(low, bound, least)
-    store_both(memo, base, codes, 0, -1, low)
+    store_both(memo, base, codes, ZERO, NO_GUESS, low)
     return low
 
 
@@ -684,6 +686,6 @@ def plant(codes, guesses, pos, memo, rows, nf, m):  # pragma: no cover - compile
             return cost, pos
         total += cost
         p += s
-    if not store(memo, codes, total, g, 0):
+    if not store(memo, codes, total, g, ZERO):
         return np.int64(-2), pos
     return total, pos
