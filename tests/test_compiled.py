@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from support.processes import run_or_dump
 
+from evo.core.custom import custom_game
 from evo.core.game import make_game
 from evo.runs.compiled import PROFILES, ensure_compiled, marker, profile
 
@@ -17,9 +18,13 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_profiles_follow_the_game():
-    assert profile(make_game(4, 6)) == (True, False)
-    assert profile(make_game(4, 6, table=False))[0] is False
-    assert set(PROFILES) == {(t, b) for t in (True, False) for b in (True, False)}
+    assert profile(make_game(4, 6)) == ("table", False)
+    assert profile(make_game(4, 6, table=False))[0] == "packed"
+    assert set(PROFILES) == {(t, b) for t in ("table", "packed") for b in (True, False)}
+    pets = custom_game(["ant", "bug", "cat"], lambda g, s: len(set(g) & set(s)), name="pets")
+    assert profile(pets) == ("table", False)  # a symmetric feedback reads one table
+    hints = custom_game(["ab", "ba", "bb"], lambda g, s: (g == s, g[0] in s), name="hints")
+    assert profile(hints) == ("pair", False)  # ab answers bb (False, False), bb answers ab not
 
 
 def test_the_marker_changes_with_the_cache_and_tells_compiled(tmp_path, monkeypatch):
@@ -27,7 +32,7 @@ def test_the_marker_changes_with_the_cache_and_tells_compiled(tmp_path, monkeypa
     kind = profile(make_game(4, 6))
     path = marker(kind)
     assert path.parent == tmp_path and "table-whole" in path.name
-    assert marker((False, True)) != path
+    assert marker(("packed", True)) != path
     path.write_text("compiled\n")
     said: list[str] = []
     assert ensure_compiled(make_game(4, 6), say=said.append) == 0.0 and said == []

@@ -21,7 +21,8 @@ import numpy as np
 
 from evo.baselines.limits import BaselineRefused, check_time_limit, duration_text, refuse_beyond
 from evo.core.engine import threads
-from evo.core.game import Game, available_memory_bytes, count_codes, memory_estimate
+from evo.core.game import Game, available_memory_bytes
+from evo.core.mastermind import count_codes, peg_game
 from evo.core.tree import Tree
 from evo.core.treeio import save_tree
 from evo.search import spread
@@ -176,7 +177,7 @@ def memo_budget(game: Game, memory: int | None) -> int:
     """Bytes the exact search's memos may take: ``memory`` (None: 80% of the memory
     available), less what the game and the process need."""
     total = int(available_memory_bytes() * 0.8) if memory is None else memory
-    need, _ = memory_estimate(game.pegs, game.colors, game.variant, memory=memory)
+    need, _ = game.memory_need(memory=memory)
     return max(LEAST_MEMO_BYTES, total - need - PROCESS_BYTES)
 
 
@@ -199,11 +200,14 @@ def estimate_seconds(game: Game, *, processes: int = 1) -> float | None:
 
 
 def _one_thread_seconds(game: Game) -> float | None:
-    key = (game.variant, game.pegs, game.colors)
+    pegs = peg_game(game)
+    if pegs is None:  # nothing measured: a custom game's optimum is not timed ahead
+        return None
+    key = (pegs.variant, pegs.pegs, pegs.colors)
     if key in MEASURED_SECONDS:
         return MEASURED_SECONDS[key]
     points = sorted(
-        (count_codes(p, c, v), s) for (v, p, c), s in MEASURED_SECONDS.items() if v == game.variant
+        (count_codes(p, c, v), s) for (v, p, c), s in MEASURED_SECONDS.items() if v == pegs.variant
     )[-3:]
     if len(points) < 2:
         return None
@@ -302,6 +306,15 @@ def _write_best(
         say(f"the best tree so far, total {cost:,}, is in {path}")
 
 
+def _results_game(game: Game) -> list:
+    """The game as a results file names it: ``[variant, pegs, colors]`` for the
+    Mastermind family, else ``[kind, name, digest]``."""
+    pegs = peg_game(game)
+    if pegs is not None:
+        return [pegs.variant, pegs.pegs, pegs.colors]
+    return [game.kind, game.name, game.spec.get("digest")]
+
+
 def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory: int) -> None:
     """The optimum's search spread with a results file, or on a Dask cluster."""
     from evo.search.bound import first_guess_floors
@@ -310,7 +323,7 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
     if where.results is not None:
         results = spread.Results(
             where.results,
-            {"game": [game.variant, game.pegs, game.colors], "pool": "all", "policy": "symmetry"},
+            {"game": _results_game(game), "pool": "all", "policy": "symmetry"},
         )
     report = floors = None
     if where.report is not None:

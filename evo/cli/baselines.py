@@ -232,7 +232,7 @@ def baselines(
             ]
         )
     click.echo(
-        f"{game.variant} game, {pegs} pegs, {colors} colors: {game.num_codes:,} codes"
+        f"{game.description}: {game.num_codes:,} codes"
         + ("" if game.use_table else f"; {table_note(game)}")
     )
     click.echo(

@@ -232,7 +232,7 @@ def _build_compiled(
         root = int(template.root)
     arrays = grow_tree(
         game.feedback_source,
-        game.num_codes,
+        game.num_guesses,
         codes,
         game.win,
         nfb,
@@ -424,7 +424,7 @@ def _choose_guesses(
     on a two-code root.
     """
     k = len(count)
-    m = game.num_codes
+    m = game.num_guesses
     tmpl = tmpl.copy()
     # First round: a few candidates per node, the first helpful one wins; nearly all
     # nodes are settled here (a consistent candidate always helps).
@@ -492,7 +492,7 @@ def _skip_template(tmpl, rows, template, constant_fb) -> None:
 
 def _retry(game, cur, first, count, tmpl, template, rng, pool, guesses, pending) -> None:
     """Settle the nodes whose first candidate did not help, in batches of candidates."""
-    m = game.num_codes
+    m = game.num_guesses
     rounds = 0
     while len(pending):
         t = tmpl[pending]
@@ -556,7 +556,7 @@ def _settle_pairs(
 
 
 def _helpful_draw(game: Game, s: np.ndarray, rng: np.random.Generator) -> int:
-    """Uniform draw among all codes that help on code set ``s`` (exact, for rare cases)."""
-    every = game.all_codes()
+    """Uniform draw among all guesses that help on code set ``s`` (exact, for rare cases)."""
+    every = game.all_guesses()
     fb = game.feedback(every[:, None], s[None, :])
     return int(rng.choice(np.flatnonzero(helpful_rows(fb, game.win))))

@@ -369,8 +369,8 @@ class Tree:
             raise InvalidTreeError("the node arrays have different lengths")
         if self.parent[0] != -1 or (n > 1 and np.any(self.parent[1:] >= np.arange(1, n))):
             raise InvalidTreeError("nodes are not in preorder (a parent after its child)")
-        if np.any(self.guess < 0) or np.any(self.guess >= game.num_codes):
-            raise InvalidTreeError("a guess is not a code of the game")
+        if np.any(self.guess < 0) or np.any(self.guess >= game.num_guesses):
+            raise InvalidTreeError("a guess is not a guess of the game")
         if len(np.unique(self.codes)) != len(self.codes):
             raise InvalidTreeError("a code is listed twice")
         child = self.child_table

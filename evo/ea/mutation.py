@@ -45,7 +45,7 @@ def helpful_guess(
         g = int(
             codes[rng.integers(len(codes))]
             if pool == "consistent"
-            else rng.integers(game.num_codes)
+            else rng.integers(game.num_guesses)
         )
         if g != avoid and game.helps(g, codes):
             return g

@@ -45,20 +45,32 @@ def _kernel_sources() -> list[Path]:
     )
 
 
-#: A kind of run, as the kernels see it: feedbacks from a table or from packed codes, and
-#: look-ahead trees in one call (small games) or node by node (big ones).
-Profile = tuple[bool, bool]
+#: A kind of run, as the kernels see it: feedbacks from a table (``table``), from packed
+#: codes (``packed``) or from a table and its transpose (``pair``: a feedback that is not
+#: symmetric, a custom game's), and look-ahead trees in one call (small games) or node by
+#: node (big ones).
+Profile = tuple[str, bool]
 
-#: Every profile: what ``make setup`` compiles.
-PROFILES: tuple[Profile, ...] = ((True, False), (True, True), (False, False), (False, True))
+#: The profiles of the Mastermind family: what ``make setup`` compiles (a custom game's
+#: are compiled on its first run).
+PROFILES: tuple[Profile, ...] = (
+    ("table", False),
+    ("table", True),
+    ("packed", False),
+    ("packed", True),
+)
 
 
 def profile(game: Game) -> Profile:
-    """The kernels a run of ``game`` uses: (its feedback table is kept, it is built node by
+    """The kernels a run of ``game`` uses: (its source of feedbacks, it is built node by
     node)."""
     from evo.search.lookahead import WHOLE_TREE_CODES
 
-    return (bool(game.use_table), game.num_codes > WHOLE_TREE_CODES)
+    if not game.use_table:
+        source = "packed"
+    else:
+        source = "table" if game.symmetric_feedback else "pair"
+    return (source, game.num_codes > WHOLE_TREE_CODES)
 
 
 def marker(kind: Profile) -> Path:
@@ -70,8 +82,8 @@ def marker(kind: Profile) -> Path:
     for path in _kernel_sources():
         digest.update(path.name.encode() + path.read_bytes())
     root = Path(os.environ.get("NUMBA_CACHE_DIR") or _EVO / "__pycache__")
-    table, big = kind
-    name = f"{'table' if table else 'packed'}-{'nodes' if big else 'whole'}"
+    source, big = kind
+    name = f"{source}-{'nodes' if big else 'whole'}"
     return root / f"evo-kernels-{digest.hexdigest()[:16]}-{name}.compiled"
 
 
@@ -101,21 +113,41 @@ def compile_kernels(kind: Profile) -> float:
     start = time.perf_counter()
     from evo.core.game import make_game
 
-    table, big = kind
-    game = make_game(3, 4, table=table)
+    source, big = kind
+    game = _pair_game() if source == "pair" else make_game(3, 4, table=source == "table")
     _growth(game)
     with _every_path(big):
         _lookahead(game)
         _exact(game)
         _operators(game)
-    if not table:
-        list(game._compiled_blocks(16))  # a big table's build, from packed codes
-    _bounds(make_game(3, 3, table=table))
+    if source == "packed":
+        list(game._compiled_blocks(16))  # type: ignore[attr-defined]  # a big table's build
+    _bounds(_pair_game() if source == "pair" else make_game(3, 3, table=source == "table"))
     path = marker(kind)
     with contextlib.suppress(OSError):  # a read-only cache: compiled again next time
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(f"compiled in {time.perf_counter() - start:.1f} s\n")
     return time.perf_counter() - start
+
+
+def _pair_game() -> Game:
+    """A tiny game whose feedback is not symmetric, with more guesses than secrets: the
+    secrets are the words of 3 distinct letters of ``abcd``, the guesses every word of 3
+    letters, and a letter answers 2 in place, 1 elsewhere in the secret, 0 else."""
+    import itertools
+
+    from evo.core.custom import custom_game
+
+    codes = ["".join(p) for p in itertools.permutations("abcd", 3)]
+    guesses = codes + ["".join(p) for p in itertools.product("abcd", repeat=3)]
+    guesses = list(dict.fromkeys(guesses))
+
+    def marks(guess: str, secret: str) -> str:
+        return "".join(
+            "2" if g == s else "1" if g in secret else "0" for g, s in zip(guess, secret)
+        )
+
+    return custom_game(codes, marks, guesses=guesses, name="evo-compile-pair")
 
 
 @contextlib.contextmanager

@@ -54,6 +54,7 @@ import numpy as np
 from evo.core.engine import threads
 from evo.core.game import Game
 from evo.core.kinds import POOLS, Pool
+from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
 from evo.search import spread as spreading
 from evo.search.build import Node, build_tree
@@ -187,11 +188,14 @@ class Solver:
         self._nf = game.num_feedbacks
         # The kernels' feedback source: the table as a plain (maybe read-only) view, also
         # of a memory-mapped file, or the packed codes when the game keeps no table.
-        t = game.table
-        self._source = game.packed_source if t is None else np.asarray(t)
-        self._all = np.arange(game.num_codes, dtype=np.int64)
-        self._digits = np.ascontiguousarray(game.digits, dtype=np.uint8)
-        self._colors = game.colors
+        src = game.feedback_source
+        self._source = np.asarray(src) if isinstance(src, np.ndarray) else src
+        self._all = np.arange(game.num_guesses, dtype=np.int64)
+        pegs = peg_game(game)
+        # The codes as pegs, whose colors absent from a set are interchangeable; a game of
+        # no known symmetry is one peg of one color (none ever absent).
+        self._digits = np.ascontiguousarray(palette(game).digits, dtype=np.uint8)
+        self._colors = 1 if pegs is None else pegs.colors
         self._key_type = np.uint16 if game.num_codes <= 1 << 16 else np.uint32
         self._wide = game.num_codes > 1 << 16
         self._memo = self._new_memo(memory)
@@ -216,7 +220,7 @@ class Solver:
         self._game: tuple = (src, src, *fixed, consistent, self.impossible, *kinds)
         self._identity = identity_palette(game)
         # The compiled recursion carries a node's symmetries as color bit masks (uint32).
-        self._symmetric_kernel = game.colors <= 32
+        self._symmetric_kernel = self._colors <= 32
         self._search = exact_kernel.search
         self._lookup = memo_kernel.lookup_both
         self._search_within = within_kernel.search_within
@@ -902,16 +906,21 @@ MAX_KINDS = 8192
 def code_kinds(game: Game) -> tuple[np.ndarray, np.ndarray]:
     """``(kind, common)``: each code's color multiset, numbered (codes of one kind have
     the same colors), and how many colors two kinds have in common, with repeats (empty
-    above :data:`MAX_KINDS` kinds, every code then of kind 0). Computed once per game
-    (0.4 s for (6,9)), shared by its solvers, which only read it."""
-    ordered = np.sort(game.digits, axis=1).astype(np.int64)
-    key = ordered @ (game.colors ** np.arange(game.pegs, dtype=np.int64))
+    above :data:`MAX_KINDS` kinds, and for a game not of the Mastermind family, every
+    code then of kind 0). Computed once per game (0.4 s for (6,9)), shared by its
+    solvers, which only read it. The floors it gives hold for black-peg Mastermind too:
+    its parts are unions of Mastermind's, no more of them."""
+    pegs = peg_game(game)
+    if pegs is None:
+        return np.zeros(game.num_guesses, dtype=np.int32), np.zeros((0, 0), dtype=np.uint8)
+    ordered = np.sort(pegs.digits, axis=1).astype(np.int64)
+    key = ordered @ (pegs.colors ** np.arange(pegs.pegs, dtype=np.int64))
     _, first, kind = np.unique(key, return_index=True, return_inverse=True)
     nk = len(first)
     if nk > MAX_KINDS:
         return np.zeros(game.num_codes, dtype=np.int32), np.zeros((0, 0), dtype=np.uint8)
-    counts = np.zeros((nk, game.colors), dtype=np.uint8)
-    for p in range(game.pegs):
+    counts = np.zeros((nk, pegs.colors), dtype=np.uint8)
+    for p in range(pegs.pegs):
         np.add.at(counts, (np.arange(nk), ordered[first, p]), 1)
     common = np.zeros((nk, nk), dtype=np.uint8)
     for a in range(0, nk, 256):

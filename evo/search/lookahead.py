@@ -22,6 +22,7 @@ import numpy as np
 from evo.core.engine import Engine, compiled, numba_threads, threads
 from evo.core.game import Game, helpful_counts
 from evo.core.kinds import HEURISTICS, Pool
+from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
 from evo.search.build import Node, Player, SubtreeArrays, Subtrees, build_tree
 from evo.search.partition import candidates, partition_counts, perfect_consistent
@@ -53,7 +54,7 @@ def ranked_guesses(
     cand = candidates(game, codes, pool=pool)
     if node is not None and not node.stabilizer.trivial:
         cand = node.stabilizer.representatives(None if pool == "all" else cand)
-    sizes = partition_counts(game, codes, None if len(cand) == game.num_codes else cand)
+    sizes = partition_counts(game, codes, None if len(cand) == game.num_guesses else cand)
     useful = helpful_counts(sizes, game.win)
     consistent = sizes[:, game.win] > 0
     value = score(heuristic, sizes)
@@ -110,22 +111,31 @@ class Palette(NamedTuple):
 def _shape(game: Game) -> tuple[bool, np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """The parts of :func:`palette` that depend on the game only and on no color's bit
     (computed once): whether pegs are distinct, the codes' pegs, the identity as a group
-    of one element."""
+    of one element. A game of no known symmetry is given as one peg of one color: its
+    group is the identity, and no color is ever free or absent."""
+    pegs = peg_game(game)
+    if pegs is None:
+        one = np.zeros((1, 1), dtype=np.int64)
+        return False, np.zeros((game.num_guesses, 1), dtype=np.uint8), (one, one.copy())
     identity = (
-        np.arange(game.pegs, dtype=np.int64)[None, :],
-        np.arange(game.colors, dtype=np.int64)[None, :],
+        np.arange(pegs.pegs, dtype=np.int64)[None, :],
+        np.arange(pegs.colors, dtype=np.int64)[None, :],
     )
-    return game.variant != "mastermind", np.ascontiguousarray(game.digits), identity
+    return pegs.distinct, np.ascontiguousarray(pegs.digits), identity
 
 
 @lru_cache(maxsize=8)
 def _colors(game: Game) -> tuple[np.ndarray, bool, np.uint32, np.ndarray, tuple]:
     """The parts of :func:`palette` that depend on the game only (computed once), the
-    identity as a group of one element among them."""
-    masks = np.zeros(game.num_codes, dtype=np.uint32)
-    for p in range(game.pegs):
-        masks |= np.left_shift(np.uint32(1), game.digits[:, p].astype(np.uint32))
-    every = np.uint32((1 << game.colors) - 1)
+    identity as a group of one element among them (no color bit for a game of no known
+    symmetry)."""
+    masks = np.zeros(game.num_guesses, dtype=np.uint32)
+    pegs = peg_game(game)
+    every = np.uint32(0)
+    if pegs is not None:
+        for p in range(pegs.pegs):
+            masks |= np.left_shift(np.uint32(1), pegs.digits[:, p].astype(np.uint32))
+        every = np.uint32((1 << pegs.colors) - 1)
     distinct, digits, identity = _shape(game)
     return masks, distinct, every, digits, identity
 
@@ -151,7 +161,7 @@ def identity_palette(game: Game) -> Palette:
     or that no symmetry reduces."""
     distinct, digits, (pis, luts) = _shape(game)
     none = np.uint32(0)
-    masks = np.zeros(game.num_codes, dtype=np.uint32)
+    masks = np.zeros(game.num_guesses, dtype=np.uint32)
     return Palette(masks, distinct, none, digits, none, pis, luts)
 
 
@@ -320,7 +330,7 @@ def _compiled_tree(game: Game, codes: np.ndarray, node: Node, heuristic: str, po
         cand = np.sort(node.stabilizer.representatives(None if pool == "all" else cand))
     return compiled_tree(
         game.feedback_source,
-        np.arange(game.num_codes, dtype=np.int64),
+        np.arange(game.num_guesses, dtype=np.int64),
         codes,
         cand,
         HEURISTICS.index(heuristic),

@@ -17,12 +17,14 @@ _BLOCK = 1 << 22
 
 
 def feedback_block(game: Game, rows: np.ndarray, cols: np.ndarray | None) -> np.ndarray:
-    """``(len(rows), len(cols))`` uint8 feedbacks (``cols=None``: every code)."""
+    """``(len(rows), len(cols))`` uint8 feedbacks of guesses ``rows`` against secrets
+    ``cols`` (``cols=None``: every secret); with a symmetric feedback, ``rows`` may be
+    secrets and ``cols`` guesses as well."""
     t = game.table
     if t is not None:
         if cols is None:
             return t[rows]
-        if len(cols) < len(rows):
+        if len(cols) < len(rows) and game.symmetric_feedback:
             # The table is symmetric: copy the fewer rows, then read them as columns.
             return t[cols][:, rows].T
         return t[rows][:, cols]
@@ -33,13 +35,16 @@ def feedback_block(game: Game, rows: np.ndarray, cols: np.ndarray | None) -> np.
 
 def partition_counts(game: Game, codes: np.ndarray, cands: np.ndarray | None) -> np.ndarray:
     """``(k, F)`` int64: how many codes of ``codes`` each candidate puts in each part
-    (``cands=None``: every code is a candidate)."""
+    (``cands=None``: every guess is a candidate)."""
     f = game.num_feedbacks
-    k = game.num_codes if cands is None else len(cands)
+    k = game.num_guesses if cands is None else len(cands)
     n = len(codes)
     counts = np.zeros(k * f, dtype=np.int64)
-    if cands is not None and k <= n:
-        # Candidates as rows: the feedback is symmetric, read the candidates' rows.
+    if (cands is not None and k <= n) or not game.symmetric_feedback:
+        # Candidates as rows (where the feedback is symmetric, only when they are the
+        # fewer: otherwise the codes' rows are read as the candidates' columns).
+        if cands is None:
+            cands = np.arange(k, dtype=np.int64)
         step = max(1, _BLOCK // max(1, n))
         for lo in range(0, k, step):
             block = feedback_block(game, cands[lo : lo + step], codes).astype(np.intp)
@@ -69,13 +74,13 @@ def split(game: Game, guess: int, codes: np.ndarray) -> list[tuple[int, np.ndarr
 
 
 def candidates(game: Game, codes: np.ndarray, *, pool: Pool) -> np.ndarray:
-    """The guesses a search considers at a node, ascending: every code (``all``) or the
+    """The guesses a search considers at a node, ascending: every guess (``all``) or the
     node's own code set (``consistent``)."""
     if pool not in POOLS:
         raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
     if pool == "consistent":
         return np.sort(np.asarray(codes, dtype=np.int64))
-    return np.arange(game.num_codes, dtype=np.int64)
+    return np.arange(game.num_guesses, dtype=np.int64)
 
 
 def perfect_consistent(game: Game, codes: np.ndarray) -> int | None:
