@@ -18,6 +18,10 @@ A mutation of one's own, registered and named in a config::
     evo.register_operator("best-of-two", regrow_best_of_two)
     evo.evolve(game, {"mutation": {"operators": [{"kind": "best-of-two"}]}})
 
+In a game with a rule on guesses (a custom game's ``legal``, Wordle's hard mode), a
+subtree's legal guesses depend on the guesses above it: pass
+``history=tuple(tree.used_guesses(node))`` to :func:`grow` and :func:`replay`.
+
 >>> import numpy as np
 >>> from evo.core.game import make_game
 >>> from evo.core.growth import random_breaker

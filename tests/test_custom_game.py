@@ -202,3 +202,142 @@ def test_a_run_directory_and_its_report(tmp_path):
     summary = json.loads((tmp_path / "run" / "summary.json").read_text())
     assert summary["game"] == game.spec and summary["best_total"] == result.total
     assert load_tree(tmp_path / "run" / "best.json").total == result.total
+
+
+# ------------------------------------------------------------------- rules on guesses
+def hard(guess: str, earlier: str, answer: str) -> bool:
+    """Wordle's hard mode on these words: a letter marked G stays in its place, a letter
+    marked Y is played again."""
+    for i, (e, a) in enumerate(zip(earlier, answer, strict=True)):
+        if (a == "G" and guess[i] != e) or (a == "Y" and e not in guess):
+            return False
+    return True
+
+
+def legal_everywhere(tree, rule) -> bool:
+    """Every guess of ``tree`` allowed by ``rule`` after every guess above it, walked on
+    the labels (not evo's tabulated rule)."""
+    game = tree.game
+    for i in range(len(tree)):
+        guess = game.format_code(int(tree.guess[i]))
+        j = i
+        while tree.parent[j] >= 0:
+            p = int(tree.parent[j])
+            said = game.format_feedback(int(tree.label[j]))
+            if not rule(guess, game.format_code(int(tree.guess[p])), said):
+                return False
+            j = p
+    return True
+
+
+#: Two distinct letters of ``abcdef`` (30 secrets), guessed by any two letters: a game
+#: where the hard mode costs guesses (99 against 95, by the brute force).
+PAIRS = ["".join(p) for p in itertools.permutations("abcdef", 2)]
+PAIR_GUESSES = PAIRS + [c + c for c in "abcdef"]
+
+
+@pytest.fixture(scope="module")
+def hard_words():
+    return custom_game(PAIRS, marks, guesses=PAIR_GUESSES, legal=hard, name="test-hard-words")
+
+
+@pytest.fixture(scope="module")
+def free_words():
+    return custom_game(PAIRS, marks, guesses=PAIR_GUESSES, name="test-free-words")
+
+
+def test_a_rule_is_kept_by_the_optimum_and_costs_what_the_brute_force_says(hard_words, free_words):
+    best = evo.baseline(hard_words, "optimal")
+    best.validate()
+    assert legal_everywhere(best, hard)
+    assert best.total == least(PAIRS, marks, guesses=PAIR_GUESSES, legal=hard)
+    free = evo.baseline(free_words, "optimal")
+    assert free.total == least(PAIRS, marks, guesses=PAIR_GUESSES)
+    assert best.total > free.total and not legal_everywhere(free, hard)  # the rule costs
+    solver = Solver(hard_words)
+    codes = hard_words.all_codes()
+    worst = least(PAIRS, marks, guesses=PAIR_GUESSES, legal=hard, worst=True)
+    assert solver.total(codes, depth=worst) < UNBOUNDED
+    assert solver.total(codes, depth=worst - 1) == UNBOUNDED
+
+
+def test_the_strictest_rule_is_the_consistent_pool():
+    # Every guess a code still possible: the exact search under that rule is the search
+    # among consistent guesses of the game without it.
+    strict = custom_game(PAIRS, marks, legal=lambda g, e, a: marks(e, g) == a, name="test-strict")
+    free = custom_game(PAIRS, marks, name="test-free")
+    codes = free.all_codes()
+    assert Solver(strict).total(codes) == Solver(free, pool="consistent").total(codes)
+    assert Solver(strict).total(codes) > Solver(free).total(codes)
+
+
+@pytest.mark.parametrize(
+    "name", ["knuth", "entropy", "kooi-consistent", "lc", "rc", "optimal-consistent"]
+)
+def test_baselines_keep_the_rule(hard_words, name):
+    tree = evo.baseline(hard_words, name)
+    tree.validate()
+    assert legal_everywhere(tree, hard)
+
+
+def test_evolution_keeps_the_rule(hard_words):
+    for operator in ("exchange", "graft"):
+        config = {"crossover": {"rate": 0.9, "operator": {"kind": operator}}}
+        result = evo.evolve(hard_words, config, seed=4, generations=3)
+        for tree in (*result.population, result.best):
+            tree.validate()
+            assert legal_everywhere(tree, hard)
+        assert result.total >= evo.baseline(hard_words, "optimal").total
+
+
+def test_random_breakers_keep_the_rule(hard_words):
+    for seed in range(5):
+        for pool in ("all", "consistent"):
+            tree = evo.random_breaker(hard_words, seed=seed, pool=pool)
+            tree.validate()
+            assert legal_everywhere(tree, hard)
+
+
+def test_a_rule_that_forbids_a_possible_code_is_refused():
+    with pytest.raises(ValueError, match="legal forbids 'b' after 'a' answered") as e:
+        custom_game(["a", "b", "c"], lambda g, s: g == s, legal=lambda g, e, a: g != "b")
+    assert "\n" not in str(e.value)
+
+
+def test_a_tree_breaking_the_rule_is_refused(hard_words, free_words, tmp_path):
+    free = evo.baseline(free_words, "optimal")
+    assert not legal_everywhere(free, hard)
+    doc = json.loads(save_tree(free, tmp_path / "free.json").read_text())
+    doc["game"] = hard_words.spec
+    (tmp_path / "hard.json").write_text(json.dumps(doc))
+    with pytest.raises(TreeFileError, match="is not legal there under test-hard-words's rule"):
+        load_tree(tmp_path / "hard.json")
+
+
+def test_a_helpful_guess_is_drawn_among_every_guess(monkeypatch):
+    # When rejection sampling gives up, the exact list is of the guesses (not the codes'
+    # rows read as columns, which only a symmetric feedback allows).
+    from evo.ea import mutation
+
+    def answer(g, s):
+        return "win" if g == s else {"a": 0, "b": 1, "c": 2, "d": 3}[s] if g == "x" else 0
+
+    game = custom_game(["a", "b", "c", "d"], answer, guesses=["a", "b", "c", "d", "x"])
+    monkeypatch.setattr(mutation, "_REJECTION_TRIES", 0)
+    codes = game.parse_codes(["a", "b", "c"]).astype(np.int64)
+    rng = np.random.default_rng(0)
+    drawn = {mutation.helpful_guess(game, codes, rng=rng, pool="all") for _ in range(60)}
+    assert {game.format_code(g) for g in drawn} == {"a", "b", "c", "x"}  # not d: no help
+
+
+def test_bounds_of_custom_games(words, hard_words):
+    from evo.search.bound import check_certificate, lower_bound
+
+    optimum = least(SECRETS, marks, guesses=GUESSES)
+    for depth in (0, 1, None):
+        bound = lower_bound(words, depth=depth)
+        assert bound.lower_bound <= optimum
+        check_certificate(bound.to_json(), game=words)
+    assert lower_bound(words).lower_bound == optimum  # no depth: the optimum itself
+    # A rule only forbids breakers: the bound of the game without it holds.
+    assert lower_bound(hard_words, depth=1).lower_bound <= evo.baseline(hard_words, "optimal").total

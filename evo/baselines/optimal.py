@@ -227,6 +227,11 @@ def optimal(
     an estimate) when the estimate is beyond ``time_limit`` seconds, or when the limit
     is reached (a results file keeps what was finished)."""
     where = where or Where()
+    if game.rule is not None and where.coordinated:
+        raise ValueError(
+            f"the optimum of {game.name}, a game with a rule on guesses, is searched in "
+            "this process only (no results file, workers or cluster)"
+        )
     time_limit = check_time_limit(time_limit)
     est = estimate_seconds(game, processes=where.processes)
     refuse_beyond(game, "optimal", est, time_limit, on=f"on {_on(where)}")

@@ -8,6 +8,12 @@ answer to a secret guessed is the win, 0; the others follow in their own order w
 can be sorted, else in order of first appearance. The whole ``(G, M)`` table is kept, so
 the kernels read it as they read Mastermind's. A custom game has no known symmetry.
 
+A custom game may restrict the guesses, as Wordle's hard mode does: ``legal(guess,
+earlier, answer)`` says whether ``guess`` may be played after ``earlier`` was answered
+``answer``, and a guess is legal at a node when it is so after every guess above
+(:class:`StepRule`; tabulated when the game is made, so every code still possible must
+be legal).
+
 A game is registered in this process under its name when it is made, so that tree files,
 configs and worker processes that name it find it again; files name it with a digest of
 its codes, guesses and feedback table, and one of another game of that name is refused.
@@ -31,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from evo.core.game import Game, UnknownGameError
+from evo.core.game import Game, GuessRule, UnknownGameError
 
 #: What a custom game's name may hold: it names cache folders and run directories.
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -56,8 +62,10 @@ class CustomGame(Game):
         guesses: Sequence[Hashable],
         feedbacks: Sequence[Hashable],
         table: np.ndarray,
+        allowed: np.ndarray | None = None,
     ):
         self._name = name
+        self._rule = None if allowed is None else StepRule(allowed)
         self.codes = tuple(codes)
         self.guesses = tuple(guesses)
         self.feedbacks = tuple(feedbacks)
@@ -96,7 +104,14 @@ class CustomGame(Game):
             h.update(repr(part).encode())
         h.update(np.array(self._table.shape, dtype=np.int64).tobytes())
         h.update(self._table.tobytes())
+        if self._rule is not None:
+            h.update(np.packbits(self._rule.allowed).tobytes())
         return h.hexdigest()[:16]
+
+    @property
+    def rule(self) -> StepRule | None:
+        """The rule on legal guesses given to :func:`custom_game` (None: every guess)."""
+        return self._rule
 
     @property
     def key(self) -> tuple:
@@ -135,7 +150,9 @@ class CustomGame(Game):
 
     def __reduce__(self):
         # Pickled whole (worker processes have not defined it), then interned there.
-        return (_rebuilt, (self._name, self.codes, self.guesses, self.feedbacks, self._table))
+        allowed = None if self._rule is None else self._rule.allowed
+        args = (self._name, self.codes, self.guesses, self.feedbacks, self._table, allowed)
+        return (_rebuilt, args)
 
     # ---------------------------------------------------------------- codes
     def label(self, code: int) -> Hashable:
@@ -207,6 +224,36 @@ class CustomGame(Game):
         return self._table
 
 
+class StepRule(GuessRule):
+    """A rule made of steps: ``allowed[h, f, g]`` says whether guess ``g`` may follow
+    guess ``h`` answered ``f``; the state is the set of (guess, feedback) steps above a
+    node, and a guess is legal when every step allows it."""
+
+    def __init__(self, allowed: np.ndarray):
+        self.allowed = np.asarray(allowed, dtype=bool)
+        self.allowed.setflags(write=False)
+        self._legal: dict[frozenset, np.ndarray] = {}
+
+    def start(self) -> frozenset:
+        return frozenset()
+
+    def after(self, state: Hashable, guess: int, feedback: int) -> frozenset:
+        assert isinstance(state, frozenset)
+        return state | {(int(guess), int(feedback))}
+
+    def legal(self, state: Hashable) -> np.ndarray:
+        assert isinstance(state, frozenset)
+        hit = self._legal.get(state)
+        if hit is None:
+            hit = np.ones(self.allowed.shape[2], dtype=bool)
+            for h, f in state:
+                hit &= self.allowed[h, f]
+            if len(self._legal) > 1 << 16:
+                self._legal.clear()
+            self._legal[state] = hit
+        return hit
+
+
 def _fold(text: str) -> str:
     return "".join(text.split()).casefold()
 
@@ -217,9 +264,10 @@ def _rebuilt(
     guesses: tuple,
     feedbacks: tuple,
     table: np.ndarray,
+    allowed: np.ndarray | None = None,
 ) -> CustomGame:
     """A pickled custom game, made again and interned (a worker process)."""
-    return _intern(CustomGame(name, codes, guesses, feedbacks, table))
+    return _intern(CustomGame(name, codes, guesses, feedbacks, table, allowed))
 
 
 def _intern(game: CustomGame) -> CustomGame:
@@ -245,12 +293,16 @@ def custom_game(
     feedback: Callable[[Any, Any], Hashable],
     *,
     guesses: Sequence[Hashable] | None = None,
+    legal: Callable[[Any, Any, Any], bool] | None = None,
     name: str = "custom",
 ) -> CustomGame:
     """A game of ``codes`` (the secrets: any distinct hashable labels, such as strings)
     and ``feedback(guess, secret)`` (any hashable answer), called once per guess and
     secret; ``guesses``: the guesses allowed (the codes, and more), by default the codes.
-    Every code answers itself alike (the win), and no other pair answers so. ``name``
+    Every code answers itself alike (the win), and no other pair answers so.
+    ``legal(guess, earlier, answer)``: whether ``guess`` may be played below ``earlier``
+    answered ``answer`` (labels as given; a rule such as Wordle's hard mode; every guess
+    by default); a code that answers ``earlier`` so must be allowed. ``name``
     names it in files, caches and run directories (letters, digits, ``.``, ``_``, ``-``);
     the game is registered in this process under it, so that a tree file of the game
     loads here (the last game made under a name is the one found).
@@ -330,8 +382,39 @@ def custom_game(
     if len({str(v) for v in order}) != len(order):
         raise ValueError(f"{what}: two feedbacks are written alike ({[str(v) for v in order]})")
     index = {v: k for k, v in enumerate(order)}
-    table = np.array([[index[a] for a in row] for row in answers], dtype=np.uint8)
-    return _intern(CustomGame(name, codes, everything, order, table.reshape(g, m)))
+    table = np.array([[index[a] for a in row] for row in answers], dtype=np.uint8).reshape(g, m)
+    allowed = None if legal is None else _steps(what, legal, everything, order, table)
+    return _intern(CustomGame(name, codes, everything, order, table, allowed))
+
+
+#: The most entries (guesses x feedbacks x guesses) a custom rule's table may hold.
+MAX_RULE_ENTRIES = 1 << 27
+
+
+def _steps(
+    what: str, legal: Callable, guesses: list, feedbacks: list, table: np.ndarray
+) -> np.ndarray:
+    """``allowed[h, f, g]``: ``legal(g, h, f)`` on labels, for every feedback ``f`` that
+    guess ``h`` gives; checked to allow every code that answers ``h`` with ``f``."""
+    if not callable(legal):
+        raise ValueError(f"{what}: legal must be a function of (guess, earlier, answer)")
+    g, f = len(guesses), len(feedbacks)
+    if g * f * g > MAX_RULE_ENTRIES:
+        raise ValueError(f"{what}: a rule over {g:,} guesses and {f} feedbacks is too big")
+    allowed = np.zeros((g, f, g), dtype=bool)
+    for h in range(g):
+        for fb in np.unique(table[h]).tolist():
+            if fb == 0:
+                continue  # the win ends the game
+            row = [bool(legal(x, guesses[h], feedbacks[fb])) for x in guesses]
+            allowed[h, fb] = row
+            for s in np.flatnonzero(table[h] == fb).tolist():
+                if not row[s]:
+                    raise ValueError(
+                        f"{what}: legal forbids {str(guesses[s])!r} after {str(guesses[h])!r} "
+                        f"answered {str(feedbacks[fb])!r}, though it is still possible there"
+                    )
+    return allowed
 
 
 def _hashable(labels: list, what: str, role: str) -> list:

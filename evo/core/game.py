@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from functools import cached_property
 from typing import Any
 
@@ -41,6 +41,26 @@ class GameTooLargeError(ValueError):
 class UnknownGameError(ValueError):
     """A file or a config names a game this process does not know (a custom game not
     defined here, or defined otherwise)."""
+
+
+class GuessRule(ABC):
+    """Which guesses are legal after a history (Wordle's hard mode: every guess uses what
+    earlier feedback revealed). The rule walks a *state* along a game path: its start,
+    then one step per guess and feedback; the guesses legal at a node are those of its
+    state. Contract: a code still possible at a node is legal there (so that every node
+    has a legal guess that helps, and a node of one or two codes plays one of them)."""
+
+    @abstractmethod
+    def start(self) -> Hashable:
+        """The state at the root."""
+
+    @abstractmethod
+    def after(self, state: Hashable, guess: int, feedback: int) -> Hashable:
+        """The state after ``guess`` was answered ``feedback``."""
+
+    @abstractmethod
+    def legal(self, state: Hashable) -> np.ndarray:
+        """Whether each guess ``0 .. G-1`` is legal in ``state`` (a bool array)."""
 
 
 class Game(ABC):
@@ -118,6 +138,11 @@ class Game(ABC):
     def win(self) -> int:
         """The winning feedback: always 0."""
         return 0
+
+    @property
+    def rule(self) -> GuessRule | None:
+        """The rule on which guesses are legal after a history (None: every guess is)."""
+        return None
 
     @property
     def symmetric_feedback(self) -> bool:
@@ -368,6 +393,37 @@ class Game(ABC):
         return memory_estimate(
             self.num_codes, self.num_guesses, trees=trees, memory=memory, per_code=0
         )
+
+
+def rule_state(game: Game, history: Sequence[int], code: int) -> Hashable:
+    """The state of ``game``'s rule at the node the guesses of ``history`` lead to for
+    secret ``code`` (any code of that node: they all answer the history alike)."""
+    rule = game.rule
+    assert rule is not None
+    state = rule.start()
+    for g in history:
+        state = rule.after(state, int(g), int(game.feedback(int(g), int(code))))
+    return state
+
+
+def legal_guesses(game: Game, history: Sequence[int], codes: np.ndarray) -> np.ndarray | None:
+    """The guesses legal at the node of code set ``codes`` (not empty) that ``history``
+    leads to, ascending (int64); None when every guess is (a game without a rule)."""
+    if game.rule is None:
+        return None
+    return legal_in(game, rule_state(game, history, int(codes[0])))
+
+
+def legal_in(game: Game, state: Hashable) -> np.ndarray:
+    """The guesses legal in a state of ``game``'s rule, ascending (int64)."""
+    rule = game.rule
+    assert rule is not None
+    mask = np.asarray(rule.legal(state), dtype=bool)
+    if mask.shape != (game.num_guesses,):
+        raise ValueError(
+            f"{game.name}'s rule gave {mask.shape} legal flags, not {game.num_guesses}"
+        )
+    return np.flatnonzero(mask).astype(np.int64)
 
 
 def helpful_rows(fb: np.ndarray, win: int) -> np.ndarray:

@@ -164,7 +164,8 @@ def build_tree(
     child = np.full((len(guesses), game.num_feedbacks), -1, dtype=np.int32)
     for parent, fb, me in links:
         child[parent, fb] = me
-    return build_exact(game, Template(np.array(guesses, dtype=np.int32), child), codes=codes)
+    template = Template(np.array(guesses, dtype=np.int32), child)
+    return build_exact(game, template, codes=codes, history=history)
 
 
 def _frame(game: Game, history: tuple[int, ...]) -> Relabel | None:

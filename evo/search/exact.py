@@ -45,21 +45,21 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import lru_cache, partial
 from typing import Literal, get_args
 
 import numpy as np
 
 from evo.core.engine import threads
-from evo.core.game import Game
+from evo.core.game import Game, rule_state
 from evo.core.kinds import POOLS, Pool
 from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
 from evo.search import spread as spreading
 from evo.search.build import Node, build_tree
 from evo.search.lookahead import Palette, identity_palette, palette
-from evo.search.partition import partition_counts
+from evo.search.partition import candidates, partition_counts
 from evo.search.spread import UNBOUNDED
 from evo.search.symmetry import Stabilizer
 
@@ -173,8 +173,11 @@ class Solver:
         self._parts = max_parts(game)
         self.lb = perfect_split_bounds(game.num_codes, self._parts)
         self._room = depth_room(game.num_codes, self._parts)
-        self.exact: dict[bytes, tuple[int, int]] = {}
-        self.lower: dict[bytes, int] = {}
+        self.exact: dict[Hashable, tuple[int, int]] = {}
+        self.lower: dict[Hashable, int] = {}
+        #: A rule on guesses: the search runs in Python, its memo keyed by each set's
+        #: state of the rule too (the legal guesses below it depend on it).
+        self._rule = game.rule is not None
         self._py_nodes = 0
         # Compiled on first use (numba): imported here so that importing this module,
         # as the evolution's operators do, stays cheap.
@@ -351,12 +354,13 @@ class Solver:
         s = _sorted(codes)
         if len(s) <= 2:
             return int(s[0])
-        guess = self._memo_guess(s, depth)
+        node = node or Node(self.game)
+        guess = self._memo_guess(s, depth, node)
         if guess < 0 and not search:
             raise LookupError(f"no choice known for a set of {len(s)} codes")
         if guess < 0:
-            self.solve(s, node or Node(self.game), UNBOUNDED, depth=depth)
-            guess = self._memo_guess(s, depth)
+            self.solve(s, node, UNBOUNDED, depth=depth)
+            guess = self._memo_guess(s, depth, node)
         if guess < 0:
             raise ValueError(f"no subtree solves these {len(s)} codes within {depth} guesses")
         return guess
@@ -381,11 +385,16 @@ class Solver:
         solves one code and splits the rest into at most ``P`` parts)."""
         return depth is None or n <= self._room[self._limited(depth)]
 
-    def _key(self, codes: np.ndarray, depth: int | None) -> bytes:
+    def _key(self, codes: np.ndarray, depth: int | None, node: Node | None = None) -> Hashable:
         """The memo key of a sorted code set (its codes as 2- or 4-byte integers: a big
-        search keeps millions), and of its depth limit when there is one."""
+        search keeps millions), and of its depth limit when there is one; with a rule on
+        guesses, and of the rule's state at ``node`` (the set's)."""
         key = codes.astype(self._key_type).tobytes()
-        return key if depth is None else key + bytes([min(depth, 255)])
+        key = key if depth is None else key + bytes([min(depth, 255)])
+        if self._rule:
+            assert node is not None
+            return (key, rule_state(self.game, node.history, int(codes[0])))
+        return key
 
     # ------------------------------------------------------------------ search
     def solve(self, codes: np.ndarray, node: Node, bound: int, *, depth: int | None = None) -> int:
@@ -398,6 +407,12 @@ class Solver:
             return UNBOUNDED
         if n <= 2:  # the lower code, then the other: the last one at ``depth`` or not
             return (2 * n - 1) * self.scale + int(self.fewest_last and depth == n)
+        if self._rule:
+            if depth is not None and depth <= 2:
+                return self._two_guesses(codes, node, bound)
+            if depth == 3 and self.fewest_last:
+                return self._three_guesses(codes, node, bound)
+            return self._solve(codes, self._key(codes, depth, node), node, bound, depth)
         if depth is not None and self._compiled_within:
             return self._within(codes, bound, depth, node)
         if depth is not None and depth <= 2:
@@ -713,12 +728,14 @@ class Solver:
         walk(codes)
         return np.asarray(out, dtype=np.int64), memo
 
-    def _memo_guess(self, codes: np.ndarray, depth: int | None) -> int:
+    def _memo_guess(self, codes: np.ndarray, depth: int | None, node: Node) -> int:
         """The guess the memos (the Python recursion's, then the compiled one's) know for
-        a sorted code set, or -1."""
-        hit = self.exact.get(self._key(codes, depth))
+        a sorted code set (of ``node``), or -1."""
+        hit = self.exact.get(self._key(codes, depth, node))
         if hit is not None:
             return hit[1]
+        if self._rule:
+            return -1
         if depth is None:
             return int(self._lookup(self._memo, self._base, codes)[1])
         if not self._compiled_within:
@@ -731,7 +748,7 @@ class Solver:
     def _two_guesses(self, codes: np.ndarray, node: Node, bound: int) -> int:
         """``solve`` within two guesses: a guess that leaves single codes, consistent first
         (``2n - 1``; else ``2n``), the lowest code among equals."""
-        key = self._key(codes, 2)
+        key = self._key(codes, 2, node)
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
@@ -759,7 +776,7 @@ class Solver:
         candidate's least cost is below the best found. Here the kernel's shortcuts would
         take the first guess of least total, whatever the codes it leaves at the last guess.
         A mixed pool tries every guess here (its impossible ones are chosen by bound)."""
-        key = self._key(codes, 3)
+        key = self._key(codes, 3, node)
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
@@ -779,7 +796,7 @@ class Solver:
             if int(parts.max(initial=0)) <= 2:
                 best, best_g = int(least[j]), g
                 break
-            below = node.then(g) if self.policy == "symmetry" else node
+            below = node.then(g) if self.policy == "symmetry" or self._rule else node
             total, pos = n * k_, 0
             for s in parts.tolist():
                 if s <= 2:
@@ -794,7 +811,7 @@ class Solver:
         low = UNBOUNDED if not len(order) else max(low, bound, int(least[order[0]]))
         return self._settle(key, best, best_g, low)
 
-    def _settle(self, key: bytes, best: int, guess: int, low: int) -> int:
+    def _settle(self, key: Hashable, best: int, guess: int, low: int) -> int:
         """A searched set's answer, kept in the memo: its cost and ``guess`` when one was
         found (``guess >= 0``), else the lower bound ``low`` its search proved."""
         if guess >= 0:
@@ -804,7 +821,7 @@ class Solver:
         return low
 
     def _solve(
-        self, codes: np.ndarray, key: bytes, node: Node, bound: int, depth: int | None = None
+        self, codes: np.ndarray, key: Hashable, node: Node, bound: int, depth: int | None = None
     ) -> int:
         hit = self.exact.get(key)
         if hit is not None:
@@ -814,7 +831,7 @@ class Solver:
         low = max(lb[n] * k_, self.lower.get(key, 0))
         if low >= bound:
             return low
-        if depth is None and node.stabilizer.trivial:
+        if depth is None and node.stabilizer.trivial and not self._rule:
             # No symmetry left (a node's symmetries only shrink below it): the compiled
             # recursion, whose candidates do not depend on the node, chooses the same.
             return self._compiled(codes, bound)
@@ -851,11 +868,14 @@ class Solver:
                 best, best_g = b, g
                 break
             grouped, sizes, label = self._split(self._source, cands[i], codes, codes, self._nf)
-            # A guess that splits the codes as one already tried costs the same.
+            # A guess that splits the codes as one already tried costs the same (but under
+            # a rule, which the guess itself changes).
             mark = label.tobytes()
             if mark in seen:
                 continue
-            seen.add(mark)
+            if not self._rule:
+                seen.add(mark)
+            below = node.then(g) if symmetry or self._rule else node
             # The parts of three codes or more, with the best bound the memo knows.
             parts = []
             pos = 0
@@ -865,7 +885,7 @@ class Solver:
                     total += (2 * s - 1) * k_
                 else:
                     part = grouped[pos : pos + s]
-                    k = self._key(part, below_depth)
+                    k = self._key(part, below_depth, below)
                     known = exact.get(k)
                     low_k = known[0] if known is not None else max(lb[s] * k_, lower.get(k, 0))
                     parts.append((part, k, low_k))
@@ -873,7 +893,6 @@ class Solver:
             rest = sum(p[2] for p in parts)
             if total + rest >= best:
                 continue
-            below = node.then(g) if symmetry else node
             for part, k, low_k in parts:
                 rest -= low_k
                 if below_depth is None:
@@ -887,7 +906,10 @@ class Solver:
         return self._settle(key, best, best_g, max(low, bound, int(least) * k_))
 
     def _pool(self, codes: np.ndarray, node: Node) -> np.ndarray:
-        """The candidate guesses at a node, ascending (one per orbit with ``symmetry``)."""
+        """The candidate guesses at a node, ascending (one per orbit with ``symmetry``;
+        only the legal ones under a rule)."""
+        if self._rule and (self.pool == "all" or self.impossible):
+            return candidates(self.game, codes, pool="all", history=node.history)
         if self.pool == "all" or self.impossible:
             if self.policy == "symmetry":
                 return node.stabilizer.representatives()

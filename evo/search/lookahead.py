@@ -46,12 +46,21 @@ def score(name: str, counts: np.ndarray) -> np.ndarray:
 
 
 def ranked_guesses(
-    game: Game, codes: np.ndarray, *, heuristic: str, pool: Pool = "all", node: Node | None = None
+    game: Game,
+    codes: np.ndarray,
+    *,
+    heuristic: str,
+    pool: Pool = "all",
+    node: Node | None = None,
+    history: tuple[int, ...] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The helpful candidate guesses for ``codes``, best first by ``heuristic``, then a
     consistent guess first, then the lowest code; and their scores. With ``node``, one
-    candidate per symmetry orbit of its history."""
-    cand = candidates(game, codes, pool=pool)
+    candidate per symmetry orbit of its history. In a game with a rule, only the guesses
+    legal after ``history`` (by default the node's)."""
+    if history is None and node is not None:
+        history = node.history
+    cand = candidates(game, codes, pool=pool, history=history)
     if node is not None and not node.stabilizer.trivial:
         cand = node.stabilizer.representatives(None if pool == "all" else cand)
     sizes = partition_counts(game, codes, None if len(cand) == game.num_guesses else cand)
@@ -83,12 +92,19 @@ def lookahead_player(
         if len(codes) <= 2:
             return int(min(codes))
         if use_kernel:
-            return _compiled_choice(game, codes, heuristic, pool, node if symmetry else None)
+            return _compiled_choice(
+                game, codes, heuristic, pool, node if symmetry else None, node.history
+            )
         quick = perfect_consistent(game, codes)
         if quick is not None:
             return quick
         found, _ = ranked_guesses(
-            game, codes, heuristic=heuristic, pool=pool, node=node if symmetry else None
+            game,
+            codes,
+            heuristic=heuristic,
+            pool=pool,
+            node=node if symmetry else None,
+            history=node.history,
         )
         return int(found[0])
 
@@ -192,10 +208,16 @@ def _threaded_work() -> int:
 
 
 def _compiled_choice(
-    game: Game, codes: np.ndarray, heuristic: str, pool: Pool, node: Node | None
+    game: Game,
+    codes: np.ndarray,
+    heuristic: str,
+    pool: Pool,
+    node: Node | None,
+    history: tuple[int, ...] = (),
 ) -> int:
     """The first guess of :func:`ranked_guesses` (after :func:`perfect_consistent`), by
-    the compiled kernel."""
+    the compiled kernel; candidates reduced by the symmetries of ``node`` (None: not),
+    legal after ``history`` in a game with a rule."""
     from evo.search.lookahead_kernel import best_guess, perfect_guess
 
     src = game.feedback_source
@@ -204,7 +226,7 @@ def _compiled_choice(
         quick = int(perfect_guess(src, codes, game.win))
         if quick >= 0:
             return quick
-    cand = candidates(game, codes, pool=pool)
+    cand = candidates(game, codes, pool=pool, history=history)
     if node is not None and not node.stabilizer.trivial:
         cand = np.sort(node.stabilizer.representatives(None if pool == "all" else cand))
     kernel = best_guess
@@ -271,13 +293,14 @@ def lookahead_tree(
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
     use_kernel = compiled(game, engine)
-    if use_kernel and game.num_codes <= WHOLE_TREE_CODES:
+    whole = game.rule is None  # a rule's legal guesses are chosen node by node
+    if use_kernel and whole and game.num_codes <= WHOLE_TREE_CODES:
         codes = game.all_codes().astype(np.int64)
         return Tree(game, *_compiled_tree(game, codes, Node(game), heuristic, pool))
     player = lookahead_player(game, heuristic, pool=pool, engine=engine)
-    below = (
-        Subtrees(SUBTREE_CODES, _compiled_subtrees(game, heuristic, pool)) if use_kernel else None
-    )
+    below = None
+    if use_kernel and whole:
+        below = Subtrees(SUBTREE_CODES, _compiled_subtrees(game, heuristic, pool))
     return build_tree(game, player, progress=progress, subtrees=below)
 
 

@@ -7,9 +7,11 @@ in :func:`evo.core.game.helpful_rows`, and used here on part sizes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from evo.core.game import Game
+from evo.core.game import Game, legal_guesses
 from evo.core.kinds import POOLS, Pool
 
 #: Elements of the feedback block handled at once (bounds the working memory).
@@ -73,13 +75,22 @@ def split(game: Game, guess: int, codes: np.ndarray) -> list[tuple[int, np.ndarr
     return [(first[a], grouped[a:b]) for a, b in zip(cuts, cuts[1:]) if a < b and first[a] != win]
 
 
-def candidates(game: Game, codes: np.ndarray, *, pool: Pool) -> np.ndarray:
+def candidates(
+    game: Game, codes: np.ndarray, *, pool: Pool, history: Sequence[int] | None = None
+) -> np.ndarray:
     """The guesses a search considers at a node, ascending: every guess (``all``) or the
-    node's own code set (``consistent``)."""
+    node's own code set (``consistent``); in a game with a rule, only the legal ones at
+    the node ``history`` (the guesses above it, which such a game needs) leads to."""
     if pool not in POOLS:
         raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
     if pool == "consistent":
-        return np.sort(np.asarray(codes, dtype=np.int64))
+        return np.sort(np.asarray(codes, dtype=np.int64))  # always legal (GuessRule)
+    if game.rule is not None:
+        if history is None:
+            raise ValueError(f"{game.name} has a rule on guesses: a node's history is needed")
+        legal = legal_guesses(game, history, codes)
+        assert legal is not None
+        return legal
     return np.arange(game.num_guesses, dtype=np.int64)
 
 

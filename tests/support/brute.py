@@ -14,9 +14,12 @@ def least(
     *,
     guesses: Sequence[Hashable] | None = None,
     worst: bool = False,
+    legal: Callable[[Hashable, Hashable, Hashable], bool] | None = None,
 ) -> int:
     """The least total over every breaker of ``secrets`` (with ``worst``: the least
-    worst case), every guess of ``guesses`` (the secrets by default) tried at every node."""
+    worst case), every guess of ``guesses`` (the secrets by default) tried at every node;
+    with ``legal(guess, earlier, answer)``, only the guesses it allows after every guess
+    above (the path followed in full: nothing memoised across paths but the sets' own)."""
     secrets = list(secrets)
     every = list(guesses) if guesses is not None else secrets
     answers = [[feedback(g, s) for s in secrets] for g in every]
@@ -24,22 +27,28 @@ def least(
     wins = [index[s] for s in secrets]  # the guess of each secret
 
     @cache
-    def cost(codes: frozenset[int]) -> int:
+    def cost(codes: frozenset[int], path: frozenset = frozenset()) -> int:
         if len(codes) == 1:
             return 1
         best = None
         for g, row in enumerate(answers):
+            if legal is not None and not all(legal(every[g], every[h], f) for h, f in path):
+                continue
             parts: dict[Hashable, list[int]] = {}
             for s in codes:
                 parts.setdefault(row[s], []).append(s)
             win = any(wins[s] == g for s in codes)
             if not win and len(parts) == 1:
                 continue  # tells nothing
-            rest = [frozenset(p) for p in parts.values() if not (len(p) == 1 and wins[p[0]] == g)]
+            rest = [
+                (frozenset(p), path | {(g, row[p[0]])} if legal is not None else path)
+                for p in parts.values()
+                if not (len(p) == 1 and wins[p[0]] == g)
+            ]
             if worst:
-                here = 1 + max((cost(p) for p in rest), default=0)
+                here = 1 + max((cost(*p) for p in rest), default=0)
             else:
-                here = len(codes) + sum(cost(p) for p in rest)
+                here = len(codes) + sum(cost(*p) for p in rest)
             if best is None or here < best:
                 best = here
         assert best is not None
