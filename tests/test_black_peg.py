@@ -108,3 +108,21 @@ def test_baselines_on_the_command_line():
     assert "easy is a Mastermind strategy (black and white pegs), not for black-peg-3-3" in (
         refused.output
     )
+
+
+@pytest.mark.parametrize(
+    ("pegs", "colors", "static"),
+    # Published optimal static black-peg strategies (every question asked at once, then
+    # the final one), questions in all: ceil((4c - 1) / 3) for 2 pegs (Jäger and Drewes,
+    # COCOA 2016), floor(3c / 2) + 1 for 3 pegs (COCOA 2018). A dynamic breaker can ask
+    # the same questions, so the least worst case is at most that.
+    [(2, c, -(-(4 * c - 1) // 3)) for c in range(2, 8)]
+    + [(3, c, 3 * c // 2 + 1) for c in (2, 3, 4)],
+)
+def test_the_worst_case_is_within_the_published_static_strategies(pegs, colors, static):
+    game = make_game(pegs, colors, "black-peg")
+    solver = Solver(game, policy="symmetry")
+    worst = next(d for d in range(1, 20) if solver.total(game.all_codes(), depth=d) < UNBOUNDED)
+    assert worst <= static
+    if colors <= {2: 4, 3: 3}[pegs]:
+        assert worst == static  # few colors: asking as you go gains nothing

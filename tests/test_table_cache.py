@@ -92,7 +92,7 @@ SECOND_PROCESS = textwrap.dedent(
         raise AssertionError("the table was built a second time")
         yield
     g.PegGame._table_blocks = no_build
-    game = g.make_peg_game(3, 4, cache=os.environ["EVO_CACHE"])
+    game = g.make_game(3, 4, cache=os.environ["EVO_CACHE"])
     t = game.table
     every = np.arange(game.num_codes)
     assert np.array_equal(t, game.compute_feedback(every[:, None], every[None, :]))
@@ -136,7 +136,7 @@ CONCURRENT = textwrap.dedent(
             log.write("built\\n")
         yield from build(self)
     g.PegGame._table_blocks = counted
-    print(int(g.make_peg_game(4, 6, cache=os.environ["EVO_CACHE"]).table.sum()))
+    print(int(g.make_game(4, 6, cache=os.environ["EVO_CACHE"]).table.sum()))
     """
 )
 
@@ -237,7 +237,7 @@ SLOW_BUILD = textwrap.dedent(
                 time.sleep(0.05)
                 yield row[None, :]
     g.PegGame._table_blocks = slow
-    g.make_peg_game(3, 4, cache=os.environ["EVO_CACHE"]).table
+    g.make_game(3, 4, cache=os.environ["EVO_CACHE"]).table
     print("built", flush=True)
     """
 )

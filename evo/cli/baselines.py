@@ -231,10 +231,7 @@ def baselines(
                 f"{res['seconds']:.3f}{mark}",
             ]
         )
-    click.echo(
-        f"{game.description}: {game.num_codes:,} codes"
-        + ("" if game.use_table else f"; {table_note(game)}")
-    )
+    click.echo(f"{game.description}" + ("" if game.use_table else f"; {table_note(game)}"))
     click.echo(
         format_table(
             ["strategy", "total", "average", "worst", "histogram (guesses:codes)", "time (s)"],

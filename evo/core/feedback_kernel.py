@@ -126,18 +126,13 @@ def _by_secret(src, secret, guess):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def feedback_pairs(src, guesses, secrets):  # pragma: no cover - compiled
-    """:func:`feedback` of paired guesses and secrets (for tests and small uses)."""
+def feedback_pairs(src, guesses, secrets, by_row=True):  # pragma: no cover - compiled
+    """:func:`feedback` of paired guesses and secrets (for tests and small uses); read
+    by secret (:func:`by_secret`) without ``by_row``."""
     out = np.empty(len(guesses), dtype=np.uint8)
     for i in range(len(guesses)):
-        out[i] = feedback(src, guesses[i], secrets[i])
-    return out
-
-
-@njit(cache=True)
-def secret_pairs(src, secrets, guesses):  # pragma: no cover - compiled
-    """:func:`by_secret` of paired secrets and guesses (for tests)."""
-    out = np.empty(len(guesses), dtype=np.uint8)
-    for i in range(len(guesses)):
-        out[i] = by_secret(src, secrets[i], guesses[i])
+        if by_row:
+            out[i] = feedback(src, guesses[i], secrets[i])
+        else:
+            out[i] = by_secret(src, secrets[i], guesses[i])
     return out

@@ -22,9 +22,16 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from evo.core.files import path_argument
+from evo.core.kinds import VARIANTS
+from evo.core.numbers import MAX_BUDGET_BYTES, whole
+
+if TYPE_CHECKING:
+    from evo.core.mastermind import PegGame
 
 #: Above this many bytes the full feedback table is not built (rows are computed on the fly).
 TABLE_LIMIT_BYTES = 2 * 1024**3
@@ -525,7 +532,7 @@ def make_game(
     table: bool | None = None,
     memory: int | None = None,
     cache: str | os.PathLike | None = None,
-) -> Game:
+) -> PegGame:
     """Check the parameters and the memory, then build a game of the Mastermind family:
     ``pegs`` and ``colors`` (digits for Bulls and Cows) of a ``variant``: ``mastermind``
     (colors may repeat), ``black-peg`` (Mastermind answered by black pegs only) or
@@ -552,11 +559,32 @@ def make_game(
     ...
     evo.core.game.GameTooLargeError: the mastermind game (8 pegs, 12 colors) has ...
     """
-    from evo.core.mastermind import make_peg_game
+    from evo.core.mastermind import SYMBOLS, count_codes, interned_game, peg_memory_estimate
 
-    return make_peg_game(
-        pegs, colors, variant, trees=trees, table=table, memory=memory, cache=cache
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+    pegs = whole(pegs, what="pegs", low=1, high=20)
+    colors = whole(colors, what="colors", low=1, high=len(SYMBOLS) - 1)
+    trees = whole(trees, what="trees", low=1)
+    if variant == "bulls-cows" and pegs > colors:
+        raise ValueError(f"Bulls and Cows needs pegs <= colors (digits), got {pegs} > {colors}")
+    if memory is not None:
+        memory = min(MAX_BUDGET_BYTES, whole(memory, what="memory (bytes)", low=1))
+    if table is not None and not isinstance(table, bool):
+        raise ValueError(f"table must be True, False or None, not {table!r}")
+    if cache is not None:
+        cache = path_argument(cache, what="cache")
+    need, use_table = peg_memory_estimate(pegs, colors, variant, trees, memory=memory)
+    m = count_codes(pegs, colors, variant)
+    what = (
+        f"the {variant} game ({pegs} pegs, {colors} colors) has {m:,} codes and needs about "
+        f"{gib_text(need)} for its {'tables' if use_table else 'codes'} and {trees} tree(s)"
     )
+    check_fits(what, need, memory)
+    if table is not None:
+        use_table = table
+    root = None if cache is None else str(cache)  # path_argument expanded ~
+    return interned_game(pegs, colors, variant, use_table, root)
 
 
 def game_from_spec(

@@ -27,10 +27,8 @@ from typing import Any
 
 import numpy as np
 
-from evo.core.files import path_argument
-from evo.core.game import Game, check_fits, gib_text, memory_estimate
+from evo.core.game import Game, make_game, memory_estimate
 from evo.core.kinds import VARIANTS, Variant
-from evo.core.numbers import MAX_BUDGET_BYTES, whole
 
 #: Symbols used to print pegs: Mastermind colors read 1..C, Bulls and Cows digits 0..C-1.
 SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -173,7 +171,7 @@ class PegGame(Game):
     def __reduce__(self):
         # Pickle as its defining parameters; each process keeps one game (and one table)
         # per parameters, so trees sent to worker processes share it.
-        return (_interned_game, (self.pegs, self.colors, self.variant, self.use_table, self.cache))
+        return (interned_game, (self.pegs, self.colors, self.variant, self.use_table, self.cache))
 
     def memory_need(self, trees: int = 1, *, memory: int | None = None) -> tuple[int, bool]:
         return peg_memory_estimate(self.pegs, self.colors, self.variant, trees, memory=memory)
@@ -526,16 +524,17 @@ class PegGame(Game):
 
     def computing(self) -> PegGame:
         """The same game without a table: the kernels compute each feedback they need."""
-        return _interned_game(self.pegs, self.colors, self.variant, False, self.cache)
+        return interned_game(self.pegs, self.colors, self.variant, False, self.cache)
 
 
 _GAMES: dict[tuple, PegGame] = {}
 
 
-def _interned_game(
+def interned_game(
     pegs: int, colors: int, variant: str, use_table: bool, cache: str | None = None
 ) -> PegGame:
-    """The one game of this process for these parameters (its tables are built once)."""
+    """The one game of this process for these parameters (its tables are built once;
+    :func:`evo.core.game.make_game` checks them)."""
     key = (pegs, colors, variant, use_table, cache)
     if key not in _GAMES:
         _GAMES[key] = PegGame(pegs, colors, variant, use_table, cache)  # type: ignore[arg-type]
@@ -546,43 +545,6 @@ def peg_game(game: Game) -> PegGame | None:
     """``game`` when it is of the Mastermind family (its codes are pegs of colors, its
     feedbacks kept by permuting both), else None."""
     return game if isinstance(game, PegGame) else None
-
-
-def make_peg_game(
-    pegs: int = 4,
-    colors: int = 6,
-    variant: str = "mastermind",
-    *,
-    trees: int = 1,
-    table: bool | None = None,
-    memory: int | None = None,
-    cache: str | os.PathLike | None = None,
-) -> PegGame:
-    """:func:`evo.core.game.make_game`: the parameters checked, the memory too."""
-    if not isinstance(variant, str) or variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
-    pegs = whole(pegs, what="pegs", low=1, high=20)
-    colors = whole(colors, what="colors", low=1, high=len(SYMBOLS) - 1)
-    trees = whole(trees, what="trees", low=1)
-    if variant == "bulls-cows" and pegs > colors:
-        raise ValueError(f"Bulls and Cows needs pegs <= colors (digits), got {pegs} > {colors}")
-    if memory is not None:
-        memory = min(MAX_BUDGET_BYTES, whole(memory, what="memory (bytes)", low=1))
-    if table is not None and not isinstance(table, bool):
-        raise ValueError(f"table must be True, False or None, not {table!r}")
-    if cache is not None:
-        cache = path_argument(cache, what="cache")
-    need, use_table = peg_memory_estimate(pegs, colors, variant, trees, memory=memory)
-    m = count_codes(pegs, colors, variant)
-    what = (
-        f"the {variant} game ({pegs} pegs, {colors} colors) has {m:,} codes and needs about "
-        f"{gib_text(need)} for its {'tables' if use_table else 'codes'} and {trees} tree(s)"
-    )
-    check_fits(what, need, memory)
-    if table is not None:
-        use_table = table
-    root = None if cache is None else str(cache)  # path_argument expanded ~
-    return _interned_game(pegs, colors, variant, use_table, root)
 
 
 def peg_game_from_spec(
@@ -601,6 +563,6 @@ def peg_game_from_spec(
     variant = spec.get("variant", spec.get("kind", "mastermind"))
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise ValueError(f"game.variant should be one of {', '.join(VARIANTS)}, not {variant!r}")
-    return make_peg_game(
+    return make_game(
         int(spec["pegs"]), int(spec["colors"]), variant, cache=cache, trees=trees, memory=memory
     )
