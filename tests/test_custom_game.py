@@ -341,3 +341,19 @@ def test_bounds_of_custom_games(words, hard_words):
     assert lower_bound(words).lower_bound == optimum  # no depth: the optimum itself
     # A rule only forbids breakers: the bound of the game without it holds.
     assert lower_bound(hard_words, depth=1).lower_bound <= evo.baseline(hard_words, "optimal").total
+
+
+def test_more_than_64_feedbacks():
+    # Wordle has 243: the kernels' 64-bit sets of feedbacks (Kooi's parts met, tiny
+    # sets' bounds) give way to their general loops.
+    codes = list(range(30))
+
+    def answer(g, s):
+        return "win" if g == s else (g * 31 + s * 17 + (g * s) % 7) % 80
+
+    game = custom_game(codes, answer, name="test-many-feedbacks")
+    assert game.num_feedbacks > 64
+    assert evo.baseline(game, "optimal").total == least(codes, answer)
+    for name in ("knuth", "kooi", "entropy", "irving"):
+        evo.baseline(game, name).validate()
+    evo.evolve(game, seed=1, generations=2).best.validate()
