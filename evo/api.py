@@ -21,9 +21,11 @@ from evo.baselines.limits import DEFAULT_TIME_LIMIT, PYTHON_OPTION
 from evo.baselines.limits import BaselineRefused as BaselineRefused
 from evo.config import Config as Config
 from evo.config import load_config as load_config
+from evo.core.custom import custom_game as custom_game
 from evo.core.files import cache_dir, path_argument
 from evo.core.game import Game as Game
 from evo.core.game import make_game as make_game
+from evo.core.mastermind import peg_game
 from evo.core.numbers import whole
 from evo.core.tree import Tree
 from evo.ea.operators import register_operator as register_operator
@@ -57,9 +59,10 @@ def _seed(seed: Any) -> int:
 def _with_cache(game: Game, cache: Cache) -> Game:
     """``game``, made with the cache asked for (the same game when none is asked)."""
     root = _cache_root(cache)
-    if root is None:
+    pegs = peg_game(game)
+    if root is None or pegs is None:  # a custom game keeps its table in memory
         return game
-    return make_game(game.pegs, game.colors, game.variant, table=game.use_table, cache=root)
+    return make_game(pegs.pegs, pegs.colors, pegs.variant, table=game.use_table, cache=root)
 
 
 def random_breaker(game: Game, *, seed: int | None = None, pool: str = "all") -> Breaker:
@@ -213,17 +216,29 @@ def _config(game: Game, config: ConfigLike, **keys: Any) -> Config:
         data = merge(DEFAULTS, dict(config or {}))
         if config is not None and "stop" in config:
             data["stop"] = config["stop"]  # a stop rule of its own, not merged with 50 generations
-    mine = {"pegs": game.pegs, "colors": game.colors, "variant": game.variant}
+    mine = _game_keys(game)
     named = data.get("game")
     if isinstance(named, Mapping):  # the game's keys must agree; its memory budget stays
-        theirs = {k: named[k] for k in mine if k in named}
+        theirs = dict(named)
+        if "variant" in theirs:  # kind's older name
+            theirs.setdefault("kind", theirs.pop("variant"))
+        theirs = {k: theirs[k] for k in mine if k in theirs}
         if {**mine, **theirs} != mine:
             raise ValueError(f"the config's game {theirs} is not the game evolved ({mine})")
-        data["game"] = {**named, **mine}
+        data["game"] = {**{k: v for k, v in named.items() if k != "variant"}, **mine}
     else:
         data["game"] = mine
     data.update({k: v for k, v in keys.items() if v is not None})
     return load_config(data)
+
+
+def _game_keys(game: Game) -> dict[str, Any]:
+    """The config keys of ``game`` (its ``game:`` section, but for the memory budget)."""
+    pegs = peg_game(game)
+    if pegs is not None:
+        return {"kind": pegs.variant, "pegs": pegs.pegs, "colors": pegs.colors}
+    spec = game.spec
+    return {"kind": game.kind, "name": spec["name"], "digest": spec["digest"]}
 
 
 @dataclass

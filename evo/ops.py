@@ -18,6 +18,10 @@ A mutation of one's own, registered and named in a config::
     evo.register_operator("best-of-two", regrow_best_of_two)
     evo.evolve(game, {"mutation": {"operators": [{"kind": "best-of-two"}]}})
 
+In a game with a rule on guesses (a custom game's ``legal``, Wordle's hard mode), a
+subtree's legal guesses depend on the guesses above it: pass
+``history=tuple(tree.used_guesses(node))`` to :func:`grow` and :func:`replay`.
+
 >>> import evo, numpy as np
 >>> game, rng = evo.make_game(3, 3), np.random.default_rng(1)
 >>> tree = grow(game, game.all_codes(), rng=rng)  # a random breaker

@@ -105,7 +105,7 @@ def test_errors_escape_control_characters_and_cut_long_values(tmp_path):
     cases = [
         (["render", str(tmp_path / "\x1b]0;pwned\x07\x1b[2J.json")], "\\x1b]0;pwned\\x07\\x1b[2J"),
         (["render", "\x1b[2J" + "x" * 100_000], "File name too long"),
-        (["config", "show", str(config), "--set", "game.variant=" + "v" * 100_000], "variant"),
+        (["config", "show", str(config), "--set", "game.variant=" + "v" * 100_000], "game.kind"),
         (["config", "show", str(config), "--set", "\x1b[2J" + "a " * 50_000], "KEY.PATH=VALUE"),
     ]
     for args, needle in cases:
@@ -139,7 +139,7 @@ def test_baselines_progress_says_when_no_table_is_built(tmp_path, monkeypatch):
     """A game whose table would be a file not yet built: one-step strategies compute their
     feedbacks, and the header says so (not a table that is never built); with the
     optimum, which reads the table, it names the table."""
-    from evo.core import game as game_module
+    from evo.core import mastermind as game_module
 
     monkeypatch.setattr(game_module, "TABLE_FILE_BYTES", 1 << 20)  # (4,6): 1.7 MB
     monkeypatch.setenv("EVO_CACHE", str(tmp_path))

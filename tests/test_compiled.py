@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from support.processes import run_or_dump
 
+from evo.core.custom import custom_game
 from evo.core.game import make_game
 from evo.search import kernels
 from evo.search.kernels import (
@@ -35,16 +36,20 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_profiles_follow_the_game():
-    assert profile(make_game(4, 6)) == (True, False)
-    assert profile(make_game(4, 6, table=False))[0] is False
-    assert profile(make_game(5, 8)) == (True, True)  # 32768 codes: node by node
-    assert set(PROFILES) == {(t, b) for t in (True, False) for b in (True, False)}
-    assert set(SETUP_PROFILES) == {(True, False), (True, True)}
+    assert profile(make_game(4, 6)) == ("table", False)
+    assert profile(make_game(4, 6, table=False))[0] == "packed"
+    assert profile(make_game(5, 8)) == ("table", True)  # 32768 codes: node by node
+    assert set(PROFILES) == {(s, b) for s in ("table", "packed", "pair") for b in ("table", False)}
+    assert set(SETUP_PROFILES) == {("table", False), ("table", True)}
+    pets = custom_game(["ant", "bug", "cat"], lambda g, s: len(set(g) & set(s)), name="pets")
+    assert profile(pets) == ("table", False)  # a symmetric feedback reads one table
+    hints = custom_game(["ab", "ba", "bb"], lambda g, s: (g == s, g[0] in s), name="hints")
+    assert profile(hints) == ("pair", False)  # ab answers bb (False, False), bb answers ab not
 
 
 def test_work_asks_for_its_families_and_growth():
     game = make_game(4, 6)
-    assert kernels_for(game) == Kernels(((True, False),), FAMILIES)
+    assert kernels_for(game) == Kernels((("table", False),), FAMILIES)
     assert kernels_for(game, ("search",)).families == ("growth", "search")
     assert kernels_for(game, ()).families == ()
     for kind in PROFILES:
@@ -67,7 +72,7 @@ def test_a_marker_whose_numba_index_files_are_gone_says_not_compiled(tmp_path, m
     """The marker lists numba's index files of evo's kernels: one removed (a cleaned
     __pycache__), the marker no longer says compiled, though it is still there."""
     monkeypatch.setattr(kernels, "_cache_state", lambda: ("0" * 16, (tmp_path,), tmp_path))
-    kind, family = (True, False), "search"
+    kind, family = ("table", False), "search"
     index = tmp_path / "exact_kernel.search-485.py311.nbi"
     index.write_bytes(b"")
     (tmp_path / "other.thing-1.py311.nbi").write_bytes(b"")  # not evo's: not listed
@@ -92,7 +97,7 @@ def _marker_of_copy(copy: Path, cache: Path) -> dict:
     code = (
         "import json, sys, evo\n"
         "from evo.search.kernels import is_compiled, marker, write_marker\n"
-        "job = ((True, False), 'search')\n"
+        "job = (('table', False), 'search')\n"
         "if sys.argv[1] == 'write': write_marker(*job, 1.0)\n"
         "print(json.dumps({'evo': evo.__file__, 'marker': str(marker(*job)),"
         " 'compiled': is_compiled(*job)}))\n"
@@ -188,7 +193,7 @@ def test_a_baselines_time_does_not_count_compiling(monkeypatch):
     asked = _slow_compile(monkeypatch, 3.0)
     game = make_game(3, 3)
     b = run(game, "rc", use_cache=False, rc_seeds=0)
-    assert asked == [Kernels(((True, False),), ("growth",))]
+    assert asked == [Kernels((("table", False),), ("growth",))]
     assert b.result["seconds"] < 3.0
     from evo.baselines.builders import kernels_needed
 
@@ -203,7 +208,7 @@ def test_bound_seconds_start_after_compiling(monkeypatch):
 
     asked = _slow_compile(monkeypatch, 3.0)
     b = lower_bound(make_game(3, 3), depth=1)
-    assert asked == [Kernels(((True, False),), ("growth", "search"))]
+    assert asked == [Kernels((("table", False),), ("growth", "search"))]
     assert b.seconds < 3.0
 
 
@@ -216,7 +221,7 @@ def test_a_fresh_dask_worker_compiles_before_its_first_task(tmp_path):
 
     from evo.search.kernels import is_compiled, prepare_workers
 
-    need = Kernels(((True, False),), ("growth",))
+    need = Kernels((("table", False),), ("growth",))
     env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba")}
     with (
         LocalCluster(
@@ -225,10 +230,10 @@ def test_a_fresh_dask_worker_compiles_before_its_first_task(tmp_path):
         Client(cluster) as client,
     ):
         said: list[str] = []
-        assert list(client.run(is_compiled, (True, False), "growth").values()) == [False]
+        assert list(client.run(is_compiled, ("table", False), "growth").values()) == [False]
         prepare_workers(client, need, say=said.append)
         assert len(said) == 1 and "the Dask workers compile evo's kernels" in said[0], said
-        assert client.submit(is_compiled, (True, False), "growth").result() is True
+        assert client.submit(is_compiled, ("table", False), "growth").result() is True
         said.clear()
         prepare_workers(client, need, say=said.append)
         assert said == []
@@ -243,5 +248,5 @@ def test_evo_populations_time_does_not_count_compiling(monkeypatch):
     asked = _slow_compile(monkeypatch, 3.0)
     out = CliRunner().invoke(main, ["population", "-n", "3", "-c", "3", "-s", "20", "--json"])
     assert out.exit_code == 0, out.output
-    assert asked == [Kernels(((True, False),), ("growth",))]
+    assert asked == [Kernels((("table", False),), ("growth",))]
     assert json.loads(out.output)["seconds"] < 3.0

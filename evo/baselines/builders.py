@@ -19,6 +19,7 @@ from evo.baselines.registry import HUMAN, PAPER_STABLE, one_step, parse_name
 from evo.baselines.simple import lowest_consistent, random_consistent, with_opening
 from evo.core.game import Game
 from evo.core.kinds import Pool
+from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
 from evo.search.build import Node, build_tree
 from evo.search.kernels import Kernels
@@ -123,19 +124,20 @@ def build(
         return lowest_consistent(game)
     if name == "rc":
         return random_consistent(game, seed=seed)
-    if name in HUMAN[:2] + PAPER_STABLE:
+    pegs = peg_game(game)  # the human players' (parse_name refused them elsewhere)
+    if name in HUMAN[:2] + PAPER_STABLE and pegs is not None:
         tie_order: TieOrder = "stable" if name.endswith("-stable") else "v8"
         base = name.removesuffix("-stable")
         maker = human_friendly if base == "human-friendly" else extended
-        return maker(game, tie_order=tie_order)
-    if name == "least-frequent":
-        return least_frequent(game)
-    if name == "separating":
-        return separating(game)
-    if name == "easy":
-        return easy(game)
-    if name == "advanced":
-        return advanced(game)
+        return maker(pegs, tie_order=tie_order)
+    if name == "least-frequent" and pegs is not None:
+        return least_frequent(pegs)
+    if name == "separating" and pegs is not None:
+        return separating(pegs)
+    if name == "easy" and pegs is not None:
+        return easy(pegs)
+    if name == "advanced" and pegs is not None:
+        return advanced(pegs)
     if name == "optimal":
         return optimal(game, time_limit=time_limit, where=where)
     if name == "optimal-consistent":

@@ -27,7 +27,8 @@ from evo.baselines.limits import (
     refuse_beyond,
 )
 from evo.core.engine import MAX_WORKERS, threads
-from evo.core.game import Game, available_memory_bytes, count_codes, memory_estimate
+from evo.core.game import Game, available_memory_bytes
+from evo.core.mastermind import count_codes, peg_game
 from evo.core.numbers import whole
 from evo.core.tree import Tree
 from evo.core.treeio import save_tree
@@ -184,7 +185,7 @@ def memo_budget(game: Game, memory: int | None) -> int:
     """Bytes the exact search's memos may take: ``memory`` (None: 80% of the memory
     available), less what the game and the process need."""
     total = int(available_memory_bytes() * 0.8) if memory is None else memory
-    need, _ = memory_estimate(game.pegs, game.colors, game.variant, memory=memory)
+    need, _ = game.memory_need(memory=memory)
     return max(LEAST_MEMO_BYTES, total - need - PROCESS_BYTES)
 
 
@@ -207,11 +208,14 @@ def estimate_seconds(game: Game, *, processes: int = 1) -> float | None:
 
 
 def _one_thread_seconds(game: Game) -> float | None:
-    key = (game.variant, game.pegs, game.colors)
+    pegs = peg_game(game)
+    if pegs is None:  # nothing measured: a custom game's optimum is not timed ahead
+        return None
+    key = (pegs.variant, pegs.pegs, pegs.colors)
     if key in MEASURED_SECONDS:
         return MEASURED_SECONDS[key]
     points = sorted(
-        (count_codes(p, c, v), s) for (v, p, c), s in MEASURED_SECONDS.items() if v == game.variant
+        (count_codes(p, c, v), s) for (v, p, c), s in MEASURED_SECONDS.items() if v == pegs.variant
     )[-3:]
     if len(points) < 2:
         return None
@@ -231,6 +235,11 @@ def optimal(
     an estimate) when the estimate is beyond ``time_limit`` seconds, or when the limit
     is reached (a results file keeps what was finished)."""
     where = where or Where()
+    if game.rule is not None and where.coordinated:
+        raise ValueError(
+            f"the optimum of {game.name}, a game with a rule on guesses, is searched in "
+            "this process only (no results file, workers or cluster)"
+        )
     time_limit = check_time_limit(time_limit)
     est = estimate_seconds(game, processes=where.processes)
     refuse_beyond(game, "optimal", est, time_limit, on=f"on {_on(where)}")
@@ -313,6 +322,15 @@ def _write_best(
         say(f"the best tree so far, total {cost:,}, is in {path}")
 
 
+def _results_game(game: Game) -> list:
+    """The game as a results file names it: ``[variant, pegs, colors]`` for the
+    Mastermind family, else ``[kind, name, digest]``."""
+    pegs = peg_game(game)
+    if pegs is not None:
+        return [pegs.variant, pegs.pegs, pegs.colors]
+    return [game.kind, game.name, game.spec.get("digest")]
+
+
 def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory: int) -> None:
     """The optimum's search spread with a results file, or on a Dask cluster."""
     from evo.search.bound import first_guess_floors
@@ -321,7 +339,7 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
     if where.results is not None:
         results = spread.Results(
             where.results,
-            {"game": [game.variant, game.pegs, game.colors], "pool": "all", "policy": "symmetry"},
+            {"game": _results_game(game), "pool": "all", "policy": "symmetry"},
         )
         if results.unsealed and where.note is not None:
             n = results.unsealed

@@ -48,6 +48,7 @@ USER_ERRORS = {
     "evo.core.tree.InvalidTreeError",
     "evo.runs.checkpoint.CheckpointError",
     "evo.core.game.GameTooLargeError",
+    "evo.core.game.UnknownGameError",
     "evo.core.files.FileWriteError",
     "evo.core.files.LockedError",
     "evo.ea.cluster.ClusterError",

@@ -235,10 +235,7 @@ def baselines(
                 f"{res['seconds']:.3f}{mark}",
             ]
         )
-    click.echo(
-        f"{game.variant} game, {pegs} pegs, {colors} colors: {game.num_codes:,} codes"
-        + ("" if game.use_table else f"; {table_note(game)}")
-    )
+    click.echo(f"{game.description}" + ("" if game.use_table else f"; {table_note(game)}"))
     click.echo(
         format_table(
             ["strategy", "total", "average", "worst", "histogram (guesses:codes)", "time (s)"],

@@ -12,8 +12,9 @@ from click.core import ParameterSource
 
 from evo.core.engine import MAX_WORKERS
 from evo.core.files import FileWriteError, cache_dir, check_output
-from evo.core.game import VARIANTS, Game, GameTooLargeError, make_game
+from evo.core.game import Game, GameTooLargeError, make_game
 from evo.core.growth import POOLS
+from evo.core.kinds import VARIANTS
 
 if TYPE_CHECKING:
     from evo.core.tree import Tree
@@ -47,16 +48,20 @@ def _set_memory(ctx: click.Context, param: click.Parameter, value: float | None)
 
 
 def game_options(f):
-    """``--pegs``, ``--colors``, ``--variant`` and ``--memory``."""
+    """``--pegs``, ``--colors``, ``--game`` (or ``--variant``, its older name) and
+    ``--memory``."""
 
     @click.option("--pegs", "-n", type=int, default=4, show_default=True, help="Pegs (N).")
     @click.option("--colors", "-c", type=int, default=6, show_default=True, help="Colors (C).")
     @click.option(
+        "--game",
         "--variant",
+        "variant",
         type=click.Choice(VARIANTS),
         default="mastermind",
         show_default=True,
-        help="mastermind (repetition allowed) or bulls-cows (no repetition).",
+        help="The game: mastermind (colors may repeat), black-peg (Mastermind answered by "
+        "black pegs alone) or bulls-cows (distinct digits). --variant is its older name.",
     )
     @click.option(
         "--memory",

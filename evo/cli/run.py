@@ -173,5 +173,8 @@ def summary_table(s: Mapping[str, Any]) -> str:
         at = "/codes at the worst" if len(s["pareto_front"][0]) == 3 else ""
         rows.append([f"Pareto front (total/worst{at})", front])
     game = s["game"]
-    title = f"{game['variant']} {game['pegs']} pegs, {game['colors']} colors, {m} codes"
+    if "pegs" in game:
+        title = f"{game['variant']} {game['pegs']} pegs, {game['colors']} colors, {m} codes"
+    else:
+        title = f"{game.get('name')} ({game.get('kind')}), {m} codes"
     return format_table([title, ""], rows, align="lr")

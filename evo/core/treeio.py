@@ -44,7 +44,7 @@ from evo.core.files import (
     parse_json,
     read_bytes,
 )
-from evo.core.game import Game, make_game
+from evo.core.game import Game, UnknownGameError, game_from_spec, spec_key, spec_text
 from evo.core.growth import Template, build_exact
 from evo.core.tree import InvalidTreeError, Tree
 
@@ -201,7 +201,7 @@ def _parse_all(game: Game, raw: list[Any]) -> np.ndarray:
     out = np.empty(len(raw), dtype=np.int32)
     for i, v in enumerate(raw):
         try:
-            out[i] = _parse(game.parse_code, v, game.num_codes)
+            out[i] = _parse(game.parse_code, v, game.num_guesses)
         except ValueError as e:
             raise _BadGuess(str(e), i) from None
     return out
@@ -226,7 +226,7 @@ def tree_document(tree: Tree, *, nodes: bool = True, **extra: Any) -> dict[str, 
     doc = {
         "format": FORMAT,
         "version": VERSION,
-        "game": {"pegs": g.pegs, "colors": g.colors, "variant": g.variant},
+        "game": g.spec,
         "summary": tree.summary(),
     }
     doc.update(extra)
@@ -285,8 +285,8 @@ def tree_from_arrays(game: Game, guess: np.ndarray, parent: np.ndarray, label: n
     n = len(guess)
     if n == 0 or not len(parent) == len(label) == n:
         raise InvalidTreeError("the node arrays are empty or of different lengths")
-    if np.any((guess < 0) | (guess >= game.num_codes)):
-        raise InvalidTreeError("a guess is not a code of the game")
+    if np.any((guess < 0) | (guess >= game.num_guesses)):
+        raise InvalidTreeError("a guess is not a guess of the game")
     if parent[0] != -1 or np.any(parent[1:] < 0) or np.any(parent[1:] >= np.arange(1, n)):
         raise InvalidTreeError("parents are not in preorder")
     if np.any((label[1:] <= 0) | (label[1:] >= game.num_feedbacks)):
@@ -499,22 +499,20 @@ def _document_game(doc: Any, *, game: Game | None, cache: str | os.PathLike | No
     if "game" not in doc:
         raise InvalidTreeError("missing key 'game'")
     gd = doc["game"]
-    if not isinstance(gd, dict) or not {"pegs", "colors"} <= set(gd):
-        raise InvalidTreeError("'game' should be an object with 'pegs' and 'colors'")
-    variant = gd.get("variant", "mastermind")
-    for key in ("pegs", "colors"):
-        if not _is_int(gd[key]):
-            raise InvalidTreeError(f"game.{key} should be a whole number, not {gd[key]!r}")
-    if not isinstance(variant, str):
-        raise InvalidTreeError(f"game.variant should be a name, not {variant!r}")
+    try:
+        key = spec_key(gd)
+    except ValueError as e:
+        raise InvalidTreeError(str(e)) from None
     if game is not None:
-        if (gd["pegs"], gd["colors"], variant) != game.key:
+        if key != game.key:
             raise InvalidTreeError(
-                f"the tree is for {variant} with {gd['pegs']} pegs and {gd['colors']} colors, "
-                f"not for {game.variant} with {game.pegs} pegs and {game.colors} colors"
+                f"the tree is for {spec_text(gd)}, not for {spec_text(game.spec)}"
             )
         return game
-    return make_game(gd["pegs"], gd["colors"], variant, cache=cache)
+    try:
+        return game_from_spec(gd, cache=cache)
+    except UnknownGameError as e:
+        raise InvalidTreeError(str(e)) from None
 
 
 def _check_summary(doc: dict, tree: Tree) -> None:

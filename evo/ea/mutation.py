@@ -37,20 +37,30 @@ _REJECTION_TRIES = 8
 
 
 def helpful_guess(
-    game: Game, codes: np.ndarray, *, rng: np.random.Generator, pool: Pool, avoid: int = -1
+    game: Game,
+    codes: np.ndarray,
+    *,
+    rng: np.random.Generator,
+    pool: Pool,
+    avoid: int = -1,
+    history: tuple[int, ...] = (),
 ) -> int:
     """A uniform draw among the pool's guesses that help on ``codes``, other than
-    ``avoid`` when there is another."""
-    for _ in range(_REJECTION_TRIES):
+    ``avoid`` when there is another (in a game with a rule, the legal ones after
+    ``history``, the guesses above)."""
+    for _ in range(_REJECTION_TRIES if game.rule is None else 0):
         g = int(
             codes[rng.integers(len(codes))]
             if pool == "consistent"
-            else rng.integers(game.num_codes)
+            else rng.integers(game.num_guesses)
         )
         if g != avoid and game.helps(g, codes):
             return g
-    cand = candidates(game, codes, pool=pool)
-    fb = feedback_block(game, codes, cand if pool == "consistent" else None).T
+    cand = candidates(game, codes, pool=pool, history=history)
+    if game.symmetric_feedback:  # the codes' rows, read as the candidates' columns
+        fb = feedback_block(game, codes, cand if pool == "consistent" else None).T
+    else:
+        fb = feedback_block(game, cand, codes)
     good = cand[helpful_rows(fb, game.win) & (cand != avoid)]
     if len(good) == 0:
         return avoid
@@ -151,8 +161,18 @@ def regrow_mutation(
     if node is None:
         return tree
     codes = tree.code_set(node)
-    g = helpful_guess(tree.game, codes, rng=rng, pool=pool, avoid=int(tree.guess[node]))
-    return splice(tree, node, grow(tree.game, codes, rng=rng, pool=pool, root_guess=g))
+    history = _history(tree, node)
+    g = helpful_guess(
+        tree.game, codes, rng=rng, pool=pool, avoid=int(tree.guess[node]), history=history
+    )
+    sub = grow(tree.game, codes, rng=rng, pool=pool, root_guess=g, history=history)
+    return splice(tree, node, sub)
+
+
+def _history(tree: Tree, node: int) -> tuple[int, ...]:
+    """The guesses above ``node``, where the game's rule needs them (else none: the
+    random growth of the other games does not read them)."""
+    return tuple(tree.used_guesses(node)) if tree.game.rule is not None else ()
 
 
 def best_of_k_mutation(
@@ -170,7 +190,9 @@ def best_of_k_mutation(
     if node is None:
         return tree
     codes = tree.code_set(node)
-    best = min((grow(tree.game, codes, rng=rng, pool=pool) for _ in range(k)), key=total_of)
+    history = _history(tree, node)
+    subs = (grow(tree.game, codes, rng=rng, pool=pool, history=history) for _ in range(k))
+    best = min(subs, key=total_of)
     return offer(tree, node, best, keep_current=keep_current)
 
 

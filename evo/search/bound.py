@@ -45,7 +45,8 @@ from typing import Any
 import numpy as np
 
 from evo.core.files import is_json_number
-from evo.core.game import Game, make_game
+from evo.core.game import Game, game_from_spec, spec_key
+from evo.core.mastermind import peg_game
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver
 from evo.search.symmetry import Stabilizer
@@ -105,7 +106,10 @@ class Bounder:
         self._kind_parts = kind_parts
         self._refined = refined_least
         self._kinds, self._common = self.solver._kinds, self.solver._common
-        self._pegs = game.pegs
+        # The kinds' bound reads the pegs; a game of another family has no kinds (its
+        # bound is then every feedback, more than any set's parts).
+        pegs = peg_game(game)
+        self._pegs = game.num_feedbacks if pegs is None else pegs.pegs
         self._palette = palette
         self._identity = identity_palette(game)
         self._free: Solver | None = None
@@ -418,7 +422,7 @@ class Bound:
         g = self.game
         return {
             "format": FORMAT,
-            "game": {"pegs": g.pegs, "colors": g.colors, "variant": g.variant},
+            "game": g.spec,
             "codes": g.num_codes,
             "lower_bound": self.lower_bound,
             "optimal": self.optimal,
@@ -682,10 +686,16 @@ def certificate_parts(data: dict[str, Any]) -> list[tuple[int, int, dict[str, An
     return out
 
 
-def certificate_game(data: dict[str, Any]) -> tuple[int, int, str]:
-    """``(pegs, colors, variant)`` of a certificate."""
+def certificate_game(data: dict[str, Any]) -> tuple:
+    """The key of a certificate's game (:func:`evo.core.game.spec_key`): ``(pegs,
+    colors, variant)`` for the Mastermind family."""
     g = _field(data, "game", dict)
-    return _field(g, "pegs", int), _field(g, "colors", int), _field(g, "variant", str)
+    if g.get("kind") != "custom":
+        _field(g, "pegs", int), _field(g, "colors", int), _field(g, "variant", str)
+    try:
+        return spec_key(g)
+    except ValueError as e:
+        raise CertificateError(f"game: {e}") from None
 
 
 def certificate_classes(
@@ -744,7 +754,7 @@ def check_certificate(
     key = certificate_game(data)
     if game is None:
         try:
-            game = make_game(*key)
+            game = game_from_spec(data["game"])
         except ValueError as e:
             raise CertificateError(f"game: {e}") from None
     elif game.key != key:

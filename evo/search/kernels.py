@@ -44,16 +44,21 @@ if TYPE_CHECKING:
 Family = Literal["growth", "lookahead", "search", "within", "operators"]
 FAMILIES: tuple[Family, ...] = get_args(Family)
 
-#: A kind of run, as the kernels see it: (feedbacks from the table, not from packed
-#: codes; look-ahead trees built node by node, not in one call).
-Profile = tuple[bool, bool]
+#: A kind of run, as the kernels see it: (where feedbacks come from: a table (``table``),
+#: packed codes (``packed``), or a table and its transpose (``pair``: a feedback that is
+#: not symmetric, a custom game's or Wordle's); look-ahead trees built node by node, not
+#: in one call).
+Profile = tuple[str, bool]
+
+#: The sources of feedbacks the kernels read.
+SOURCES: tuple[str, ...] = ("table", "packed", "pair")
 
 #: Every profile.
-PROFILES: tuple[Profile, ...] = ((True, False), (True, True), (False, False), (False, True))
+PROFILES: tuple[Profile, ...] = tuple((s, big) for s in SOURCES for big in (False, True))
 
-#: What ``make setup`` compiles: the games whose feedback table is kept (every game up
-#: to (5,8)); a game without one compiles its profile when first used.
-SETUP_PROFILES: tuple[Profile, ...] = ((True, False), (True, True))
+#: What ``make setup`` compiles: the Mastermind family's games whose feedback table is
+#: kept (every game up to (5,8)); another profile is compiled when first used.
+SETUP_PROFILES: tuple[Profile, ...] = (("table", False), ("table", True))
 
 #: Seconds one process takes to compile a family for a source of feedbacks, whole trees
 #: then node by node, when nothing is compiled yet (the mutations: once the others are),
@@ -91,11 +96,15 @@ class Kernels:
 
 
 def profile(game: Game) -> Profile:
-    """The kernels a run of ``game`` uses: (its feedback table is kept, it is built node by
+    """The kernels a run of ``game`` uses: (its source of feedbacks, it is built node by
     node)."""
     from evo.search.lookahead import WHOLE_TREE_CODES
 
-    return (bool(game.use_table), game.num_codes > WHOLE_TREE_CODES)
+    if not game.use_table:
+        source = "packed"
+    else:
+        source = "table" if game.symmetric_feedback else "pair"
+    return (source, game.num_codes > WHOLE_TREE_CODES)
 
 
 def kernels_for(game: Game, families: Iterable[Family] = FAMILIES) -> Kernels:
@@ -221,9 +230,10 @@ def _cache_state() -> tuple[str, tuple[Path, ...], Path]:
 
 
 def _job_name(kind: Profile, family: Family) -> str:
-    """``family:table|packed:whole|nodes``: a job as the compiling processes are told it."""
-    table, big = kind
-    return f"{family}:{'table' if table else 'packed'}:{'nodes' if big else 'whole'}"
+    """``family:table|packed|pair:whole|nodes``: a job as the compiling processes are told
+    it."""
+    source, big = kind
+    return f"{family}:{source}:{'nodes' if big else 'whole'}"
 
 
 def parse_job(text: str) -> tuple[Profile, Family]:
@@ -300,7 +310,7 @@ def _plan(missing: Sequence[tuple[Profile, Family]], processes: int) -> _Plan:
     first: node by node reuses most of them); the mutations only in the last step (they
     call the other families). Groups are spread over ``processes``, the longest first;
     with one, the last step compiles everything."""
-    units: dict[tuple[Family, bool], list[tuple[Profile, Family]]] = {}
+    units: dict[tuple[Family, str], list[tuple[Profile, Family]]] = {}
     for kind, family in missing:
         if family != "operators":
             units.setdefault((_AFTER.get(family, family), kind[0]), []).append((kind, family))

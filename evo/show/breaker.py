@@ -33,7 +33,7 @@ class Breaker(Tree):
     >>> import evo
     >>> knuth = evo.baseline(evo.make_game(4, 6), "knuth")
     >>> knuth
-    Breaker(mastermind 4 pegs 6 colors: total 5801, average 4.4761, worst 5, 1378 nodes)
+    Breaker(mastermind-4-6: total 5801, average 4.4761, worst 5, 1378 nodes)
     >>> knuth.total, knuth.worst, knuth.histogram
     (5801, 5, {1: 1, 2: 6, 3: 62, 4: 533, 5: 694})
     """
@@ -162,8 +162,7 @@ class Breaker(Tree):
         return self.svg()
 
     def __repr__(self) -> str:
-        g = self.game
         return (
-            f"Breaker({g.variant} {g.pegs} pegs {g.colors} colors: total {self.total}, "
+            f"Breaker({self.game.name}: total {self.total}, "
             f"average {self.average:.4f}, worst {self.worst}, {len(self)} nodes)"
         )
