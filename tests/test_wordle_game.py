@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import sys
 from collections import Counter
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -200,3 +201,34 @@ def test_evo_baselines_game_wordle_lists_the_one_step_strategies(tmp_path, monke
     assert rows["optimal"] == "-"
     assert int(rows["knuth-consistent"]) > 7920  # no one-step tree beats the optimum
     assert "optimal: refused: the exact optimum of wordle" in out.output
+
+
+# ---------------------------------------------------------------- the shipped breaker
+
+SHIPPED = Path(__file__).resolve().parent.parent / "breakers" / "wordle.json"
+
+
+def test_the_shipped_breaker_is_the_optimum_by_the_rules_own_statement():
+    """breakers/wordle.json replayed for every answer by :func:`rule` (not evo's table):
+    7,920 guesses, the published optimum (Selby; Bertsimas and Paskov), SALET first,
+    worst case 5; and evo's own reading of it agrees."""
+    tree = load_tree(SHIPPED)
+    game = tree.game
+    assert game == make_game("wordle") and tree.is_valid()
+    assert (tree.total, tree.worst) == (7920, 5)
+    words = game.words
+    answers = list(load_words().answers)
+    child = tree.child_table
+    total, worst = 0, 0
+    for secret in answers:
+        node, guesses = 0, 0
+        while True:
+            word = words[int(tree.guess[node])]
+            guesses += 1
+            if word == secret:
+                break
+            node = int(child[node, game.parse_feedback(rule(word, secret))])
+            assert node >= 0, f"no branch for {secret} after {word}"
+        total, worst = total + guesses, max(worst, guesses)
+    assert (total, worst) == (7920, 5)
+    assert game.format_code(int(tree.guess[0])) == "SALET"
