@@ -18,7 +18,8 @@ import evo
 from evo.baselines import BaselineRefused, build
 from evo.baselines.optimal import WORDLE_OPTIMUM_SECONDS, estimate_seconds
 from evo.cli import main
-from evo.config import Config
+from evo.cli.run import summary_table
+from evo.config import Config, load_config
 from evo.config.schema import game_codes
 from evo.core import engine
 from evo.core.game import game_from_spec, make_game, spec_key, spec_text
@@ -232,3 +233,24 @@ def test_the_shipped_breaker_is_the_optimum_by_the_rules_own_statement():
         total, worst = total + guesses, max(worst, guesses)
     assert (total, worst) == (7920, 5)
     assert game.format_code(int(tree.guess[0])) == "SALET"
+
+
+# ---------------------------------------------------------------- evolution
+
+
+def test_the_shipped_config_evolves_wordle_from_random_breakers():
+    """configs/wordle.yaml, cut to 3 generations of 6 breakers: a run of Wordle whose
+    best beats the best random breaker of its first population, and is valid."""
+    root = Path(__file__).resolve().parent.parent
+    config = load_config(
+        root / "configs" / "wordle.yaml",
+        ["population.size=6", "stop.generations=3", "stop.seconds=null"],
+    )
+    game = make_game("wordle")
+    assert config.game.kind == "wordle" and not config.population.init.baselines
+    result = evo.evolve(game, config)
+    assert result.stopped_by == "generations" and result.best.is_valid()
+    first = result.logbook.select("min")[0]
+    assert result.total < first and result.best.game is game
+    assert result.summary["best_known_total"] == 7920
+    assert summary_table(result.summary).startswith("Wordle, 2315 answers")  # not "None"
