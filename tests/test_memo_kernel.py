@@ -209,3 +209,30 @@ def test_a_full_published_memo_drops_sets_and_settles_with_room():
         assert mk.lookup(memo, sets[i])[:2] == (i + 10, i)
     mk.publish(memo, sets[-1], 7, 3, 0)
     assert mk.lookup(memo, sets[-1])[:2] == (7, 3)
+
+
+def test_gather_into_a_shared_memo_the_threads_left_full():
+    """A deadline can stop a spread search while the memo its threads share is full, its
+    counters past its arrays (publish counted the sets it dropped): gathering the solver's
+    own memo into it then makes room from counters put back, and keeps every set."""
+    g = make_game(3, 4)
+    solver = Solver(g, policy="path-independent")
+    solver.total(g.all_codes())  # the solver's own memo learns sets
+    shared = mk.new_memo(64)
+    shared[4][mk.OPEN] = 1
+    for i, s in enumerate(_sets(np.random.default_rng(9), 5000, 400, 3, 30)):
+        mk.publish(shared, s, i + 10, i, 0)
+    assert shared[4][mk.ENTRIES] > len(shared[2])  # as a full publish leaves it
+    shared[4][mk.OPEN] = 0
+    solver._shared = shared
+    solver.gather()
+    own = solver._memo
+    _, _, entries, arena, meta, offsets = own
+    gathered = 0
+    for e in range(int(meta[mk.ENTRIES])):
+        n = int(entries[e, mk.SIZE])
+        if n >= 3 and entries[e, mk.GUESS] >= 0:
+            codes = arena[offsets[e] : offsets[e] + n].astype(np.int64)
+            assert mk.lookup(solver._shared, codes)[:2] == mk.lookup(own, codes)[:2]
+            gathered += 1
+    assert gathered > 0
