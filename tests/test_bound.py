@@ -23,6 +23,7 @@ from click.testing import CliRunner
 from evo.baselines.optimal import KNOWN_OPTIMA
 from evo.cli import main
 from evo.core.game import make_game
+from evo.core.seal import seal
 from evo.core.treeio import is_tree_name
 from evo.search.bound import (
     Bounder,
@@ -281,11 +282,11 @@ def test_cli_bound_json_certificate_and_check(tmp_path):
     res = CliRunner().invoke(
         main,
         ["bound", "-n", "3", "-c", "4", "--depth", "1", "--exact-below", "0", "--certificate",
-         str(cert)],
+         str(cert.with_name("c2.json"))],
     )  # fmt: skip
     assert res.exit_code == 0, res.output
     assert "lower bound" in res.stdout and "first guess" in res.stdout
-    data = json.loads(cert.read_text())
+    data = json.loads(cert.with_name("c2.json").read_text())
     assert data["exact_below"] == 0 and data["lower_bound"] <= 206
     tampered = tmp_path / "t.json"
     tampered.write_text(json.dumps(_raise_a_part(data)))
@@ -433,6 +434,7 @@ def test_seconds_count_the_time_of_the_search_going_on_only():
     game = make_game(4, 6)
     data = lower_bound(game, depth=1).to_json()
     data["seconds"] = 10_000.0  # long past any --seconds asked now
+    data["seal"] = seal({k: v for k, v in data.items() if k != "seal"})  # as written here
     b = lower_bound(game, depth=2, seconds=120, resume=data)
     assert b.lower_bound == 5625 and b.seconds >= 10_000
 
@@ -472,9 +474,11 @@ def test_cli_resume_goes_on_from_the_certificate(tmp_path):
     assert out["lower_bound"] == 5625 and out["tasks"] > first["tasks"]
     assert out["history"][: len(first["history"])] == first["history"]
     assert out["seconds"] >= first["seconds"]
-    # Without --resume the certificate is written anew from a fresh search.
+    # Without --resume an existing certificate is left as it is.
+    kept = cert.read_bytes()
     res = CliRunner().invoke(main, [*args, "--depth", "1", "--json"])
-    assert json.loads(res.stdout)["tasks"] == first["tasks"]
+    assert res.exit_code == 2 and "exists: --resume goes on from it" in res.stderr
+    assert cert.read_bytes() == kept
     bad = CliRunner().invoke(main, [*args, "--depth", "2", "--resume", "--exact-below", "5"])
     assert bad.exit_code == 2 and len(bad.stderr.strip().splitlines()) == 1
     assert f"{cert}: cannot go on from it: exact_below" in bad.stderr

@@ -5,7 +5,9 @@ cache keeps nothing on disk).
 
 Each file is a tree document (:func:`evo.core.treeio.tree_document`) that also holds the
 baseline's result dict (with the seconds of the original computation) and what the file
-holds (the baseline, its key, its seed and the game), sealed by a SHA-256 of its content.
+holds (the baseline, its key, its seed and the game), sealed by this machine's key
+(:mod:`evo.core.seal`: an optimum edited in a cache file is not taken, whatever its
+digest).
 Files are written atomically. A file that is not a regular file, cannot be read back,
 whose content hash does not match, that holds another baseline, seed or game than the one
 asked for (copied or renamed; or written before files said what they hold), or whose tree
@@ -16,7 +18,6 @@ guess) are always recomputed from the tree, never taken from the file.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -29,8 +30,8 @@ from evo.core.game import Game
 from evo.core.tree import Tree
 from evo.core.treeio import tree_document, tree_from_document
 
-#: The key of the content hash in a cache file.
-HASH_KEY = "sha256"
+#: The key of the content's seal in a cache file.
+HASH_KEY = "seal"
 
 #: The key of what a cache file holds (:func:`entry`), inside what the hash covers.
 ENTRY_KEY = "entry"
@@ -48,10 +49,11 @@ def cache_path(game: Game, key: str) -> Path | None:
 
 
 def content_hash(doc: dict[str, Any]) -> str:
-    """SHA-256 of a cache document without its hash (canonical JSON)."""
-    body = {k: v for k, v in doc.items() if k != HASH_KEY}
-    text = json.dumps(body, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """The seal of a cache document without its seal (:func:`evo.core.seal.seal`: a
+    keyed digest, so that an edited file, its digest computed again, is still refused)."""
+    from evo.core.seal import seal
+
+    return seal({k: v for k, v in doc.items() if k != HASH_KEY})
 
 
 def derived_figures(tree: Tree) -> dict[str, Any]:
@@ -67,9 +69,7 @@ def entry(game: Game, key: str, name: str, seed: int | None) -> dict[str, Any]:
         "key": key,
         "seed": seed,
         "game": game.name,
-        "pegs": game.pegs,
-        "colors": game.colors,
-        "variant": game.variant,
+        **game.spec,
     }
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 
 import click
 
-from evo.cli.common import game_options, open_game, threads_option
+from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, threads_option
 
 
 @click.command()
@@ -24,7 +26,7 @@ from evo.cli.common import game_options, open_game, threads_option
 )
 @click.option(
     "--seconds",
-    type=click.FloatRange(min=0, min_open=True),
+    type=FINITE_POSITIVE,
     default=None,
     help="Refine the bound, best first, for this long (with --depth: up to that depth); "
     "the bound proved by then is given.",
@@ -37,7 +39,7 @@ from evo.cli.common import game_options, open_game, threads_option
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=WORKERS,
     default=None,
     help="Local processes the tasks (a first-guess class's part each) run on, the largest "
     "parts first (1: the smallest first, so that the certificate fills soonest). Default: "
@@ -86,8 +88,7 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
     symmetry class), admissible bounds below; the bound is the least, over the first
     guesses, of the codes plus the bounds of the guess's parts. Prints the bound and each
     first guess's."""
-    from evo.core.engine import threads
-    from evo.search.bound import EXACT_BELOW, CertificateError, lower_bound, write_certificate
+    from evo.search.bound import EXACT_BELOW, CertificateError
 
     ctx = click.get_current_context()
     if check is not None:
@@ -123,35 +124,55 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
         check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
 
     exact_below = EXACT_BELOW if exact_below is None else exact_below
-    start = None
-    if resume and certificate.exists():
-        start = _resumed(certificate, game, exact_below)
+    with ExitStack() as stack:
+        if certificate is not None:
+            stack.enter_context(_held(certificate, resume))
+        start = None
+        if resume and certificate is not None and certificate.exists():
+            start = _resumed(certificate, game, exact_below)
+        _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start)
+
+
+def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start):
+    """The bound's search and what it prints (the certificate, when asked, held)."""
+    from evo.core.engine import threads
+    from evo.runs.driver import stop_signals
+    from evo.search.bound import CertificateError, lower_bound, write_certificate
+
     shown: list[int] = []
+    latest: list = []
 
     def say(b) -> None:
         if certificate is not None:
             write_certificate(b, certificate)  # kept as it goes: a stopped run loses nothing
+        latest[:] = [b]
         if as_json or (shown and shown[-1] == b.lower_bound):
             return
         shown.append(b.lower_bound)
         where = "exact" if b.depth is None else f"depth {b.depth}"
         click.echo(f"[{b.seconds:7.1f} s] {b.lower_bound:,} ({where})", err=True)
 
-    try:
-        result = lower_bound(
-            game,
-            depth=depth,
-            seconds=seconds,
-            exact_below=exact_below,
-            scheduler=scheduler,
-            workers=threads() if workers is None else workers,
-            progress=say,
-            resume=start,
-        )
-    except OSError as e:
-        if scheduler is None:
-            raise
-        raise click.ClickException(f"no Dask scheduler answers at {scheduler}: {e}") from None
+    with stop_signals(at_once=True) as got:
+        try:
+            result = lower_bound(
+                game,
+                depth=depth,
+                seconds=seconds,
+                exact_below=exact_below,
+                scheduler=scheduler,
+                workers=threads() if workers is None else workers,
+                progress=say,
+                resume=start,
+            )
+        except CertificateError as e:  # a certificate not sealed here, proved again: wrong
+            raise click.ClickException(f"{certificate}: cannot go on from it: {e}") from None
+        except KeyboardInterrupt:
+            # Ctrl-C, SIGTERM or SIGHUP: the tasks under way are dropped, the rest kept.
+            raise _stopped(got.get("signal", "SIGINT"), latest, certificate) from None
+        except OSError as e:
+            if scheduler is None:
+                raise
+            raise click.ClickException(f"no Dask scheduler answers at {scheduler}: {e}") from None
     if certificate is not None:
         write_certificate(result, certificate)
     data = result.to_json()
@@ -173,20 +194,69 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
         click.echo(f"certificate: {certificate}")
 
 
+def _stopped(signal_name: str, latest: list, certificate: Path | None) -> Exception:
+    """The one line of a bound search stopped by a signal (exit status 128 + its number):
+    the bound proved by then, and where it is kept."""
+    from evo.cli.common import Interrupted
+
+    if not latest:
+        return Interrupted(f"stopped by {signal_name} before a bound was proved", signal_name)
+    b = latest[0]
+    proved = f"stopped by {signal_name}: {b.lower_bound:,} is proved (a lower bound)"
+    if certificate is None:
+        return Interrupted(
+            f"{proved}, not kept: with --certificate FILE a stopped search goes on from "
+            "where it was (--resume)",
+            signal_name,
+        )
+    return Interrupted(
+        f"{proved}, kept in {certificate}: the same command with --resume goes on from there",
+        signal_name,
+    )
+
+
+@contextmanager
+def _held(path: Path, resume: bool) -> Iterator[None]:
+    """The certificate ``path``, locked against another bound process writing it, and,
+    without ``--resume``, new: a file already there is another search's, not to be lost."""
+    from evo.core.files import check_output, exclusive, lock_beside
+
+    check_output(path)
+    with exclusive(lock_beside(path), what=str(path)):
+        if path.exists() and not resume:
+            raise click.ClickException(
+                f"{path} exists: --resume goes on from it; give another name, or remove it first"
+            )
+        yield
+
+
 def _resumed(path: Path, game, exact_below: int) -> dict:
     """``--resume``: the certificate to go on from, checked to be of this game and search
-    (one line naming the file when it is not)."""
-    from evo.search.bound import CertificateError, certificate_classes, read_certificate
+    (one line naming the file when it is not); one that this machine did not write (its
+    seal does not hold) has its parts proved again before the search goes on."""
+    from evo.search.bound import (
+        CertificateError,
+        certificate_classes,
+        certificate_sealed,
+        read_certificate,
+    )
 
     try:
         data = read_certificate(path)
         certificate_classes(data, game, exact_below=exact_below)
     except CertificateError as e:
         raise click.ClickException(f"{path}: cannot go on from it: {e}") from None
-    click.echo(
-        f"going on from {path}: {data['lower_bound']:,} proved in {data['seconds']:,.1f} s",
-        err=True,
-    )
+    if certificate_sealed(data):
+        click.echo(
+            f"going on from {path}: {data['lower_bound']:,} proved in {data['seconds']:,.1f} s",
+            err=True,
+        )
+    else:
+        click.echo(
+            f"{path} was not written on this machine or was edited (its seal does not hold): "
+            "each of its parts is proved again before going on",
+            err=True,
+        )
     return data
 
 
@@ -195,6 +265,7 @@ def _check(ctx: click.Context, path: Path, part: int | None, as_json: bool) -> N
     --colors and --variant when they are given)."""
     from click.core import ParameterSource
 
+    from evo.core.game import spec_text
     from evo.search.bound import (
         CertificateError,
         certificate_game,
@@ -209,6 +280,11 @@ def _check(ctx: click.Context, path: Path, part: int | None, as_json: bool) -> N
         for p in ("pegs", "colors", "variant")
         if ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
     }
+    if key[0] == "custom":
+        raise CertificateError(
+            f"the certificate is of {spec_text(data['game'])}: a custom game is checked from "
+            "Python (evo.search.bound.check_certificate), where it is defined"
+        )
     mine = dict(zip(("pegs", "colors", "variant"), key))
     for name, value in given.items():
         if mine[name] != value:

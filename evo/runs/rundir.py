@@ -19,13 +19,13 @@ at every checkpoint.
 
 from __future__ import annotations
 
+import errno
 import fcntl
 import json
 import os
-import socket
 import time
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,8 +33,10 @@ from typing import Any
 from evo.config import Config, ConfigError, load_config
 from evo.core.files import (
     FileWriteError,
+    LockedError,
     atomic_write_json,
     atomic_write_text,
+    exclusive,
     parse_json,
     read_text,
     remove_temporaries,
@@ -59,8 +61,8 @@ class RunLockedError(RunDirError):
     """Another process is writing the run directory."""
 
 
-#: Run directories this process holds the lock of: path -> (file descriptor, depth).
-_HELD: dict[Path, tuple[int, int]] = {}
+#: Run directories this process holds the lock of: path -> how many times over.
+_HELD: dict[Path, int] = {}
 
 
 @contextmanager
@@ -71,38 +73,24 @@ def lock_run(run_dir: str | os.PathLike) -> Iterator[Path]:
     taking the lock, temporary files left by a killed writer are removed."""
     path = Path(run_dir).resolve()
     if path in _HELD:
-        fd, depth = _HELD[path]
-        _HELD[path] = (fd, depth + 1)
+        _HELD[path] += 1
         try:
             yield path
         finally:
-            fd, depth = _HELD[path]
-            _HELD[path] = (fd, depth - 1)
+            _HELD[path] -= 1
         return
-    try:
-        fd = os.open(path / LOCK, os.O_RDWR | os.O_CREAT, 0o666)
-    except OSError as e:
-        raise RunDirError(f"cannot lock {run_dir}: {e.strerror or e}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError:
-        holder = os.pread(fd, 200, 0).decode("utf-8", "replace").split()
-        os.close(fd)
-        pid, host = (holder + ["?", "?"])[:2]
-        raise RunLockedError(
-            f"{run_dir} is being written by process {pid} on host {host}; "
-            "wait for it to end (or stop it) first"
-        ) from None
-    try:
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()} {socket.gethostname()}\n".encode(), 0)
+    with ExitStack() as stack:
+        try:
+            stack.enter_context(exclusive(path / LOCK, what=str(run_dir)))
+        except LockedError as e:
+            kind = RunLockedError if e.errno == errno.EBUSY else RunDirError
+            raise kind(str(e.strerror)) from None
         remove_temporaries(path)
-        _HELD[path] = (fd, 1)
-        yield path
-    finally:
-        _HELD.pop(path, None)
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+        _HELD[path] = 1
+        try:
+            yield path
+        finally:
+            _HELD.pop(path, None)
 
 
 def is_locked(run_dir: str | os.PathLike) -> bool:

@@ -45,7 +45,8 @@ from typing import Any
 import numpy as np
 
 from evo.core.files import is_json_number
-from evo.core.game import Game, make_game
+from evo.core.game import Game, game_from_spec, spec_key
+from evo.core.mastermind import peg_game
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver
 from evo.search.symmetry import Stabilizer
@@ -62,6 +63,9 @@ MEMO_ENTRIES = 1_000_000
 
 #: The certificate's format, written in it.
 FORMAT = "evo-bound/1"
+
+#: The key of a certificate's seal (:mod:`evo.core.seal`): what this machine wrote.
+SEAL_KEY = "seal"
 
 
 class CertificateError(ValueError):
@@ -102,7 +106,10 @@ class Bounder:
         self._kind_parts = kind_parts
         self._refined = refined_least
         self._kinds, self._common = self.solver._kinds, self.solver._common
-        self._pegs = game.pegs
+        # The kinds' bound reads the pegs; a game of another family has no kinds (its
+        # bound is then every feedback, more than any set's parts).
+        pegs = peg_game(game)
+        self._pegs = game.num_feedbacks if pegs is None else pegs.pegs
         self._palette = palette
         self._identity = identity_palette(game)
         self._free: Solver | None = None
@@ -404,11 +411,18 @@ class Bound:
     history: list[tuple[float, int]] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The certificate (see :func:`check_certificate`)."""
+        """The certificate (see :func:`check_certificate`), sealed by this machine's key
+        (:func:`certificate_sealed`)."""
+        from evo.core.seal import seal
+
+        body = self._body()
+        return {**body, SEAL_KEY: seal(body)}
+
+    def _body(self) -> dict[str, Any]:
         g = self.game
         return {
             "format": FORMAT,
-            "game": {"pegs": g.pegs, "colors": g.colors, "variant": g.variant},
+            "game": g.spec,
             "codes": g.num_codes,
             "lower_bound": self.lower_bound,
             "optimal": self.optimal,
@@ -494,53 +508,65 @@ def lower_bound(
     local processes (1: this one, the smallest parts first). ``progress`` is told the
     bound proved so far after every task (a whole :class:`Bound`, whose certificate
     holds). ``resume``: a certificate of the game (:func:`read_certificate`) to go on
-    from, its parts' bounds and depths taken as proved (:func:`check_certificate`
-    proves them again); its time, tasks and history carried on. ``seconds`` counts this
-    call's time only.
+    from, its parts' bounds and depths taken as proved when its seal holds
+    (:func:`certificate_sealed`: written on this machine), its time, tasks and history
+    carried on; else every part is proved again first (:func:`check_certificate`) and
+    nothing of its run is carried on. ``seconds`` counts this call's time only.
     """
     if depth is not None and depth < 0:
         raise ValueError(f"depth must be 0 or more, not {depth}")
     if seconds is not None and seconds <= 0:
         raise ValueError(f"seconds must be positive, not {seconds}")
-    start = began = time.monotonic()
-    target = None if depth is None else depth - 1  # the parts' depth
-    history: list[tuple[float, int]] = []
-    tasks = 0
-    if resume is None:
-        classes = _initial_classes(game)
-    else:
-        classes = certificate_classes(resume, game, exact_below=exact_below)
-        before, tasks, history = _certificate_run(resume)
-        start -= before  # the time reported: the certificate's and this call's
+    from evo.search.kernels import kernels_for
 
-    def least() -> ClassBound:
-        return min(classes, key=lambda c: (c.total, c.guess))
-
-    def snapshot(optimal: bool = False) -> Bound:
-        top = least()
-        d = top.depth
-        return Bound(
-            game,
-            top.total,
-            classes,
-            exact_below,
-            time.monotonic() - start,
-            optimal,
-            None if d is None else d + 1,
-            tasks,
-            history,
-        )
-
-    def record() -> None:
-        value = least().total
-        if not history or history[-1][1] != value:
-            history.append((time.monotonic() - start, value))
-        if progress is not None:
-            progress(snapshot())  # after every task: a bound proved so far
-
-    record()
-    tasks_run = task_mapper(scheduler=scheduler, workers=workers, ordered=False)
+    # The kernels compiled where the tasks run (here, or a Dask worker's machine) first:
+    # not on the clock.
+    need = kernels_for(game, ("search",))
+    tasks_run = task_mapper(scheduler=scheduler, workers=workers, ordered=False, kernels=need)
     with tasks_run as mapper:
+        start = began = time.monotonic()
+        target = None if depth is None else depth - 1  # the parts' depth
+        history: list[tuple[float, int]] = []
+        tasks = 0
+        if resume is None:
+            classes = _initial_classes(game)
+        else:
+            classes = certificate_classes(resume, game, exact_below=exact_below)
+            run = _certificate_run(resume)
+            if certificate_sealed(resume):
+                before, tasks, history = run
+                start -= before  # the time reported: the certificate's and this call's
+            else:
+                # Not written here (edited, or another machine's): nothing of it is taken
+                # as proved before each part is proved again (CertificateError if not).
+                check_certificate(resume, game=game)
+
+        def least() -> ClassBound:
+            return min(classes, key=lambda c: (c.total, c.guess))
+
+        def snapshot(optimal: bool = False) -> Bound:
+            top = least()
+            d = top.depth
+            return Bound(
+                game,
+                top.total,
+                classes,
+                exact_below,
+                time.monotonic() - start,
+                optimal,
+                None if d is None else d + 1,
+                tasks,
+                history,
+            )
+
+        def record() -> None:
+            value = least().total
+            if not history or history[-1][1] != value:
+                history.append((time.monotonic() - start, value))
+            if progress is not None:
+                progress(snapshot())  # after every task: a bound proved so far
+
+        record()
         while True:
             top = least()
             if all(p.exact for p in top.parts):
@@ -578,7 +604,7 @@ def lower_bound(
                 record()
             if not progressed:
                 break
-    return snapshot()
+        return snapshot()
 
 
 def _task(
@@ -630,6 +656,15 @@ def read_certificate(path: str | Path) -> dict[str, Any]:
     return data
 
 
+def certificate_sealed(data: dict[str, Any]) -> bool:
+    """Whether a certificate is as this machine wrote it (its seal holds): its parts'
+    bounds were proved here and can be gone on from without proving them again."""
+    from evo.core.seal import is_sealed
+
+    body = {k: v for k, v in data.items() if k != SEAL_KEY}
+    return is_sealed(body, data.get(SEAL_KEY))
+
+
 @dataclass(frozen=True)
 class CertificateCheck:
     """What a check of a certificate found: its game, its bound (which follows from its
@@ -651,10 +686,16 @@ def certificate_parts(data: dict[str, Any]) -> list[tuple[int, int, dict[str, An
     return out
 
 
-def certificate_game(data: dict[str, Any]) -> tuple[int, int, str]:
-    """``(pegs, colors, variant)`` of a certificate."""
+def certificate_game(data: dict[str, Any]) -> tuple:
+    """The key of a certificate's game (:func:`evo.core.game.spec_key`): ``(pegs,
+    colors, variant)`` for the Mastermind family."""
     g = _field(data, "game", dict)
-    return _field(g, "pegs", int), _field(g, "colors", int), _field(g, "variant", str)
+    if g.get("kind") != "custom":
+        _field(g, "pegs", int), _field(g, "colors", int), _field(g, "variant", str)
+    try:
+        return spec_key(g)
+    except ValueError as e:
+        raise CertificateError(f"game: {e}") from None
 
 
 def certificate_classes(
@@ -674,12 +715,10 @@ def certificate_classes(
         guess = game.parse_code(c["guess"])
         parts = []
         for i, p in enumerate(c["parts"]):
-            depth = _entry_depth(p, f"class {c['guess']} part {i}")
-            seconds = p.get("seconds", 0.0)
-            if not is_json_number(seconds):
-                raise CertificateError(f"class {c['guess']} part {i}: seconds {seconds!r}")
+            where = f"class {c['guess']} part {i}"
+            depth, seconds = _entry_depth(p, where), _entry_seconds(p, where)
             f = game.parse_feedback(p["feedback"])
-            parts.append(PartBound(f, p["size"], p["bound"], depth, float(seconds)))
+            parts.append(PartBound(f, p["size"], p["bound"], depth, seconds))
         out.append(ClassBound(guess, c["orbit"], game.num_codes, parts))
     return out
 
@@ -715,7 +754,7 @@ def check_certificate(
     key = certificate_game(data)
     if game is None:
         try:
-            game = make_game(*key)
+            game = game_from_spec(data["game"])
         except ValueError as e:
             raise CertificateError(f"game: {e}") from None
     elif game.key != key:
@@ -724,6 +763,8 @@ def check_certificate(
     if _field(data, "codes", int) != m:
         raise CertificateError(f"codes: {data['codes']} is not the game's {m}")
     exact_below = _field(data, "exact_below", int)
+    if not 0 <= exact_below <= m:
+        raise CertificateError(f"exact_below: {exact_below} is not a number of codes from 0 to {m}")
     expected = {g: o for g, o in first_guess_classes(game)}
     classes = _field(data, "classes", list)
     seen: set[int] = set()
@@ -743,16 +784,24 @@ def check_certificate(
             raise CertificateError(f"{where}: orbit {c['orbit']}, not {expected[guess]}")
         sizes = np.bincount(game.feedback_row(guess), minlength=game.num_feedbacks)
         want = {f: int(s) for f, s in enumerate(sizes.tolist()) if f != game.win and s > 0}
-        got = {}
+        got: dict[int, int] = {}
         for pi, p in enumerate(_field(c, "parts", list)):
             try:
                 f = game.parse_feedback(_field(p, "feedback", str))
             except ValueError as e:
                 raise CertificateError(f"{where} part {pi}: {e}") from None
+            if f in got:  # however spelled: a part counted twice would raise the total
+                raise CertificateError(
+                    f"{where} part {pi}: feedback {p['feedback']} is listed twice"
+                )
             got[f] = _field(p, "size", int)
-            _field(p, "bound", int)
+            _bound_value(p, f"{where} part {pi}")
+            _entry_depth(p, f"{where} part {pi}")
+            _entry_seconds(p, f"{where} part {pi}")
         if got != want:
             raise CertificateError(f"{where}: its parts are not those of {c['guess']}")
+        if sum(got.values()) != m - int(sizes[game.win]):
+            raise CertificateError(f"{where}: its parts do not hold the codes less the win")
         total = m + sum(int(p["bound"]) for p in c["parts"])
         if _field(c, "total", int) != total:
             raise CertificateError(f"{where}: total {c['total']} is not {total}")
@@ -788,6 +837,22 @@ def check_certificate(
                 )
             proved.append(k)
     return CertificateCheck(game, claimed, len(flat), tuple(proved))
+
+
+def _bound_value(p: dict[str, Any], where: str) -> int:
+    """A part's ``bound``: an integer from 1 up (a part holds a code at least)."""
+    value = _field(p, "bound", int)
+    if value < 1:
+        raise CertificateError(f"{where}: bound {value} is not a total of guesses")
+    return value
+
+
+def _entry_seconds(p: dict[str, Any], where: str) -> float:
+    """A part's ``seconds`` (0 when missing): a finite number from 0 up."""
+    seconds = p.get("seconds", 0.0)
+    if not is_json_number(seconds) or not 0 <= seconds < float("inf"):
+        raise CertificateError(f"{where}: seconds {seconds!r} is not a number of seconds")
+    return float(seconds)
 
 
 def _entry_depth(p: dict[str, Any], where: str) -> int | None:

@@ -37,7 +37,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 if TYPE_CHECKING:
+    from evo.search.kernels import Kernels
     from evo.search.lookahead import Palette
 
 #: The bound that means "no limit".
@@ -384,11 +385,16 @@ class Cluster:
 
 @contextmanager
 def dask_client(
-    scheduler: str | None = None, *, workers: int = 2, memory: int | None = None
+    scheduler: str | None = None,
+    *,
+    workers: int = 2,
+    memory: int | None = None,
+    kernels: Kernels | None = None,
 ) -> Iterator[Any]:
     """A Dask client: of the scheduler at ``scheduler``, or of a local cluster of
     ``workers`` single-threaded worker processes (each may take ``memory`` bytes, none
-    of them more than its share), closed after."""
+    of them more than its share), closed after; ``kernels``: compiled on every worker's
+    machine before its first task."""
     from distributed import Client, LocalCluster
 
     cluster = None
@@ -407,6 +413,10 @@ def dask_client(
         client = Client(scheduler, timeout="20s")
     try:
         client.wait_for_workers(1, timeout=60)
+        if kernels is not None:
+            from evo.search.kernels import prepare_workers, tell
+
+            prepare_workers(client, kernels, say=tell)
         yield client
     finally:
         close_client(client, cluster)
@@ -436,23 +446,33 @@ def set_key(codes: np.ndarray) -> str:
 class Results:
     """A results file: finished leaves, one JSON line each, appended and synced to disk
     one by one; a line cut short by a crash is dropped when the file is opened again.
-    ``what``: the game and search it belongs to (its first line), checked on opening."""
+    ``what``: the game and search it belongs to (its first line), checked on opening.
+
+    Each line is sealed by this machine's key (:mod:`evo.core.seal`, over the line and
+    ``what``): a line whose seal does not hold (edited, or written elsewhere) is not
+    used, its set searched again (:attr:`unsealed` counts them), so that no file can
+    change what the search proves. The file is locked while open: one search at a time
+    extends it."""
 
     def __init__(self, path: str | os.PathLike, what: dict):
+        from evo.core.files import atomic_write_text, exclusive, lock_beside
+
         self.path = Path(path)
         self.what = {"format": RESULTS_FORMAT, "version": RESULTS_VERSION, **what}
         self._known: dict[str, tuple[int, bool, list[int] | None]] = {}
-        if self.path.exists():
-            self._read()
-        else:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(self.path.name + ".tmp")
-            with open(tmp, "w") as f:
-                f.write(json.dumps(self.what, sort_keys=True) + "\n")
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        self._file = open(self.path, "a")  # noqa: SIM115 - kept open, closed by close()
+        #: Lines not used: their seal does not hold.
+        self.unsealed = 0
+        self._lock = ExitStack()
+        self._lock.enter_context(exclusive(lock_beside(self.path), what=str(self.path)))
+        try:
+            if self.path.exists():
+                self._read()
+            else:
+                atomic_write_text(self.path, json.dumps(self.what, sort_keys=True) + "\n")
+            self._file = open(self.path, "a")  # noqa: SIM115 - kept open, closed by close()
+        except BaseException:
+            self._lock.close()
+            raise
 
     def _read(self) -> None:
         if not self.path.is_file():
@@ -474,14 +494,21 @@ class Results:
             raise ResultsError(
                 f"{self.path}: a results file of another search (differs in: {', '.join(diff)})"
             )
+        from evo.core.seal import is_sealed
+
         for number, line in enumerate(lines[1:], 2):
             try:
                 rec = json.loads(line)
-                key, cost, exact = str(rec["set"]), int(rec["cost"]), bool(rec["exact"])
-                guesses = [int(g) for g in rec["guesses"]] if exact else None
-            except (json.JSONDecodeError, KeyError, TypeError, ValueError):
+            except json.JSONDecodeError:
                 raise ResultsError(f"{self.path}, line {number}: not a result") from None
-            self._remember(key, cost, exact, guesses)
+            why = _malformed(rec)
+            if why:
+                raise ResultsError(f"{self.path}, line {number}: not a result: {why}")
+            body = {k: v for k, v in rec.items() if k != "seal"}
+            if not is_sealed({"what": self.what, **body}, rec.get("seal")):
+                self.unsealed += 1
+                continue
+            self._remember(rec["set"], rec["cost"], rec["exact"], rec["guesses"])
 
     def _remember(self, key: str, cost: int, exact: bool, guesses: list[int] | None) -> None:
         old: tuple[int, bool, list[int] | None] | None = self._known.get(key)
@@ -498,9 +525,11 @@ class Results:
 
     def add(self, codes: np.ndarray, outcome: Outcome) -> None:
         """Record a leaf's outcome (appended and synced before it returns)."""
+        from evo.core.seal import seal
+
         key = set_key(codes)
         guesses = None if outcome.guesses is None else [int(g) for g in outcome.guesses]
-        rec = {
+        rec: dict[str, Any] = {
             "set": key,
             "n": len(codes),
             "cost": int(outcome.cost),
@@ -509,13 +538,45 @@ class Results:
             "nodes": int(outcome.nodes),
             "seconds": round(float(outcome.seconds), 3),
         }
+        rec["seal"] = seal({"what": self.what, **rec})
         self._file.write(json.dumps(rec) + "\n")
         self._file.flush()
         os.fsync(self._file.fileno())
-        self._remember(key, int(outcome.cost), bool(outcome.exact), guesses)
+        self._remember(key, int(outcome.cost), bool(outcome.exact), rec["guesses"])
 
     def close(self) -> None:
         self._file.close()
+        self._lock.close()
+
+
+#: The largest cost or guess a results file may name (beyond, a line is not a result).
+_LARGEST = 1 << 62
+
+
+def _malformed(rec: Any) -> str | None:
+    """Why a results file's line is not a result (None: it is one, to be checked)."""
+    if not isinstance(rec, dict):
+        return "not a JSON object"
+    key = rec.get("set")
+    if not isinstance(key, str) or len(key) != 32 or not all(c in "0123456789abcdef" for c in key):
+        return f"set {key!r} is not a set's name"
+    for name in ("cost", "n", "nodes"):
+        value = rec.get(name)
+        if not _whole(value):
+            return f"{name} {value!r} is not a whole number from 0 up"
+    if not isinstance(rec.get("exact"), bool):
+        return f"exact {rec.get('exact')!r} is not true or false"
+    guesses = rec.get("guesses")
+    if rec["exact"]:
+        if not isinstance(guesses, list) or not all(_whole(g) for g in guesses):
+            return "guesses is not a list of codes"
+    elif guesses is not None:
+        return "a lower bound with guesses"
+    return None
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < _LARGEST
 
 
 # ---------------------------------------------------------------------- the coordinator
