@@ -63,10 +63,10 @@ if TYPE_CHECKING:
 #: files, configs, operators of one's own, then what a run may raise and the pieces.
 __all__ = [
     "make_game",
-    "custom_game",
     "baseline",
     "random_breaker",
     "evolve",
+    "custom_game",
     "Evolution",
     "Breaker",
     "save_tree",
