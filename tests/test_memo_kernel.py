@@ -11,7 +11,7 @@ import time
 import numpy as np
 import pytest
 from numba import njit
-from support.searches import PythonSolver, only_the_watch_stops
+from support.searches import PythonSolver
 
 from evo.core.game import make_game
 from evo.search import memo_kernel as mk
@@ -93,19 +93,19 @@ def test_compiled_search_builds_the_python_recursions_tree(pegs, colors, variant
     assert python.memo_entries > 0 and python.exact  # the Python recursion's own memo
 
 
-def test_a_deadline_stops_the_compiled_search_and_the_memo_stays_right(monkeypatch):
-    """The deadline passes in the middle of the search and the watch thread stops it (the
-    search's own look at the clock, every BUDGET_NODES nodes, is put out of reach): what
+@pytest.mark.slow
+def test_a_deadline_stops_the_compiled_search_and_the_memo_stays_right():
+    """The deadline passes in the middle of the search (of seconds) and stops it: what
     the memo kept is right, and the search goes on from it."""
     g = make_game(4, 7)
     solver = Solver(g, policy="path-independent")
     solver.total(g.all_codes()[:40])  # the kernels loaded
     before = solver.nodes
     solver.deadline = time.monotonic() + 0.3
-    with only_the_watch_stops(solver, monkeypatch), pytest.raises(SearchTimeout):
-        solver.total(g.all_codes())  # the whole search takes seconds: it was stopped
+    with pytest.raises(SearchTimeout):
+        solver.total(g.all_codes())
     # Milliseconds after the deadline on a quiet machine; a loaded one may keep the
-    # watch thread waiting for a core for seconds.
+    # stopping thread waiting for a core for seconds.
     assert time.monotonic() < solver.deadline + 30
     assert before < solver.nodes  # the compiled search ran, and was stopped
     small = make_game(4, 5)
@@ -136,6 +136,22 @@ def test_a_big_search_spreads_over_two_threads_with_the_same_tree(monkeypatch):
     assert np.array_equal(trees[1].parent, trees[2].parent)
 
 
+def test_the_watch_thread_stops_the_memos_at_the_deadline():
+    """A deadline starts a thread that sets the stop cell of the solver's memos when it
+    passes (so the compiled search needs no clock of its own), not before."""
+    solver = Solver(make_game(3, 3), policy="path-independent")
+    solver.deadline = deadline = time.monotonic() + 0.5
+    solver._watch()
+    while True:  # the cell read before the clock: a stop seen early is seen before it
+        stopped = solver.memo[4][mk.STOP] == 1
+        now = time.monotonic()
+        if stopped or now > deadline + 30:  # a loaded machine may delay it by seconds
+            break
+        time.sleep(0.01)
+    assert stopped and now >= deadline
+
+
+@pytest.mark.slow
 def test_a_past_deadline_stops_the_threads_too(monkeypatch):
     from evo.core import engine
     from evo.search import exact
