@@ -102,6 +102,7 @@ def text_of(page: str) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", page))
 
 
+@pytest.mark.slow
 def test_the_front_page_is_the_public_api(reference):
     index = (reference / "index.html").read_text()
     assert 'url=./evo.html"' in index  # the front page is evo's
