@@ -133,6 +133,18 @@ PROCESS_BYTES = 512 << 20
 LEAST_MEMO_BYTES = 64 << 20
 
 
+class NoneBelow(BaselineRefused):
+    """The optimum's search with an upper bound found nothing below it and has no
+    breaker of that total to give: the optimum is at least ``lower`` (proved)."""
+
+    def __init__(self, reason: str, *, lower: int):
+        super().__init__(reason)
+        self.lower = lower
+
+    def __str__(self) -> str:
+        return self.reason  # a proof, not a limit: no option raises it
+
+
 @dataclass(frozen=True)
 class Where:
     """Where and how the optimum is searched. ``memory``: bytes the search may use, the
@@ -145,7 +157,11 @@ class Where:
     of progress every minute of a spread search; ``best``: a tree file where a spread
     search writes the best tree found so far, each time a first guess is decided at a new
     least cost (an upper bound of the optimum while the proof goes on); ``note``: told,
-    progress or not, what the user must know (a results file's lines not used)."""
+    progress or not, what the user must know (a results file's lines not used);
+    ``upper``: an upper bound of the search: what costs ``upper`` or more is dropped
+    (None: no bound); ``against``: a breaker of the game, whose total is the upper bound
+    (the least of the two with ``upper``): when nothing costs less, the breaker is optimal
+    and is the answer."""
 
     memory: int | None = None
     results: str | Path | None = None
@@ -154,6 +170,23 @@ class Where:
     report: Callable[[str], None] | None = None
     best: str | Path | None = None
     note: Callable[[str], None] | None = None
+    upper: int | None = None
+    against: Tree | None = None
+
+    def bound(self, game: Game) -> int:
+        """The search's bound at the root: the least of ``upper`` and ``against``'s total
+        (:data:`UNBOUNDED` without either); ValueError for a breaker of another game or
+        an upper bound below 1."""
+        bound = UNBOUNDED
+        if self.upper is not None:
+            if self.upper < 1:
+                raise ValueError(f"the upper bound must be 1 or more, not {self.upper}")
+            bound = self.upper
+        if self.against is not None:
+            if self.against.game.key != game.key:
+                raise ValueError(f"the breaker is of {self.against.game.name}, not of {game.name}")
+            bound = min(bound, self.against.total)
+        return bound
 
     @property
     def coordinated(self) -> bool:
@@ -223,9 +256,14 @@ def optimal(
     """The tree of smallest total, searched as ``where`` says (default: on this process's
     threads, within 80% of the memory available). Raises :class:`OptimalRefused` (with
     an estimate) when the estimate is beyond ``time_limit`` seconds, or when the limit
-    is reached (a results file keeps what was finished)."""
+    is reached (a results file keeps what was finished). With an upper bound
+    (``where.upper``, ``where.against``), what costs as much is dropped: the tree is the
+    same when the optimum is below it; when nothing is, the breaker ``where.against`` is
+    the answer (it is optimal), else :class:`NoneBelow` says the optimum is at least the
+    bound."""
     where = where or Where()
     time_limit = check_time_limit(time_limit)
+    bound = where.bound(game)
     est = estimate_seconds(game, processes=where.processes)
     refuse_beyond(game, "optimal", est, time_limit, on=f"on {_on(where)}")
     start = time.monotonic()
@@ -236,9 +274,9 @@ def optimal(
     codes = game.all_codes().astype(np.int64)
     try:
         if not where.coordinated:
-            solver.solve(codes, Node(game), UNBOUNDED)  # spread on the threads when big
+            cost = solver.solve(codes, Node(game), bound)  # spread on the threads when big
         else:
-            _spread(game, solver, codes, where, memory)
+            cost = _spread(game, solver, codes, where, memory, bound)
     except SearchTimeout:
         if time_limit is None:  # no deadline, so no timeout: not expected
             raise
@@ -251,6 +289,14 @@ def optimal(
             f"{solver.nodes:,} searched nodes{more}{kept}",
             estimate_seconds=est,
         ) from None
+    if cost >= bound:
+        if where.against is not None and where.against.total == bound:
+            return where.against  # nothing costs less: the breaker is optimal
+        raise NoneBelow(
+            f"no breaker of {game.name} totals less than {bound:,}: the optimum is at least "
+            f"{bound:,} (proved after {solver.nodes:,} searched nodes)",
+            lower=bound,
+        )
     return build_tree(game, solver.best_guess)
 
 
@@ -304,8 +350,11 @@ def _write_best(
         say(f"the best tree so far, total {cost:,}, is in {path}")
 
 
-def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory: int) -> None:
-    """The optimum's search spread with a results file, or on a Dask cluster."""
+def _spread(
+    game: Game, solver: Solver, codes: np.ndarray, where: Where, memory: int, bound: int
+) -> int:
+    """The optimum's search below ``bound`` spread with a results file, or on a Dask
+    cluster: as :meth:`Solver.solve` answers."""
     from evo.search.bound import first_guess_floors
 
     results = None
@@ -342,9 +391,9 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
     group = palette(game, (), symmetries=True)
     try:
         if where.scheduler is None and where.workers <= 0:
-            solver.spread(
+            return solver.spread(
                 codes,
-                UNBOUNDED,
+                bound,
                 group,
                 True,
                 results=results,
@@ -352,15 +401,14 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
                 improved=improved,
                 floors=floors,
             )
-            return
         per = None if where.scheduler is not None else memory // where.workers
         session = f"{os.getpid()}-{time.time_ns()}"
         task = partial(solve_leaf, game, (session, "symmetry", "all", 0, per))
         with spread.dask_client(where.scheduler, workers=where.workers, memory=per) as client:
             runner = spread.Cluster(client, task)
-            solver.spread(
+            return solver.spread(
                 codes,
-                UNBOUNDED,
+                bound,
                 group,
                 True,
                 runner=runner,

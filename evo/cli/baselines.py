@@ -6,8 +6,12 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
+
+if TYPE_CHECKING:
+    from evo.baselines import Refused
 
 from evo.cli.common import (
     FINITE_POSITIVE,
@@ -20,6 +24,12 @@ from evo.cli.common import (
 
 #: A baseline expected to take at least this many seconds has its estimate shown first.
 LONG_SECONDS = 10.0
+
+
+def _refusal(r: Refused) -> str:
+    """A baseline not computed, in a line: the option that raises its time limit, or
+    (found nothing below ``--upper``) the lower bound proved."""
+    return f"{r.name}: {r.reason}" + ("" if r.lower is not None else " (--time-limit)")
 
 
 def _histogram(h: dict) -> str:
@@ -87,6 +97,23 @@ def _histogram(h: dict) -> str:
     help="Search the exact optimum on a local Dask cluster of this many worker processes "
     "(0: on the threads of this process, --threads).",
 )
+@click.option(
+    "--upper",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="TOTAL",
+    help="An upper bound for the exact optimum: what costs TOTAL or more is dropped, so the "
+    "search prunes from the start. The tree is the same when the optimum is below TOTAL; "
+    "when nothing is, the optimum is at least TOTAL (said, not an error).",
+)
+@click.option(
+    "--against",
+    default=None,
+    metavar="BREAKER",
+    help="A breaker file of the game (e.g. breakers/mastermind-5-7.json) whose total is the "
+    "exact optimum's upper bound (as --upper): when nothing costs less, it is optimal and is "
+    "the answer.",
+)
 @threads_option
 @click.option(
     "--progress/--no-progress",
@@ -108,6 +135,8 @@ def baselines(
     resume,
     scheduler,
     workers,
+    upper,
+    against,
     progress,
 ) -> None:
     """Build the classic strategies of a game and compare them: total, average, worst
@@ -147,7 +176,18 @@ def baselines(
         from evo.ea.cluster import check_scheduler
 
         check_scheduler(scheduler)  # a wrong address or an empty cluster: said before any work
+    breaker = None
+    if against is not None:
+        from evo.core.files import cache_dir
+        from evo.core.treeio import TreeFileError, load_tree
+
+        try:
+            breaker = load_tree(against, game=game, cache=cache_dir())
+        except TreeFileError as e:
+            raise click.BadParameter(str(e), param_hint="--against") from None
     where = Where(
+        upper=upper,
+        against=breaker,
         memory=memory,
         results=resume,
         best=None if resume is None else resume.with_name(resume.name + ".best.json"),
@@ -204,6 +244,7 @@ def baselines(
                         "seconds": None,
                         "refused": r.reason,
                         "estimate_seconds": r.estimate_seconds,
+                        **({} if r.lower is None else {"lower_bound": r.lower}),
                     }
                 )
             else:
@@ -211,9 +252,12 @@ def baselines(
         click.echo(json.dumps(out))
         return
     if not done:  # nothing to show: every baseline asked for was refused (--json lists them)
+        if all(isinstance(r, Refused) and r.lower is not None for r in results):
+            for r in results:  # a proof that the optimum is at least the upper bound
+                click.echo(_refusal(r))  # type: ignore[arg-type]
+            return
         raise click.ClickException(
-            "; ".join(f"{r.name}: {r.reason}" for r in results if isinstance(r, Refused))
-            + " (--time-limit)"
+            "; ".join(_refusal(r) for r in results if isinstance(r, Refused))
         )
     rows: list[list] = []
     for r in results:
@@ -256,7 +300,7 @@ def baselines(
             )
     for r in results:
         if isinstance(r, Refused):
-            notes.append(f"{r.name}: {r.reason} (--time-limit)")
+            notes.append(_refusal(r))
     known = known_optimum(game)
     if known is not None and any(isinstance(r, Refused) or r.name == "optimal" for r in results):
         total, source = known.total, known.source
