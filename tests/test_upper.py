@@ -120,3 +120,27 @@ def test_the_cli_options(tmp_path):
     assert res.exit_code == 2 and "--against" in res.output and "Traceback" not in res.output
     res = CliRunner().invoke(main, [*args, "--against", str(tmp_path / "missing.json")])
     assert res.exit_code == 2 and "missing.json" in res.output
+
+
+# Goddard 2004, "Mastermind revisited": the published optima, not evo's own search.
+PUBLISHED = {(3, 4): 206, (4, 5): 2463}
+
+
+@pytest.mark.parametrize("pegs, colors", sorted(PUBLISHED))
+@pytest.mark.parametrize("breaker", ["optimal", "worse"])
+@pytest.mark.parametrize("floors, results", [("none", False), (2, True)])
+def test_against_the_optimal_or_a_worse_breaker_gives_the_published_optimum(
+    tmp_path, pegs, colors, breaker, floors, results
+):
+    """Seeded with an optimal breaker (it is the answer) or a worse one (the lowest
+    consistent code each time: the search finds the optimum below it), with and without
+    the first guesses' floors and the spread search's results file: the published total."""
+    game = make_game(pegs, colors)
+    best = PUBLISHED[(pegs, colors)]
+    against = (
+        optimal(game, time_limit=None) if breaker == "optimal" else build_tree_of(game, best + 1)
+    )
+    where = Where(against=against, floors=floors, results=tmp_path / "r.jsonl" if results else None)
+    got = optimal(game, time_limit=None, where=where)
+    assert got.total == best
+    assert (got is against) == (breaker == "optimal")

@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
@@ -27,6 +28,7 @@ from evo.core.treeio import save_tree
 from evo.search import spread
 from evo.search.build import Node, build_tree
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver, solve_leaf
+from evo.search.floors import Floors, floors_at_depth, floors_of_certificate, plant
 from evo.search.lookahead import palette
 
 #: Seconds measured for the whole optimum (search and tree, with the first load of the
@@ -133,6 +135,19 @@ PROCESS_BYTES = 512 << 20
 LEAST_MEMO_BYTES = 64 << 20
 
 
+#: ``Where.floors``: ``auto``, ``none``, a depth, or a certificate's path.
+FloorsOption = Literal["auto", "none"] | int | Path
+
+#: With ``floors="auto"``, a game of this many codes or more has its first guesses'
+#: parts bounded :data:`FLOOR_DEPTH` levels deep before the search (the seconds that
+#: takes are a fraction of the search's from there on, benchmarks/RESULTS.md).
+FLOOR_CODES = 3000
+
+#: The depth of the automatic floors (as ``evo bound --depth`` counts: the first guess
+#: and one level below it).
+FLOOR_DEPTH = 2
+
+
 class NoneBelow(BaselineRefused):
     """The optimum's search with an upper bound found nothing below it and has no
     breaker of that total to give: the optimum is at least ``lower`` (proved)."""
@@ -161,7 +176,10 @@ class Where:
     ``upper``: an upper bound of the search: what costs ``upper`` or more is dropped
     (None: no bound); ``against``: a breaker of the game, whose total is the upper bound
     (the least of the two with ``upper``): when nothing costs less, the breaker is optimal
-    and is the answer."""
+    and is the answer; ``floors``: what the first guesses' parts are proved to cost at
+    least before the search, planted in its memo (:mod:`evo.search.floors`): ``auto``
+    (bounded :data:`FLOOR_DEPTH` levels deep from :data:`FLOOR_CODES` codes on), a
+    depth, the path of an ``evo bound`` certificate of the game, or ``none``."""
 
     memory: int | None = None
     results: str | Path | None = None
@@ -172,6 +190,7 @@ class Where:
     note: Callable[[str], None] | None = None
     upper: int | None = None
     against: Tree | None = None
+    floors: FloorsOption = "auto"
 
     def bound(self, game: Game) -> int:
         """The search's bound at the root: the least of ``upper`` and ``against``'s total
@@ -272,11 +291,19 @@ def optimal(
     memory = memo_budget(game, where.memory)
     solver = Solver(game, policy="symmetry", deadline=deadline, memory=memory // per)
     codes = game.all_codes().astype(np.int64)
+    floors = first_floors(game, where.floors, upper=bound)
+    if floors is not None:
+        plant(floors, solver)
+        if where.report is not None:
+            where.report(
+                f"the first guesses' parts bounded ({floors.how}, {floors.seconds:.1f} s): "
+                f"the optimum at least {floors.least:,}"
+            )
     try:
         if not where.coordinated:
             cost = solver.solve(codes, Node(game), bound)  # spread on the threads when big
         else:
-            cost = _spread(game, solver, codes, where, memory, bound)
+            cost = _spread(game, solver, codes, where, memory, bound, floors)
     except SearchTimeout:
         if time_limit is None:  # no deadline, so no timeout: not expected
             raise
@@ -298,6 +325,21 @@ def optimal(
             lower=bound,
         )
     return build_tree(game, solver.best_guess)
+
+
+def first_floors(game: Game, option: FloorsOption, *, upper: int = UNBOUNDED) -> Floors | None:
+    """The floors of the first guesses that ``option`` asks for (``Where.floors``), None
+    for none; a class is bounded no further once it reaches ``upper``."""
+    if option == "none" or (option == "auto" and game.num_codes < FLOOR_CODES):
+        return None
+    if isinstance(option, Path):
+        return floors_of_certificate(game, option)
+    depth = FLOOR_DEPTH if option == "auto" else option
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+        raise ValueError(
+            f"floors must be auto, none, a depth of 0 or more or a path, not {option!r}"
+        )
+    return floors_at_depth(game, depth, below=None if upper >= UNBOUNDED else upper)
 
 
 def _on(where: Where) -> str:
@@ -351,10 +393,17 @@ def _write_best(
 
 
 def _spread(
-    game: Game, solver: Solver, codes: np.ndarray, where: Where, memory: int, bound: int
+    game: Game,
+    solver: Solver,
+    codes: np.ndarray,
+    where: Where,
+    memory: int,
+    bound: int,
+    planted: Floors | None,
 ) -> int:
     """The optimum's search below ``bound`` spread with a results file, or on a Dask
-    cluster: as :meth:`Solver.solve` answers."""
+    cluster: as :meth:`Solver.solve` answers; ``planted``: the first guesses' floors in
+    its memo (else, for the reports, those of the lower bound one level deep)."""
     from evo.search.bound import first_guess_floors
 
     results = None
@@ -372,11 +421,14 @@ def _spread(
     report = floors = None
     if where.report is not None:
         say = where.report
-        floors = first_guess_floors(game)
-        say(
-            f"the first guesses bounded one level deep: the optimum at least "
-            f"{min(floors.values()):,}"
-        )
+        if planted is not None:
+            floors = planted.totals()
+        else:
+            floors = first_guess_floors(game)
+            say(
+                f"the first guesses bounded one level deep: the optimum at least "
+                f"{min(floors.values()):,}"
+            )
 
         def report(stats: spread.Stats) -> None:
             say(

@@ -12,6 +12,7 @@ import click
 
 if TYPE_CHECKING:
     from evo.baselines import Refused
+    from evo.baselines.optimal import FloorsOption
 
 from evo.cli.common import (
     FINITE_POSITIVE,
@@ -24,6 +25,24 @@ from evo.cli.common import (
 
 #: A baseline expected to take at least this many seconds has its estimate shown first.
 LONG_SECONDS = 10.0
+
+
+def _floors_option(text: str) -> FloorsOption:
+    """``--floors`` as :class:`~evo.baselines.Where` takes it: ``auto``, ``none``, a
+    depth, or a certificate file (one that is not there: a one-line error)."""
+    if text == "auto":
+        return "auto"
+    if text == "none":
+        return "none"
+    if text.isdigit() and int(text) >= 1:
+        return int(text)
+    path = Path(text)
+    if not path.is_file():
+        raise click.BadParameter(
+            f"{text!r} is not auto, none, a depth of 1 or more or a certificate file",
+            param_hint="--floors",
+        )
+    return path
 
 
 def _refusal(r: Refused) -> str:
@@ -114,6 +133,17 @@ def _histogram(h: dict) -> str:
     "exact optimum's upper bound (as --upper): when nothing costs less, it is optimal and is "
     "the answer.",
 )
+@click.option(
+    "--floors",
+    default="auto",
+    show_default=True,
+    metavar="auto|none|DEPTH|CERTIFICATE",
+    help="What the exact optimum's first guesses cost at least, planted in its search to prune "
+    "it: bounded DEPTH levels deep as `evo bound --depth` counts (auto: 2, from 3000 codes on), "
+    "or the bounds of "
+    "an `evo bound --certificate` file of the game (proved again first unless written here), "
+    "or none.",
+)
 @threads_option
 @click.option(
     "--progress/--no-progress",
@@ -137,6 +167,7 @@ def baselines(
     workers,
     upper,
     against,
+    floors,
     progress,
 ) -> None:
     """Build the classic strategies of a game and compare them: total, average, worst
@@ -158,6 +189,7 @@ def baselines(
     from evo.baselines.limits import duration_text
     from evo.core.game import table_note
     from evo.core.treeio import save_tree
+    from evo.search.bound import CertificateError
 
     game = open_game(pegs, colors, variant)
     if only is not None and not [n for n in only.split(",") if n.strip()]:
@@ -188,6 +220,7 @@ def baselines(
     where = Where(
         upper=upper,
         against=breaker,
+        floors=_floors_option(floors),
         memory=memory,
         results=resume,
         best=None if resume is None else resume.with_name(resume.name + ".best.json"),
@@ -212,16 +245,19 @@ def baselines(
             meter = FoundProgress(f"[{k}/{len(names)}] {name}{limit}...")
             click.echo(meter.line, err=True, nl=False)
         start = time.perf_counter()
-        results += run_all(
-            game,
-            [name],
-            seed=seed,
-            time_limit=time_limit,
-            rc_seeds=rc_seeds,
-            use_cache=not no_cache,
-            progress=meter,
-            where=where,
-        )
+        try:
+            results += run_all(
+                game,
+                [name],
+                seed=seed,
+                time_limit=time_limit,
+                rc_seeds=rc_seeds,
+                use_cache=not no_cache,
+                progress=meter,
+                where=where,
+            )
+        except CertificateError as e:
+            raise click.BadParameter(str(e), param_hint="--floors") from None
         if meter is not None:
             meter.close()
             click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
