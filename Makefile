@@ -36,10 +36,12 @@ lint: setup
 
 setup: $(STAMP) dot chromium kernels
 
-# evo's compiled kernels, compiled once per machine (about a minute), so that no run's
-# clock pays for it (a run compiles what it needs first, and says so, when this was not done).
+# evo's compiled kernels for the games that keep a feedback table (every game up to (5,8)),
+# compiled once per machine in processes side by side (under a minute on 2 cores), so that
+# no command's clock pays for it (a command compiles what it needs first, and says so, when
+# this was not done; a game without a table compiles its own kernels when first used).
 kernels: $(STAMP)
-	@$(BIN)/python -c 'from evo.runs.compiled import ensure_compiled; ensure_compiled(say=print)'
+	@$(BIN)/python -c 'from evo.search.kernels import ensure_compiled; ensure_compiled(say=print)'
 
 # `evo` on the PATH: a link to the virtual environment's command in ~/.local/bin.
 install: setup

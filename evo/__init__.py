@@ -6,7 +6,7 @@ and measures them against the classic strategies, from Knuth's to the exact opti
 
     import evo
 
-    game = evo.make_game(pegs=4, colors=6)           # or variant="bulls-cows"
+    game = evo.make_game(pegs=4, colors=6)           # or "black-peg", "bulls-cows"
     knuth = evo.baseline(game, "knuth")              # a Breaker: total 5801, worst 5
     first = evo.random_breaker(game, seed=1)         # random path completion
     result = evo.evolve(game, seed=1, seconds=60)    # defaults that follow the game's size
@@ -16,7 +16,9 @@ and measures them against the classic strategies, from Knuth's to the exact opti
 
 A tree (:class:`Breaker`) has ``total``, ``average``, ``worst``, ``histogram``,
 ``to_networkx()``, ``to_dataframe()`` and ``render()``; :func:`logbook_dataframe` makes a
-pandas DataFrame of a logbook. Operators of your own are plain functions registered with
+pandas DataFrame of a logbook. A game of your own is a list of codes and a feedback
+function (:func:`custom_game`), evolved, bounded and drawn like the games evo ships.
+Operators of your own are plain functions registered with
 :func:`register_operator` and named in a config, as DEAP's toolbox registers them, built
 from the pieces of :mod:`evo.ops`. Library calls write nothing unless asked
 (``run_dir=``, ``cache=``, :func:`save_tree`).
@@ -42,6 +44,7 @@ if TYPE_CHECKING:
         Game,
         State,
         baseline,
+        custom_game,
         default_config,
         evolve,
         load_config,
@@ -55,25 +58,29 @@ if TYPE_CHECKING:
         steps,
     )
 
+#: The public names, in the order a user meets them (the API reference follows it): a game,
+#: the classic strategies and random breakers, evolution and its result, trees and their
+#: files, configs, operators of one's own, then what a run may raise and the pieces.
 __all__ = [
-    "BaselineRefused",
-    "Breaker",
-    "Config",
-    "Evolution",
-    "Game",
-    "State",
-    "baseline",
-    "default_config",
-    "evolve",
-    "load_config",
-    "load_tree",
-    "logbook_dataframe",
     "make_game",
+    "baseline",
     "random_breaker",
+    "evolve",
+    "custom_game",
+    "Evolution",
+    "Breaker",
+    "save_tree",
+    "load_tree",
+    "steps",
+    "State",
+    "default_config",
+    "Config",
+    "load_config",
+    "logbook_dataframe",
     "register_operator",
     "register_selection",
-    "save_tree",
-    "steps",
+    "Game",
+    "BaselineRefused",
     "ops",
 ]
 

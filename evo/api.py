@@ -7,6 +7,7 @@ which draws itself in Jupyter.
 
 from __future__ import annotations
 
+import copy
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -16,13 +17,15 @@ from typing import Any
 import numpy as np
 from deap import tools
 
-from evo.baselines.limits import PLANT_SECONDS, PYTHON_OPTION
+from evo.baselines.limits import DEFAULT_TIME_LIMIT, PYTHON_OPTION
 from evo.baselines.limits import BaselineRefused as BaselineRefused
 from evo.config import Config as Config
 from evo.config import load_config as load_config
+from evo.core.custom import custom_game as custom_game
 from evo.core.files import cache_dir, path_argument
 from evo.core.game import Game as Game
 from evo.core.game import make_game as make_game
+from evo.core.mastermind import peg_game
 from evo.core.numbers import whole
 from evo.core.tree import Tree
 from evo.ea.operators import register_operator as register_operator
@@ -56,9 +59,10 @@ def _seed(seed: Any) -> int:
 def _with_cache(game: Game, cache: Cache) -> Game:
     """``game``, made with the cache asked for (the same game when none is asked)."""
     root = _cache_root(cache)
-    if root is None:
+    pegs = peg_game(game)
+    if root is None or pegs is None:  # a custom game keeps its table in memory
         return game
-    return make_game(game.pegs, game.colors, game.variant, table=game.use_table, cache=root)
+    return make_game(pegs.pegs, pegs.colors, pegs.variant, table=game.use_table, cache=root)
 
 
 def random_breaker(game: Game, *, seed: int | None = None, pool: str = "all") -> Breaker:
@@ -87,7 +91,7 @@ def baseline(
     name: str,
     *,
     seed: int = 0,
-    time_limit: float | None = 600.0,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     cache: Cache = None,
 ) -> Breaker:
     """The tree of a classic strategy: ``knuth``, ``irving``, ``kooi``, ``entropy`` (and
@@ -133,9 +137,10 @@ def load_tree(path: str | os.PathLike, *, game: Game | None = None) -> Breaker:
 
 
 def save_tree(tree: Tree, path: str | os.PathLike, **extra: Any) -> Path:
-    """Write ``tree`` as a tree file (JSON, atomically; compressed for a path that ends in
-    ``.json.gz``, the compact form for one that ends in ``.npz``); ``extra`` keys are kept
-    in it.
+    """Write ``tree`` as a tree file (JSON, atomically; gzip-compressed for a path that
+    ends in ``.json.gz`` or ``.gz``, the compact form for one that ends in ``.npz``; a path
+    ending in another compression's suffix, such as ``.bz2``, is refused); ``extra`` keys
+    are kept in it.
 
     >>> import evo, json
     >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")
@@ -211,17 +216,29 @@ def _config(game: Game, config: ConfigLike, **keys: Any) -> Config:
         data = merge(DEFAULTS, dict(config or {}))
         if config is not None and "stop" in config:
             data["stop"] = config["stop"]  # a stop rule of its own, not merged with 50 generations
-    mine = {"pegs": game.pegs, "colors": game.colors, "variant": game.variant}
+    mine = _game_keys(game)
     named = data.get("game")
     if isinstance(named, Mapping):  # the game's keys must agree; its memory budget stays
-        theirs = {k: named[k] for k in mine if k in named}
+        theirs = dict(named)
+        if "variant" in theirs:  # kind's older name
+            theirs.setdefault("kind", theirs.pop("variant"))
+        theirs = {k: theirs[k] for k in mine if k in theirs}
         if {**mine, **theirs} != mine:
             raise ValueError(f"the config's game {theirs} is not the game evolved ({mine})")
-        data["game"] = {**named, **mine}
+        data["game"] = {**{k: v for k, v in named.items() if k != "variant"}, **mine}
     else:
         data["game"] = mine
     data.update({k: v for k, v in keys.items() if v is not None})
     return load_config(data)
+
+
+def _game_keys(game: Game) -> dict[str, Any]:
+    """The config keys of ``game`` (its ``game:`` section, but for the memory budget)."""
+    pegs = peg_game(game)
+    if pegs is not None:
+        return {"kind": pegs.variant, "pegs": pegs.pegs, "colors": pegs.colors}
+    spec = game.spec
+    return {"kind": game.kind, "name": spec["name"], "digest": spec["digest"]}
 
 
 @dataclass
@@ -234,12 +251,15 @@ class Evolution:
     and the worst case (NSGA-II's front; else the breakers of the hall of fame and the
     last population that no other beats on both), the run's summary, and why it stopped
     (``generations``, ``seconds``, ``target_total``, ``callback``, or the signal that
-    interrupted it).
+    interrupted it). Every breaker of it keeps its DEAP ``fitness``, as the individuals
+    of :func:`steps` do.
 
     >>> import evo
     >>> result = evo.evolve(evo.make_game(3, 3), seed=1, generations=3)
     >>> result.total, result.stopped_by, len(result.population), result.fitness[:2].tolist()
     (73, 'generations', 40, [[73], [73]])
+    >>> result.best.fitness.values, result.population[0].fitness.values
+    ((73.0,), (73.0,))
     >>> [(b.total, b.worst) for b in result.pareto_front], len(result.hall_of_fame)
     ([(73, 4)], 5)
     """
@@ -272,7 +292,7 @@ def evolve(
     run_dir: str | os.PathLike | None = None,
     cache: Cache = None,
     progress: bool = False,
-    time_limit: float | None = PLANT_SECONDS,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     plant: Sequence[Tree] = (),
 ) -> Evolution:
     """Evolve breakers of ``game`` and return the best (:class:`Evolution`).
@@ -303,7 +323,7 @@ def evolve(
     'target_total'
     """
     from evo.baselines.limits import BaselineRefused
-    from evo.ea.state import pareto_front
+    from evo.ea.state import best_of, pareto_front
     from evo.runs.driver import RunInterrupted, check_run, run_config
 
     stop = None
@@ -348,16 +368,24 @@ def evolve(
         result.summary["stopped_by"] = e.signal if e.reason is None else e.reason
     state = result.state
     return Evolution(
-        best=Breaker.of(result.best),
+        best=_evolved(best_of(state, cfg)),
         logbook=state.logbook,
-        hall_of_fame=[Breaker.of(t) for t in state.halloffame],
+        hall_of_fame=[_evolved(t) for t in state.halloffame],
         summary=dict(result.summary),
         stopped_by=result.summary.get("stopped_by"),
         config=cfg,
-        population=[Breaker.of(t) for t in state.population],
+        population=[_evolved(t) for t in state.population],
         fitness=np.array([t.fitness.values for t in state.population], dtype=np.int64),
-        pareto_front=[Breaker.of(t) for t in pareto_front(state, cfg)],
+        pareto_front=[_evolved(t) for t in pareto_front(state, cfg)],
     )
+
+
+def _evolved(individual: Any) -> Breaker:
+    """An individual of a run as a :class:`Breaker` that keeps (a copy of) its DEAP
+    fitness, as the individuals of :func:`steps` carry it."""
+    breaker = Breaker.of(individual)
+    breaker.fitness = copy.deepcopy(individual.fitness)
+    return breaker
 
 
 def steps(
@@ -370,7 +398,7 @@ def steps(
     workers: int | None = None,
     plant: Sequence[Tree] = (),
     cache: Cache = None,
-    time_limit: float | None = PLANT_SECONDS,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
 ) -> Iterator[State]:
     """Evolve step by step, as a generator (pymoo's ``ask``/``tell`` in one loop): the
     run's state after generation 0, then after every generation (or, with islands, every
@@ -417,7 +445,7 @@ def _compiled(game: Game) -> None:
     machine: said on standard error)."""
     import sys
 
-    from evo.runs.compiled import ensure_compiled
+    from evo.search.kernels import ensure_compiled
 
     ensure_compiled(game, say=lambda line: print(f"evo: {line}", file=sys.stderr, flush=True))
 

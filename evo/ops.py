@@ -18,11 +18,13 @@ A mutation of one's own, registered and named in a config::
     evo.register_operator("best-of-two", regrow_best_of_two)
     evo.evolve(game, {"mutation": {"operators": [{"kind": "best-of-two"}]}})
 
->>> import numpy as np
->>> from evo.core.game import make_game
->>> from evo.core.growth import random_breaker
->>> rng = np.random.default_rng(1)
->>> tree = random_breaker(make_game(3, 3), rng=rng)
+In a game with a rule on guesses (a custom game's ``legal``, Wordle's hard mode), a
+subtree's legal guesses depend on the guesses above it: pass
+``history=tuple(tree.used_guesses(node))`` to :func:`grow` and :func:`replay`.
+
+>>> import evo, numpy as np
+>>> game, rng = evo.make_game(3, 3), np.random.default_rng(1)
+>>> tree = grow(game, game.all_codes(), rng=rng)  # a random breaker
 >>> node = pick_node(tree, rng=rng)
 >>> sub = grow(tree.game, tree.code_set(node), rng=rng)
 >>> new = splice(tree, node, sub)

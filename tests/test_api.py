@@ -34,6 +34,25 @@ def test_the_public_names_are_those_of_the_one_page():
         evo.no_such_name  # noqa: B018
 
 
+def test_one_default_time_limit_for_the_library_and_the_command_line():
+    """A baseline may take as long by default from Python as from the command line
+    (issue 51: 600 s in the API, 60 s for ``evo baselines``): one definition."""
+    import inspect
+
+    from evo.baselines import DEFAULT_TIME_LIMIT, optimal, run
+    from evo.cli.baselines import baselines
+    from evo.cli.run import run as run_command
+
+    defaults = {
+        f.__name__: inspect.signature(f).parameters["time_limit"].default
+        for f in (evo.baseline, evo.evolve, evo.steps, run, optimal)
+    }
+    for command in (baselines, run_command):
+        (option,) = [p for p in command.params if p.name == "time_limit"]
+        defaults[f"evo {command.name} --time-limit"] = option.default
+    assert defaults == dict.fromkeys(defaults, DEFAULT_TIME_LIMIT)
+
+
 def test_import_evo_loads_nothing_heavy():
     code = (
         "import sys, evo; print(sorted(m for m in ('numpy', 'deap', 'numba') if m in sys.modules))"
@@ -80,6 +99,25 @@ def test_a_tree_shows_itself(tmp_path):
     with pytest.raises(ValueError, match=r"is none of \.svg, \.png, \.pdf"):
         tree.render(tmp_path / "t.txt")
     assert "total 74" in repr(tree)
+
+
+def test_a_tree_writes_its_explorer_beside_another(tmp_path):
+    """``Breaker.explore``: the page ``evo explore`` writes (the same HTML as the explorer
+    module makes of the two trees and their names), from Python without an internal
+    import; a tree of another game beside it is refused."""
+    from evo.show.explore import explorer_html
+
+    game = evo.make_game(3, 3)
+    knuth, optimum = evo.baseline(game, "knuth"), evo.baseline(game, "optimal")
+    page = optimum.explore(tmp_path / "pair.html", name="optimal", beside=knuth,
+                           beside_name="knuth")  # fmt: skip
+    assert page.read_text() == explorer_html(optimum, "optimal", knuth, "knuth")
+    alone = optimum.explore(tmp_path / "alone.html", name="optimal")
+    assert alone.read_text() == explorer_html(optimum, "optimal")
+    assert alone.read_text() != page.read_text()
+    with pytest.raises(ValueError, match="beside must be a breaker of mastermind-3-3"):
+        optimum.explore(tmp_path / "x.html", beside=evo.baseline(evo.make_game(3, 4), "knuth"))
+    assert not (tmp_path / "x.html").exists()
 
 
 def test_save_and_load_tree(tmp_path):

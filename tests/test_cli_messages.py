@@ -25,7 +25,7 @@ def test_baselines_progress_names_each_baseline_on_stderr():
     assert [re.sub(r"\.\.\..*", "", ln) for ln in lines] == [
         "[1/3] knuth",
         "[2/3] kooi",
-        "[3/3] optimal (at most 60 s)",
+        "[3/3] optimal (at most 600 s)",  # DEFAULT_TIME_LIMIT
     ]
     assert all(re.search(r"\.\.\. \d+\.\d s$", ln) for ln in lines)
     assert "knuth" in res.stdout and "[1/3]" not in res.stdout
@@ -59,6 +59,36 @@ def test_render_a_refused_optimum_says_how_to_get_it(monkeypatch):
     assert "9 years" in res.output
 
 
+def test_run_help_names_the_shipped_configs_and_how_to_list_them():
+    """An installed evo has no configs/ folder: ``evo run --help`` says CONFIG may be the
+    name of a shipped config, gives one, and says how to list them (issue 51)."""
+    from evo.config import shipped_configs
+
+    res = CliRunner().invoke(main, ["run", "--help"])
+    assert res.exit_code == 0
+    text = " ".join(res.output.split())
+    assert "evo config list" in text and "evo config show NAME" in text
+    assert "quick" in text and "quick" in shipped_configs()
+    assert "see configs/" not in text
+
+
+def test_a_config_file_that_is_not_there_names_the_shipped_ones(tmp_path, monkeypatch):
+    """``evo run configs/quick.yaml`` (the README's command) from a folder without
+    configs/: one line that gives the shipped config's name and ``evo config list``; a
+    name that is nobody's lists evo's names."""
+    monkeypatch.chdir(tmp_path)
+    res = CliRunner().invoke(main, ["run", "configs/quick.yaml", "--runs", "runs"])
+    assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+    assert "no config file configs/quick.yaml" in res.output
+    assert "named without a folder: quick" in res.output and "evo config list" in res.output
+    for args in (["run", "configs/mine.yaml"], ["run", "mine"], ["config", "show", "mine"]):
+        res = CliRunner().invoke(main, args)
+        assert res.exit_code == 2 and len(res.output.strip().splitlines()) == 1, res.output
+        assert "no config of evo's is called 'mine'" in res.output
+        assert "quick" in res.output and "evo config list" in res.output
+    assert not (tmp_path / "runs").exists()
+
+
 def test_size_layout_and_direction_have_help():
     pop = CliRunner().invoke(main, ["population", "--help"]).output
     assert re.search(r"--size INTEGER RANGE\s+How many random breakers", pop)
@@ -75,7 +105,7 @@ def test_errors_escape_control_characters_and_cut_long_values(tmp_path):
     cases = [
         (["render", str(tmp_path / "\x1b]0;pwned\x07\x1b[2J.json")], "\\x1b]0;pwned\\x07\\x1b[2J"),
         (["render", "\x1b[2J" + "x" * 100_000], "File name too long"),
-        (["config", "show", str(config), "--set", "game.variant=" + "v" * 100_000], "variant"),
+        (["config", "show", str(config), "--set", "game.variant=" + "v" * 100_000], "game.kind"),
         (["config", "show", str(config), "--set", "\x1b[2J" + "a " * 50_000], "KEY.PATH=VALUE"),
     ]
     for args, needle in cases:
@@ -109,7 +139,7 @@ def test_baselines_progress_says_when_no_table_is_built(tmp_path, monkeypatch):
     """A game whose table would be a file not yet built: one-step strategies compute their
     feedbacks, and the header says so (not a table that is never built); with the
     optimum, which reads the table, it names the table."""
-    from evo.core import game as game_module
+    from evo.core import mastermind as game_module
 
     monkeypatch.setattr(game_module, "TABLE_FILE_BYTES", 1 << 20)  # (4,6): 1.7 MB
     monkeypatch.setenv("EVO_CACHE", str(tmp_path))

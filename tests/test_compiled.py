@@ -1,36 +1,153 @@
-"""The kernels are compiled before a run's clock starts: once per machine, said in one
-line, and every kernel a run calls is among them (numba saves nothing new in the run)."""
+"""The kernels are compiled before any clock starts: once per machine, said in one line,
+only what the work calls, and every kernel a run calls is among them (numba saves
+nothing new in the run); the marker that says so agrees with numba's own cache."""
 
 from __future__ import annotations
 
+import json
 import os
+import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from support.processes import run_or_dump
 
+from evo.core.custom import custom_game
 from evo.core.game import make_game
-from evo.runs.compiled import PROFILES, ensure_compiled, marker, profile
+from evo.search import kernels
+from evo.search.kernels import (
+    FAMILIES,
+    PROFILES,
+    SETUP_PROFILES,
+    Kernels,
+    ensure_compiled,
+    is_compiled,
+    kernels_for,
+    marker,
+    parse_job,
+    profile,
+    write_marker,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_profiles_follow_the_game():
-    assert profile(make_game(4, 6)) == (True, False)
-    assert profile(make_game(4, 6, table=False))[0] is False
-    assert set(PROFILES) == {(t, b) for t in (True, False) for b in (True, False)}
+    assert profile(make_game(4, 6)) == ("table", False)
+    assert profile(make_game(4, 6, table=False))[0] == "packed"
+    assert profile(make_game(5, 8)) == ("table", True)  # 32768 codes: node by node
+    assert set(PROFILES) == {(s, b) for s in ("table", "packed", "pair") for b in (True, False)}
+    assert set(SETUP_PROFILES) == {("table", False), ("table", True)}
+    pets = custom_game(["ant", "bug", "cat"], lambda g, s: len(set(g) & set(s)), name="pets")
+    assert profile(pets) == ("table", False)  # a symmetric feedback reads one table
+    hints = custom_game(["ab", "ba", "bb"], lambda g, s: (g == s, g[0] in s), name="hints")
+    assert profile(hints) == ("pair", False)  # ab answers bb (False, False), bb answers ab not
 
 
-def test_the_marker_changes_with_the_cache_and_tells_compiled(tmp_path, monkeypatch):
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    kind = profile(make_game(4, 6))
-    path = marker(kind)
-    assert path.parent == tmp_path and "table-whole" in path.name
-    assert marker((False, True)) != path
-    path.write_text("compiled\n")
+def test_work_asks_for_its_families_and_growth():
+    game = make_game(4, 6)
+    assert kernels_for(game) == Kernels((("table", False),), FAMILIES)
+    assert kernels_for(game, ("search",)).families == ("growth", "search")
+    assert kernels_for(game, ()).families == ()
+    for kind in PROFILES:
+        for family in FAMILIES:
+            assert parse_job(kernels._job_name(kind, family)) == (kind, family)
+    with pytest.raises(ValueError, match="not a kernels job"):
+        parse_job("search:table:deep")
+
+
+def test_nothing_is_compiled_and_nothing_said_when_the_markers_are_there():
+    """Once compiled (make setup did), a command finds every marker, compiles nothing
+    and says nothing."""
+    ensure_compiled(make_game(4, 6))
     said: list[str] = []
     assert ensure_compiled(make_game(4, 6), say=said.append) == 0.0 and said == []
+    assert all(is_compiled(k, f) for k, f in kernels_for(make_game(4, 6)).jobs())
+
+
+def test_a_marker_whose_numba_index_files_are_gone_says_not_compiled(tmp_path, monkeypatch):
+    """The marker lists numba's index files of evo's kernels: one removed (a cleaned
+    __pycache__), the marker no longer says compiled, though it is still there."""
+    monkeypatch.setattr(kernels, "_cache_state", lambda: ("0" * 16, (tmp_path,), tmp_path))
+    kind, family = ("table", False), "search"
+    index = tmp_path / "exact_kernel.search-485.py311.nbi"
+    index.write_bytes(b"")
+    (tmp_path / "other.thing-1.py311.nbi").write_bytes(b"")  # not evo's: not listed
+    assert not is_compiled(kind, family)
+    write_marker(kind, family, 1.0)
+    path = marker(kind, family)
+    assert path.parent == tmp_path and "search-table-whole" in path.name
+    assert json.loads(path.read_text())["index"] == {str(tmp_path): [index.name]}
+    assert is_compiled(kind, family) and not is_compiled(kind, "lookahead")
+    index.unlink()
+    assert path.is_file() and not is_compiled(kind, family)
+    index.write_bytes(b"")
+    assert is_compiled(kind, family)
+    path.write_text("{not json")
+    assert not is_compiled(kind, family)
+
+
+def _marker_of_copy(copy: Path, cache: Path) -> dict:
+    """In a fresh process importing the evo at ``copy`` (from outside any checkout), with
+    numba's cache at ``cache``: where evo was imported from, its marker of the exact search
+    (table, whole trees), and whether it says compiled; after ``write``, it writes it."""
+    code = (
+        "import json, sys, evo\n"
+        "from evo.search.kernels import is_compiled, marker, write_marker\n"
+        "job = (('table', False), 'search')\n"
+        "if sys.argv[1] == 'write': write_marker(*job, 1.0)\n"
+        "print(json.dumps({'evo': evo.__file__, 'marker': str(marker(*job)),"
+        " 'compiled': is_compiled(*job)}))\n"
+    )
+    out = []
+    for step in ("write", "read") if copy.name == "a" else ("read",):
+        env = {**os.environ, "PYTHONPATH": str(copy), "NUMBA_CACHE_DIR": str(cache)}
+        done = subprocess.run(
+            [sys.executable, "-c", code, step],
+            env=env,
+            cwd=cache.parent,
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert done.returncode == 0, done.stderr
+        out.append(json.loads(done.stdout))
+    return out[-1]
+
+
+def test_a_second_install_sharing_numbas_cache_has_its_own_marker(tmp_path):
+    """numba keys its cache by where the kernels' files lie: a second install (a wheel
+    beside a checkout, a second clone) sharing NUMBA_CACHE_DIR finds none of the first's
+    kernels. Its marker is its own, so it compiles before its clock, not inside a run's
+    workers (the marker was keyed by the sources and numba's version alone)."""
+    for name in ("a", "b"):
+        shutil.copytree(
+            ROOT / "evo", tmp_path / name / "evo", ignore=shutil.ignore_patterns("__pycache__")
+        )
+    cache = tmp_path / "numba"
+    first = _marker_of_copy(tmp_path / "a", cache)
+    second = _marker_of_copy(tmp_path / "b", cache)
+    assert first["evo"].startswith(str(tmp_path / "a")) and second["evo"].startswith(
+        str(tmp_path / "b")
+    )
+    assert first["compiled"] is True
+    assert Path(first["marker"]).is_relative_to(cache)
+    assert second["marker"] != first["marker"]
+    assert second["compiled"] is False
+
+
+def test_the_compiling_processes_import_this_evo_whatever_the_folder(tmp_path, monkeypatch):
+    """The processes that compile start from the current folder: one with a stray evo/
+    folder (an older checkout) is not where they import evo from."""
+    (tmp_path / "evo").mkdir()
+    (tmp_path / "evo" / "__init__.py").write_text('"""A stray evo: another version, or none."""\n')
+    monkeypatch.chdir(tmp_path)
+    command = kernels._child_command(["finish"])  # no job: it imports evo and ends
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
 
 
 @pytest.mark.slow
@@ -51,3 +168,85 @@ def test_a_fresh_machine_compiles_once_and_the_run_compiles_nothing(tmp_path):
     assert "data loaded" in again.stdout  # the debug output is there to be read
     saved = [line for line in again.stdout.splitlines() if "data saved" in line]
     assert saved == [], saved[:5]
+
+
+def _slow_compile(monkeypatch, seconds: float) -> list:
+    """``ensure_compiled`` made to take ``seconds`` (as compiling would), recording what
+    it was asked for."""
+    asked: list = []
+
+    def compiling(what=None, *, say=None):
+        asked.append(what)
+        time.sleep(seconds)
+        return seconds
+
+    monkeypatch.setattr(kernels, "ensure_compiled", compiling)
+    return asked
+
+
+def test_a_baselines_time_does_not_count_compiling(monkeypatch):
+    """A baseline's kernels are compiled before its time starts: RC's time was 7.8 s of
+    compiling on a fresh machine (the optimum's 50 s). RC calls the growth kernels; a
+    one-step rule in NumPy (a small game, numba not needed) asks for none."""
+    from evo.baselines import run
+
+    asked = _slow_compile(monkeypatch, 3.0)
+    game = make_game(3, 3)
+    b = run(game, "rc", use_cache=False, rc_seeds=0)
+    assert asked == [Kernels((("table", False),), ("growth",))]
+    assert b.result["seconds"] < 3.0
+    from evo.baselines.builders import kernels_needed
+
+    monkeypatch.setattr("evo.core.engine.DEFAULT", "numpy")
+    assert kernels_needed(game, "knuth") is None
+    assert kernels_needed(game, "optimal").families == ("growth", "search")  # type: ignore[union-attr]
+
+
+def test_bound_seconds_start_after_compiling(monkeypatch):
+    """``bound --seconds``: its kernels compiled, then its clock."""
+    from evo.search.bound import lower_bound
+
+    asked = _slow_compile(monkeypatch, 3.0)
+    b = lower_bound(make_game(3, 3), depth=1)
+    assert asked == [Kernels((("table", False),), ("growth", "search"))]
+    assert b.seconds < 3.0
+
+
+@pytest.mark.slow
+def test_a_fresh_dask_worker_compiles_before_its_first_task(tmp_path):
+    """A Dask worker on a machine without evo's kernels (here: a numba cache of its own)
+    compiles them when the client prepares it, before any task, and says so; then its
+    tasks find them compiled. One already prepared compiles nothing."""
+    from distributed import Client, LocalCluster
+
+    from evo.search.kernels import is_compiled, prepare_workers
+
+    need = Kernels((("table", False),), ("growth",))
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "numba")}
+    with (
+        LocalCluster(
+            n_workers=1, threads_per_worker=1, env=env, dashboard_address=":0", silence_logs=40
+        ) as cluster,
+        Client(cluster) as client,
+    ):
+        said: list[str] = []
+        assert list(client.run(is_compiled, ("table", False), "growth").values()) == [False]
+        prepare_workers(client, need, say=said.append)
+        assert len(said) == 1 and "the Dask workers compile evo's kernels" in said[0], said
+        assert client.submit(is_compiled, ("table", False), "growth").result() is True
+        said.clear()
+        prepare_workers(client, need, say=said.append)
+        assert said == []
+
+
+def test_evo_populations_time_does_not_count_compiling(monkeypatch):
+    """``evo population`` times the growth: its kernels are compiled before."""
+    from click.testing import CliRunner
+
+    from evo.cli import main
+
+    asked = _slow_compile(monkeypatch, 3.0)
+    out = CliRunner().invoke(main, ["population", "-n", "3", "-c", "3", "-s", "20", "--json"])
+    assert out.exit_code == 0, out.output
+    assert asked == [Kernels((("table", False),), ("growth",))]
+    assert json.loads(out.output)["seconds"] < 3.0

@@ -97,8 +97,11 @@ def test_file_errors_name_the_file(tmp_path):
     bad.write_text("pool: everything\n")
     with pytest.raises(ConfigError, match=r"bad.yaml: pool: 'everything' is not allowed"):
         load_config(bad)
-    with pytest.raises(ConfigError, match="cannot read config"):
+    with pytest.raises(ConfigError, match="no config file .*missing.yaml.*evo config list"):
         load_config(tmp_path / "missing.yaml")
+    with pytest.raises(ConfigError, match="cannot read config .*folder.yaml"):
+        (tmp_path / "folder.yaml").mkdir()
+        load_config(tmp_path / "folder.yaml")
 
 
 def test_overrides_are_yaml_scalars():

@@ -126,7 +126,14 @@ def test_config_show_fills_in_the_defaults(tmp_path):
     assert res.exit_code == 0, res.output
     shown = yaml.safe_load(res.output)
     assert shown == load_config(path).model_dump(mode="json")
-    assert shown["game"] == {"pegs": 3, "colors": 3, "variant": "mastermind", "memory_gib": None}
+    assert shown["game"] == {
+        "kind": "mastermind",
+        "pegs": 3,
+        "colors": 3,
+        "name": None,
+        "digest": None,
+        "memory_gib": None,
+    }
     assert shown["population"]["size"] == Config().population.size  # left out: default
     res = CliRunner().invoke(main, ["config", "show", str(path), "--set", "population.size=7"])
     assert yaml.safe_load(res.output)["population"]["size"] == 7

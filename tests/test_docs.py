@@ -1,6 +1,7 @@
 """The API reference of `make docs`: it builds, its front page is the public API (the names
-of ``import evo`` and evo.ops) with the packages inside apart, literal blocks render as
-code, and the Config page says what its keys are."""
+of ``import evo`` and evo.ops) with the packages inside apart, opening on what a user needs
+first; literal blocks render as code, and the Config page says what its keys are. Its
+Markdown form, docs/API.md, is committed and up to date."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def _api_doc():
 def reference(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("api")
     done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "api_doc.py"), str(out)],
+        [sys.executable, str(ROOT / "scripts" / "api_doc.py"), str(out), str(out / "API.md")],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -117,8 +118,75 @@ def test_the_config_page_says_what_its_keys_are(reference):
     assert not missing, missing
     page = (reference / "evo.html").read_text()
     start = page.index('id="Config"')
-    config = page[start : page.index('id="Evolution"')]
+    config = page[start : page.index("<section id=", start)]  # to the next name
     assert 'href="../CONFIG.md"' in config and "evo config show" in config
     for key in ("target_total", "tournament_size", "memory_gib", "migration"):
         assert key in text_of(config), key
     assert (ROOT / "docs" / "CONFIG.md").exists()  # what the link points to
+
+
+# ------------------------------------------------------------------ docs/API.md
+MARKDOWN = ROOT / "docs" / "API.md"
+
+
+def test_the_markdown_reference_is_committed_and_up_to_date(reference):
+    """docs/API.md is what `make docs` writes from today's docstrings (issue 51: the
+    reference was not published in the repository)."""
+    assert MARKDOWN.read_text(encoding="utf-8") == _api_doc().markdown(), (
+        "docs/API.md is out of date: run `make docs`"
+    )
+    assert (reference / "API.md").read_text(encoding="utf-8") == MARKDOWN.read_text("utf-8")
+
+
+def test_the_reference_opens_on_what_a_user_needs_first(reference):
+    """The functions a user calls first (a game, the classic strategies, evolve) open
+    both forms of the reference, in the order of ``evo.__all__``; the exception comes
+    last (issue 51: the front page opened on BaselineRefused)."""
+    public = [n for n in evo.__all__ if n != "ops"]
+    assert public[:4] == ["make_game", "baseline", "random_breaker", "evolve"]
+    exceptions = [n for n in public if isinstance(getattr(evo, n), type)
+                  and issubclass(getattr(evo, n), Exception)]  # fmt: skip
+    assert exceptions and public[-len(exceptions) :] == exceptions
+    page = (reference / "evo.html").read_text()
+    ids = [i for i in re.findall(r'<section id="([A-Za-z_]+)">', page) if i in public]
+    assert ids == public
+    text = MARKDOWN.read_text(encoding="utf-8")
+    headings = re.findall(r"^### evo\.(\w+)$", text, flags=re.M)
+    assert headings == public
+    first = text.index("### evo.make_game")
+    assert "import evo" in text[:first] and "evo.make_game(pegs=4, colors=6)" in text[:first]
+
+
+def test_the_markdown_reference_has_no_restructuredtext_and_its_links_hold():
+    """No role, literal-block marker or double backquote is left; every link within the
+    page names a heading of it, every other relative link a file of the checkout."""
+    text = MARKDOWN.read_text(encoding="utf-8")
+    prose = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)
+    assert not re.search(r":(func|class|meth|data|mod|attr|exc):`", prose)
+    assert "``" not in prose and ">`_" not in prose
+    assert not [ln for ln in prose.splitlines() if ln.rstrip().endswith("::")]
+    anchors = {_api_doc().anchor(h) for h in re.findall(r"^#+ (.+)$", text, flags=re.M)}
+    links = re.findall(r"\]\(([^)\s]+)\)", prose)
+    assert links
+    for target in links:
+        if target.startswith("#"):
+            assert target[1:] in anchors, target
+        elif "://" not in target:
+            assert (MARKDOWN.parent / target.split("#")[0]).exists(), target
+    # Every public name has a section with its signature and its docstring's examples.
+    for name in [n for n in evo.__all__ if n != "ops"] + [f"ops.{n}" for n in evo.ops.__all__]:
+        obj = getattr(evo.ops if name.startswith("ops.") else evo, name.removeprefix("ops."))
+        section = text.split(f"### evo.{name}\n", 1)[1].split("\n### ", 1)[0]
+        head = "class " if isinstance(obj, type) else f"evo.{name}("
+        assert section.lstrip().startswith(f"```python\n{head}"), name
+        examples = [ln.strip() for ln in obj.__doc__.splitlines() if ln.strip().startswith(">>>")]
+        assert examples and all(f"\n{e}\n" in section for e in examples), name
+
+
+def test_doctest_blocks_become_code_blocks():
+    convert = _api_doc().doctest_blocks
+    text = "Example.\n\n>>> 1 + 1\n2\n\nAfter.\n```python\n>>> kept\n```"
+    assert convert(text) == (
+        "Example.\n\n```pycon\n>>> 1 + 1\n2\n```\n\nAfter.\n```python\n>>> kept\n```"
+    )
+    assert convert(">>> x") == "```pycon\n>>> x\n```"

@@ -10,7 +10,8 @@ import pytest
 
 from evo.core import engine
 from evo.core.engine import compiled
-from evo.core.game import Game, make_game
+from evo.core.game import make_game
+from evo.core.mastermind import PegGame
 from evo.search import lookahead
 
 
@@ -33,7 +34,7 @@ def test_auto_compiles_a_big_game_and_the_kernels_serve_a_game_without_a_table(m
     assert big.num_codes > engine.COMPILED_ABOVE >= make_game(4, 7).num_codes
     assert compiled(big, "auto")
     assert not compiled(make_game(4, 7), "auto")
-    no_table = Game(4, 6, use_table=False)
+    no_table = PegGame(4, 6, use_table=False)
     assert compiled(no_table, "compiled") and not compiled(no_table, "numpy")
 
 
@@ -147,7 +148,7 @@ def test_the_threads_option_sets_the_threads(tmp_path, monkeypatch, command):
 def test_compiled_table_rows_equal_numpys_and_the_pegs(pegs, colors, variant):
     """The compiled build of a big table (here forced on small games, in uneven blocks)
     gives NumPy's rows, and both agree with feedbacks computed from the pegs."""
-    game = Game(pegs, colors, variant)
+    game = PegGame(pegs, colors, variant)
     by_numpy = np.concatenate(list(game._table_blocks()))
     by_kernel = np.concatenate(list(game._compiled_blocks(block=97)))
     assert by_kernel.shape == by_numpy.shape == (game.num_codes, game.num_codes)
@@ -158,11 +159,11 @@ def test_compiled_table_rows_equal_numpys_and_the_pegs(pegs, colors, variant):
 
 
 def test_a_big_table_is_built_by_the_compiled_kernel(monkeypatch):
-    from evo.core import game as game_module
+    from evo.core import mastermind as game_module
 
-    game = Game(4, 6)
+    game = PegGame(4, 6)
     monkeypatch.setattr(game_module, "TABLE_FILE_BYTES", game.num_codes**2)
     calls = []
-    monkeypatch.setattr(Game, "_compiled_blocks", lambda self, block: calls.append(block) or [])
+    monkeypatch.setattr(PegGame, "_compiled_blocks", lambda self, block: calls.append(block) or [])
     list(game._table_blocks())
     assert calls

@@ -443,3 +443,27 @@ def test_hostile_names_are_shown_as_text_and_run_nothing(open_page, tmp_path):
                        s.textContent = "window.pwned = 1"; document.body.appendChild(s); }"""
         )
         assert page.evaluate("window.pwned") is None, path
+
+
+def test_black_peg_and_a_custom_game_in_chromium(open_page, tmp_path):
+    """Black-peg Mastermind's secrets played by the page itself (its feedback is N - b);
+    a custom game's found by their label, each code's path read up from its winning
+    node (the page cannot compute that game's feedback)."""
+    from evo.core.custom import custom_game
+    from evo.show.explore import write_explorer
+
+    black = make_game(3, 4, "black-peg")
+    tree = random_breaker(black, rng=np.random.default_rng(3))
+    page = open_page(write_explorer(tmp_path / "black.html", tree, "random"))
+    for secret in ("111", "234", "412"):
+        check_secret(page, tree, secret)
+    assert "Black-peg Mastermind" in page.inner_text("h1")
+    words = ["ant", "bug", "cat", "dog", "elk", "fox", "gnu", "hen"]
+    game = custom_game(words, lambda g, s: len(set(g) & set(s)), name="test-explore")
+    tree = random_breaker(game, rng=np.random.default_rng(5))
+    page = open_page(write_explorer(tmp_path / "custom.html", tree, "random"))
+    for secret in words:
+        check_secret(page, tree, secret)
+    page.fill("#secret", "emu")
+    page.press("#secret", "Enter")
+    assert "not a code of test-explore" in page.inner_text("#secret-error")

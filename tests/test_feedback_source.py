@@ -34,7 +34,7 @@ def test_packed_feedback_is_the_pegs_feedback(pegs, colors, variant):
     rng = np.random.default_rng(pegs * 100 + colors)
     g = rng.integers(0, game.num_codes, 4000)
     s = np.concatenate([rng.integers(0, game.num_codes, 3000), g[3000:]])
-    got = feedback_pairs(game.packed_source, g, s)
+    got = feedback_pairs(game.computed_source, g, s)
     d = game.digits
     black = (d[g] == d[s]).sum(axis=1)
     cg, cs = game.color_counts[g].astype(int), game.color_counts[s].astype(int)

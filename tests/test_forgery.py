@@ -211,6 +211,30 @@ def test_a_stopped_bound_says_what_it_proved_and_how_to_go_on(tmp_path, sig):
     check_certificate(data, prove=False)
 
 
+@pytest.mark.slow
+def test_a_killed_bound_leaves_no_leaked_semaphore_warning(tmp_path):
+    """kill -9 on a bound with 2 workers: the resource tracker cleans up, quietly (issue 50:
+    "SIGTERM and SIGKILL print 'leaked semaphore' warnings"); the sealed certificate stays."""
+    path = tmp_path / "c.json"
+    code = "import sys; from evo.cli import main; sys.argv = ['evo'] + sys.argv[1:]; main()"
+    args = ["bound", "-n", "5", "-c", "7", "--depth", "2", "--workers", "2"]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *args, "--certificate", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1.0)
+    proc.kill()
+    out, err = proc.communicate(timeout=60)  # EOF once the tracker, holding stderr, is done
+    assert proc.returncode == -signal.SIGKILL
+    assert "leaked" not in err and "Traceback" not in err, err
+    check_certificate(json.loads(path.read_text()), prove=False)
+
+
 _EDITS = st.sampled_from(["int", "string", "drop", "duplicate", "swap", "type"])
 
 
@@ -516,3 +540,51 @@ def test_an_edited_cached_optimum_is_recomputed(tmp_path):
     doc[cache.HASH_KEY] = hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
     path.write_text(json.dumps(doc))  # a digest anyone can compute: not a seal
     assert cache.load(game, "optimal", name="optimal") is None
+
+
+@pytest.fixture(scope="module")
+def proof_lines(tmp_path_factory):
+    """A results file of (4,5)'s optimum, written under a key kept for the module."""
+    cache = tmp_path_factory.mktemp("key")
+    folder = tmp_path_factory.mktemp("proof")
+    old = os.environ.get("EVO_CACHE")
+    os.environ["EVO_CACHE"] = str(cache)
+    try:
+        path = folder / "r.jsonl"
+        optimal(make_game(4, 5), time_limit=None, where=Where(results=path))
+    finally:
+        if old is None:
+            del os.environ["EVO_CACHE"]
+        else:
+            os.environ["EVO_CACHE"] = old
+    return cache, path.read_text().splitlines()
+
+
+@settings(
+    max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_any_edit_of_a_results_file_is_refused_or_gives_the_optimum(
+    proof_lines, tmp_path, monkeypatch, data
+):
+    cache, lines = proof_lines
+    monkeypatch.setenv("EVO_CACHE", str(cache))  # the key that sealed the lines
+    head, recs = lines[0], [json.loads(line) for line in lines[1:]]
+    for _ in range(data.draw(st.integers(1, 4))):
+        rec = data.draw(st.sampled_from(recs))
+        key = data.draw(st.sampled_from(sorted(rec)))
+        rec[key] = data.draw(
+            st.one_of(
+                st.integers(-5, 10**6),
+                st.sampled_from([None, True, False, "x", [], [0, 1, 2], 1.5, 1e300]),
+                st.just(rec[key]),
+                st.builds(lambda v: v[::-1] if isinstance(v, list | str) else v, st.just(rec[key])),
+            )
+        )
+    path = tmp_path / f"r{data.draw(st.integers(0, 10**9))}.jsonl"
+    path.write_text("\n".join([head, *(json.dumps(r) for r in recs)]) + "\n")
+    try:
+        tree = optimal(make_game(4, 5), time_limit=None, where=Where(results=path))
+    except spread.ResultsError:
+        return
+    assert tree.total == OPTIMUM_4_5

@@ -5,7 +5,8 @@ import pytest
 from support.definitions import all_code_tuples, design_feedback_number
 from support.reference_growth import brute_feedback
 
-from evo.core.game import GameTooLargeError, feedback_index, feedback_pair, make_game
+from evo.core.game import GameTooLargeError, make_game
+from evo.core.mastermind import feedback_index, feedback_pair
 
 SMALL_GAMES = [
     (2, 2, "mastermind"),

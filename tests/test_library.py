@@ -5,7 +5,6 @@ hand."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import numpy as np
@@ -65,6 +64,23 @@ def test_the_last_population_and_its_fitness_come_back():
     assert r.best.total == min(t.total for t in r.population + r.hall_of_fame)
 
 
+def test_the_breakers_of_a_run_carry_their_fitness_as_steps_individuals_do():
+    """``Evolution.population`` (and the best, the hall of fame, the Pareto front) hold
+    breakers with DEAP's ``fitness``, the same values as the individuals of ``steps`` for
+    the same run (issue 51: they had none); with NSGA-II, both objectives."""
+    game = evo.make_game(3, 4)
+    r = evo.evolve(game, SMALL, seed=2)
+    *_, last = evo.steps(game, SMALL, seed=2)
+    assert [b.fitness.values for b in r.population] == [i.fitness.values for i in last.population]
+    assert [b.fitness.values for b in r.population] == [tuple(map(float, f)) for f in r.fitness]
+    for b in [r.best, *r.hall_of_fame, *r.pareto_front]:
+        assert b.fitness.values == (b.total,) and b.fitness.valid
+    assert all(r.best.fitness >= b.fitness for b in r.population)  # DEAP's order: the best
+    nsga = evo.evolve(game, {**SMALL, "selection": {"method": "nsga2"}}, seed=2)
+    assert all(b.fitness.values == (b.total, b.worst) for b in nsga.population)
+    assert evo.baseline(game, "knuth").fitness is None  # not a breaker of a run
+
+
 def test_the_pareto_front_is_what_no_other_breaker_beats_on_total_and_worst_case():
     r = evo.evolve(evo.make_game(4, 4), {**SMALL, "stop": {"generations": 4}}, seed=3)
     front = r.pareto_front
@@ -84,11 +100,86 @@ def test_the_pareto_front_is_what_no_other_breaker_beats_on_total_and_worst_case
 
 
 # ---------------------------------------------------------------------- selections
-def _rank_roulette(individuals, k, *, rng: random.Random, pressure: float = 2.0):
+def _rank_roulette(individuals, k, *, rng: np.random.Generator, pressure: float = 2.0):
     """A roulette wheel on ranks (less total, more slots): DEAP's selRoulette maximises."""
     ranked = sorted(individuals, key=lambda i: i.fitness.values[0], reverse=True)
-    weights = [(r + 1) ** pressure for r in range(len(ranked))]
-    return rng.choices(ranked, weights=weights, k=k)
+    weights = np.arange(1, len(ranked) + 1, dtype=float) ** pressure
+    return [ranked[i] for i in rng.choice(len(ranked), size=k, p=weights / weights.sum())]
+
+
+def test_every_operator_of_ones_own_gets_a_numpy_generator():
+    """A selection registered from Python draws from the same kind of generator as a
+    mutation or a crossover (issue 51: it got a ``random.Random``), the same draws for the
+    same seed, with one worker or two."""
+    seen: dict[str, list] = {"mutation": [], "crossover": [], "selection": []}
+
+    def mutation(tree, *, rng):
+        seen["mutation"].append(type(rng))
+        return tree
+
+    def crossover(a, b, *, rng):
+        seen["crossover"].append(type(rng))
+        return a, b
+
+    def selection(individuals, k, *, rng):
+        seen["selection"].append(type(rng))
+        return [individuals[i] for i in rng.integers(len(individuals), size=k)]
+
+    evo.register_operator("spy-mutation", mutation)
+    evo.register_operator("spy-crossover", crossover, role="crossover")
+    evo.register_selection("spy-selection", selection)
+    cfg = {
+        **SMALL,
+        "crossover": {"rate": 1.0, "operator": {"kind": "spy-crossover"}},
+        "mutation": {"rate": 1.0, "operators": [{"kind": "spy-mutation"}]},
+        "selection": {"method": "spy-selection"},
+    }
+    one = evo.evolve(evo.make_game(3, 3), cfg, seed=4)
+    assert {k: set(v) for k, v in seen.items()} == {
+        role: {np.random.Generator} for role in ("mutation", "crossover", "selection")
+    }
+    again = evo.evolve(evo.make_game(3, 3), cfg, seed=4)
+    assert _records(again.logbook) == _records(one.logbook)
+
+
+def test_a_registered_selection_resumes_with_the_same_draws(tmp_path):
+    """A selection's NumPy generator is seeded from the run's selection state, which the
+    checkpoint keeps: two generations, then two more from the run directory, give the
+    logbook of four in one go."""
+    evo.register_selection("rank-roulette", _rank_roulette)
+    game = evo.make_game(3, 4)
+    cfg = {**SMALL, "selection": {"method": "rank-roulette"}}
+    straight = evo.evolve(game, cfg, seed=7, generations=4)
+    evo.evolve(game, cfg, seed=7, generations=2, run_dir=tmp_path / "run")
+    resumed = evo.evolve(game, cfg, seed=7, generations=4, run_dir=tmp_path / "run")
+    assert _records(resumed.logbook) == _records(straight.logbook)
+    assert len(straight.logbook) == 5
+
+
+def test_register_operator_takes_every_role_its_type_names():
+    """``role="selection"`` (in the type of ``role``) registers a selection, as
+    register_selection does; a role outside the type is refused naming the three."""
+    from typing import get_args, get_type_hints
+
+    from evo.ea.operators import OPERATORS, register_operator
+
+    roles = get_args(get_type_hints(register_operator)["role"])
+    assert sorted(roles) == ["crossover", "mutation", "selection"]
+    evo.register_operator("roulette-by-role", _rank_roulette, role="selection", pressure=1.0)
+    assert OPERATORS["roulette-by-role"].role == "selection"
+    assert OPERATORS["roulette-by-role"].defaults == {"pressure": 1.0}
+    cfg = {**SMALL, "stop": {"generations": 3}, "selection": {"method": "roulette-by-role"}}
+    by_role = evo.evolve(evo.make_game(3, 4), cfg, seed=5)
+    evo.register_selection("roulette-by-role", _rank_roulette, pressure=1.0)
+    assert _records(evo.evolve(evo.make_game(3, 4), cfg, seed=5).logbook) == _records(
+        by_role.logbook
+    )
+    with pytest.raises(ValueError, match="'crossover', 'mutation', 'selection'.*'replacement'"):
+        evo.register_operator("mine", _rank_roulette, role="replacement")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="built-in selection"):
+        evo.register_operator("tournament", _rank_roulette, role="selection")
+    with pytest.raises(TypeError, match="no parameter depth"):
+        evo.register_operator("roulette-by-role", _rank_roulette, role="selection", depth=2)
 
 
 def test_a_registered_selection_is_used_and_its_parameters_too():

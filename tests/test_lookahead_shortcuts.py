@@ -10,8 +10,9 @@ import numpy as np
 import pytest
 
 from evo.core import engine
-from evo.core.game import feedback_index, make_game
+from evo.core.game import make_game
 from evo.core.kinds import HEURISTICS
+from evo.core.mastermind import feedback_index
 from evo.search import lookahead, symmetry
 from evo.search.build import Node
 from evo.search.lookahead import _nlogn, palette, ranked_guesses
@@ -43,7 +44,7 @@ def test_kernel_choice_is_the_first_of_the_numpy_ranking(args, source):
     """Serial and threaded kernels, table or computed feedbacks, every heuristic, both
     pools: the guess NumPy ranks first (best score, then consistent, then lowest code)."""
     game = make_game(*args)
-    src = game.table if source == "table" else game.packed_source
+    src = game.table if source == "table" else game.computed_source
     every = np.arange(game.num_codes, dtype=np.int64)
     rng = np.random.default_rng(11)
     args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game))
@@ -153,7 +154,7 @@ def test_a_one_step_baseline_builds_no_table(tmp_path, monkeypatch):
     """A game whose table would be a cache file not yet built: the one-step tree computes
     its feedbacks (no file written, no table in memory) and is the tree built with it."""
     from evo import baselines
-    from evo.core import game as game_module
+    from evo.core import mastermind as game_module
 
     monkeypatch.setattr(game_module, "TABLE_FILE_BYTES", 1 << 20)  # (4,6): 1.7 MB
     game = make_game(4, 6, cache=str(tmp_path))

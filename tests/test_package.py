@@ -1,10 +1,13 @@
 """evo as a package people install: the distribution lists every package of evo, carries
-the configs, and a wheel built from the checkout runs from an empty folder in a fresh
-virtual environment, with no trace of the checkout."""
+the configs, describes itself on the package index with absolute links and ``pip
+install`` usage, and a wheel built from the checkout runs from an empty folder in a fresh
+virtual environment, with no trace of the checkout, as its description says."""
 
 from __future__ import annotations
 
+import email.parser
 import os
+import re
 import subprocess
 import sys
 import sysconfig
@@ -31,7 +34,10 @@ def test_the_distribution_lists_every_package_of_evo():
         for p in (ROOT / "evo").rglob("__init__.py")
         if "__pycache__" not in p.parts
     }
-    data = {"evo.show.explore_assets"}  # a folder of the explorer's script and style
+    data = {
+        "evo.show.explore_assets",
+        "evo.data.wordle",
+    }  # a folder of the explorer's script and style
     assert listed == found | {"evo.configs"} | data
     assert _project()["tool"]["setuptools"]["package-dir"]["evo.configs"] == "configs"
 
@@ -43,6 +49,60 @@ def test_the_name_version_and_license_are_in_one_place_each():
     assert (ROOT / "LICENSE").read_text().startswith("MIT License")
     assert project["license"] == "MIT" and project["license-files"] == ["LICENSE"]
     assert f"## {evo.__version__}" in (ROOT / "CHANGELOG.md").read_text()
+
+
+def _description() -> tuple[str, str]:
+    """The distribution's description (its file's text) and its content type, as
+    pyproject.toml gives them (the metadata of the wheel is checked against it below)."""
+    readme = _project()["project"]["readme"]
+    if isinstance(readme, str):  # a file name alone: its type by its suffix
+        readme = {"file": readme, "content-type": "text/markdown" * readme.endswith(".md")}
+    return (ROOT / readme["file"]).read_text(encoding="utf-8"), readme["content-type"]
+
+
+#: Where the project lives: the repository's URL, as [project.urls] gives it.
+def _repository() -> str:
+    return _project()["project"]["urls"]["Repository"]
+
+
+def _checked_url(url: str) -> None:
+    """A URL into the repository names a file or folder of the checkout."""
+    base = _repository()
+    if url.startswith(base + "/blob/main/"):
+        path = url.removeprefix(base + "/blob/main/").split("#")[0]
+        assert (ROOT / path).exists(), url
+
+
+def test_the_package_index_page_says_what_evo_is_with_absolute_links():
+    """The distribution's description is written for the package index (issue 51:
+    it was the README, with relative image links, `make` commands and no project URLs):
+    Markdown, `pip install evo-breakers`, no relative link (each link into the repository
+    names a file of it), no `make` command, the commands of evo it shows exist, and the
+    project's URLs are set."""
+    from evo.cli import COMMANDS
+    from evo.config import shipped_configs
+
+    text, content_type = _description()
+    assert content_type == "text/markdown"
+    assert "pip install evo-breakers" in text and "import evo" in text
+    links = re.findall(r"!?\[[^\]]*\]\(([^)\s]+)", text) + re.findall(r'src="([^"]+)"', text)
+    assert links
+    relative = [u for u in links if not u.startswith("https://")]
+    assert not relative, f"relative links do not work on the package index: {relative}"
+    for url in links:
+        _checked_url(url)
+    shell = re.findall(r"^```sh\n(.*?)^```", text, flags=re.S | re.M)
+    lines = [ln.split("  #")[0].strip() for block in shell for ln in block.splitlines()]
+    assert not [ln for ln in lines if ln.startswith("make")]
+    for line in [ln for ln in lines if ln.startswith("evo ")]:
+        assert line.split()[1] in COMMANDS, line
+        named = re.match(r"evo (run|config show) (\S+)", line)
+        assert named is None or named[2] in shipped_configs(), line
+    urls = _project()["project"]["urls"]
+    assert {"Homepage", "Documentation", "Repository", "Issues", "Changelog"} <= set(urls)
+    assert all(u.startswith(_repository()) for u in urls.values())
+    for url in urls.values():
+        _checked_url(url)
 
 
 @pytest.fixture(scope="module")
@@ -115,3 +175,41 @@ def test_the_wheel_runs_a_shipped_config_from_an_empty_folder(installed, tmp_pat
         text=True,
     )  # fmt: skip
     assert "mastermind-4-7" in listed.stdout and str(installed) in listed.stdout
+
+
+@pytest.mark.slow
+def test_the_package_index_page_works_as_written_from_the_wheel(installed, tmp_path):
+    """The wheel's metadata carries the description and the project's URLs; the
+    description's commands and its Python, run from an empty folder with only the wheel
+    installed (no configs/ folder, no checkout), succeed, and the Python prints Knuth's
+    total and the optimum."""
+    from test_readme import python_blocks, shell_blocks
+
+    text, content_type = _description()
+    (metadata,) = installed.glob("lib/python*/site-packages/evo_breakers-*.dist-info/METADATA")
+    meta = email.parser.Parser().parsestr(metadata.read_text(encoding="utf-8"))
+    assert meta["Description-Content-Type"] == content_type
+    assert meta.get_payload().strip() == text.strip()
+    urls = dict(u.split(", ", 1) for u in meta.get_all("Project-URL"))
+    assert urls == _project()["project"]["urls"]
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    env = {**_env(), "PATH": f"{installed / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"}
+    for block in shell_blocks(text):
+        lines = [ln for ln in block if not ln.startswith("pip ")]  # the wheel is installed
+        script = "set -euo pipefail\n" + "\n".join(lines)
+        res = subprocess.run(
+            ["bash", "-c", script], cwd=folder, env=env, capture_output=True, text=True,
+            timeout=900,
+        )  # fmt: skip
+        assert res.returncode == 0, f"{res.stderr[-3000:]}\n{res.stdout[-2000:]}"
+    assert (folder / "explore.html").is_file() and (folder / "mine.yaml").is_file()
+    assert [p.name.split("-")[0] for p in (folder / "runs").iterdir()] == ["quick"]
+    (block,) = python_blocks(text)
+    res = subprocess.run(
+        [installed / "bin" / "python", "-c", block], cwd=folder, env=env,
+        capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+    assert res.returncode == 0, res.stderr[-3000:]
+    assert res.stdout.splitlines()[0] == "5801 5625"
+    assert (folder / "best.json").is_file()

@@ -13,8 +13,9 @@ from click.testing import CliRunner
 
 from evo.baselines import run
 from evo.cli import main
-from evo.core.game import feedback_pair, make_game
+from evo.core.game import make_game
 from evo.core.growth import random_breaker
+from evo.core.mastermind import feedback_pair
 from evo.core.treeio import save_tree
 from evo.show.render import PALETTE, TERMINAL_FILL, render_tree, text_color, tree_dot
 

@@ -18,6 +18,7 @@ from pydantic import BaseModel
 
 from evo.baselines import run as run_baseline
 from evo.config import BUILTIN_KINDS, Config, load_config
+from evo.core.custom import custom_game
 from evo.core.game import GameTooLargeError, make_game
 from evo.core.growth import random_breaker
 from evo.core.treeio import save_tree
@@ -109,21 +110,44 @@ def test_seed_decides_the_selection():
 
 # ----------------------------------------------------------------------- game
 @pytest.mark.parametrize(
-    "pegs, colors, variant, codes",
-    [(3, 3, "mastermind", 27), (2, 4, "mastermind", 16), (3, 4, "bulls-cows", 24)],
+    "pegs, colors, variant, codes, feedbacks",
+    [
+        (3, 3, "mastermind", 27, 10),
+        (2, 4, "mastermind", 16, 6),
+        (3, 4, "bulls-cows", 24, 10),
+        (3, 3, "black-peg", 27, 4),
+    ],
 )
-def test_game_options_choose_the_game(pegs, colors, variant, codes):
+@pytest.mark.parametrize("key", ["kind", "variant"])  # variant: kind's older name
+def test_game_options_choose_the_game(pegs, colors, variant, codes, feedbacks, key):
     cfg = config(
         f"game.pegs={pegs}",
         f"game.colors={colors}",
-        f"game.variant={variant}",
+        f"game.{key}={variant}",
         "stop.generations=1",
     )
+    assert cfg.game.kind == variant
     result = run(cfg)
     assert result.best.game.key == (pegs, colors, variant)
     assert result.best.num_codes == codes == result.summary["codes"]
+    assert result.best.game.num_feedbacks == feedbacks
     for ind in result.state.population:
         assert ind.game.key == (pegs, colors, variant)
+
+
+def test_game_name_and_digest_find_a_custom_game():
+    words = ["ant", "bug", "cat", "dog", "elk", "fox", "gnu", "hen"]
+    game = custom_game(words, lambda g, s: len(set(g) & set(s)), name="test-config-game")
+    named = ["game.kind=custom", "game.name=test-config-game", "stop.generations=1"]
+    result = run(config(*named, f"game.digest={game.digest}"))
+    assert result.best.game is game and result.summary["game"] == game.spec
+    assert run(config(*named)).best.game is game  # by its name alone
+    with pytest.raises(ValueError, match="'test-config-other' is not defined in this process"):
+        config("game.kind=custom", "game.name=test-config-other")
+    with pytest.raises(ValueError, match="defined here is not the one named"):
+        config(*named, "game.digest=0123456789abcdef")
+    with pytest.raises(ValueError, match="named by game.name"):
+        config("game.kind=custom")
 
 
 def test_game_memory_budget_decides_the_table():
@@ -611,7 +635,9 @@ KEY_TESTS: dict[str, list[str]] = {
     ],
     "game.pegs": ["test_game_options_choose_the_game"],
     "game.colors": ["test_game_options_choose_the_game"],
-    "game.variant": ["test_game_options_choose_the_game"],
+    "game.kind": ["test_game_options_choose_the_game"],
+    "game.name": ["test_game_name_and_digest_find_a_custom_game"],
+    "game.digest": ["test_game_name_and_digest_find_a_custom_game"],
     "game.memory_gib": ["test_game_memory_budget_decides_the_table"],
     "population.size": ["test_population_size", "test_auto_values_adapt_to_the_game"],
     "population.init.pool": ["test_population_init_pool"],

@@ -11,8 +11,9 @@ import numpy as np
 import pytest
 
 from evo.baselines import lookahead
-from evo.core.game import Game, make_game
+from evo.core.game import make_game
 from evo.core.kinds import HEURISTICS
+from evo.core.mastermind import PegGame
 from evo.ea.mutation import greedy_subtree
 from evo.search.build import Node
 from evo.search.exact import Solver, code_kinds, max_parts, perfect_split_bounds, shared_solver
@@ -298,7 +299,7 @@ def test_feedback_block_reads_the_symmetric_table_either_way():
 
 def test_exact_solver_reads_a_read_only_table():
     """Big tables are memory-mapped read-only files: the search only reads them."""
-    g = Game(3, 4)
+    g = PegGame(3, 4)
     g.table.setflags(write=False)
     assert Solver(g).total(g.all_codes()) == 206  # Goddard's optimum of (3,4)
 

@@ -16,10 +16,10 @@ import pytest
 from support.definitions import all_code_tuples, design_feedback_number
 from support.reference_growth import brute_feedback
 
-import evo.core.game as game_module
+import evo.core.mastermind as game_module
 from evo.baselines import lookahead
 from evo.core import table_file
-from evo.core.game import Game
+from evo.core.mastermind import PegGame
 from evo.core.table_file import HEADER_BYTES
 
 REPO = Path(__file__).resolve().parent.parent
@@ -33,13 +33,13 @@ def definition_table(pegs: int, colors: int, variant: str = "mastermind") -> np.
     )
 
 
-def table_path(game: Game) -> Path:
+def table_path(game: PegGame) -> Path:
     return Path(os.environ["EVO_CACHE"]) / game.name / "feedback-table.bin"
 
 
-def cached(pegs: int, colors: int, variant: str = "mastermind") -> Game:
+def cached(pegs: int, colors: int, variant: str = "mastermind") -> PegGame:
     """A game whose big tables are kept in the test's cache (``EVO_CACHE``)."""
-    return Game(pegs, colors, variant, cache=os.environ["EVO_CACHE"])  # type: ignore[arg-type]
+    return PegGame(pegs, colors, variant, cache=os.environ["EVO_CACHE"])  # type: ignore[arg-type]
 
 
 @pytest.fixture
@@ -85,13 +85,13 @@ SECOND_PROCESS = textwrap.dedent(
     import sys
     from pathlib import Path
     import numpy as np
-    import evo.core.game as g
+    import evo.core.mastermind as g
 
     g.TABLE_FILE_BYTES = 0
     def no_build(self):
         raise AssertionError("the table was built a second time")
         yield
-    g.Game._table_blocks = no_build
+    g.PegGame._table_blocks = no_build
     game = g.make_game(3, 4, cache=os.environ["EVO_CACHE"])
     t = game.table
     every = np.arange(game.num_codes)
@@ -127,15 +127,15 @@ CONCURRENT = textwrap.dedent(
     """
     import os
     import sys
-    import evo.core.game as g
+    import evo.core.mastermind as g
 
     g.TABLE_FILE_BYTES = 0
-    build = g.Game._table_blocks
+    build = g.PegGame._table_blocks
     def counted(self):
         with open(sys.argv[1], "a") as log:
             log.write("built\\n")
         yield from build(self)
-    g.Game._table_blocks = counted
+    g.PegGame._table_blocks = counted
     print(int(g.make_game(4, 6, cache=os.environ["EVO_CACHE"]).table.sum()))
     """
 )
@@ -158,7 +158,7 @@ def test_processes_starting_together_build_the_table_once(tmp_path, file_tables)
     outs = [p.communicate(timeout=300) for p in procs]
     assert all(p.returncode == 0 for p in procs), [o[1] for o in outs]
     expected = int(
-        Game(4, 6, use_table=False)
+        PegGame(4, 6, use_table=False)
         .compute_feedback(np.arange(1296)[:, None], np.arange(1296)[None, :])
         .sum()
     )
@@ -210,14 +210,14 @@ def test_a_damaged_file_is_rebuilt(file_tables, damage):
 def test_an_unwritable_cache_builds_the_table_in_memory(file_tables, tmp_path, monkeypatch):
     blocker = tmp_path / "not-a-directory"
     blocker.write_text("x")
-    game = Game(3, 4, cache=str(blocker))
+    game = PegGame(3, 4, cache=str(blocker))
     assert np.array_equal(game.table, definition_table(3, 4))
     assert game.table.flags.writeable
 
 
 def test_a_game_without_a_cache_keeps_its_table_in_memory(file_tables):
     """Library calls leave no trace: no cache, no file, whatever the table's size."""
-    game = Game(3, 4)
+    game = PegGame(3, 4)
     assert np.array_equal(game.table, definition_table(3, 4))
     assert game.table.flags.writeable
     assert not table_path(game).exists()
@@ -226,17 +226,17 @@ def test_a_game_without_a_cache_keeps_its_table_in_memory(file_tables):
 SLOW_BUILD = textwrap.dedent(
     """
     import os, sys, time
-    import evo.core.game as g
+    import evo.core.mastermind as g
 
     g.TABLE_FILE_BYTES = 0
-    build = g.Game._table_blocks
+    build = g.PegGame._table_blocks
     def slow(self):
         for block in build(self):
             for row in block:
                 print("building", flush=True)
                 time.sleep(0.05)
                 yield row[None, :]
-    g.Game._table_blocks = slow
+    g.PegGame._table_blocks = slow
     g.make_game(3, 4, cache=os.environ["EVO_CACHE"]).table
     print("built", flush=True)
     """
@@ -293,7 +293,7 @@ def _forged(table: np.ndarray) -> np.ndarray:
 
 
 def test_a_forged_table_with_a_valid_crc_is_rebuilt(file_tables):
-    good = Game(3, 3, use_table=False)
+    good = PegGame(3, 3, use_table=False)
     every = np.arange(good.num_codes)
     right = good.compute_feedback(every[:, None], every[None, :])
     path = table_path(good)
@@ -308,7 +308,7 @@ def test_a_forged_table_with_a_valid_crc_is_rebuilt(file_tables):
 
 def test_the_spot_check_of_a_big_table_is_cheap_and_catches_a_forged_part(tmp_path):
     """On a table too big to check whole, sampled entries catch a forged block of rows."""
-    game = Game(4, 6, use_table=False)
+    game = PegGame(4, 6, use_table=False)
     m = game.num_codes
     every = np.arange(m)
     right = game.compute_feedback(every[:, None], every[None, :])

@@ -465,14 +465,21 @@ def test_fuzz_tree_files_end_in_a_tree_or_a_tree_file_error(tmp_path_factory, da
     path = Path(tmp) / f"t.{form}"
     path.write_bytes(damage(raw, data))
     game = data.draw(st.sampled_from([None, make_game(2, 2), make_game(3, 3)]))
+    loaded_or_refused(path, game, form)
+    if data.draw(st.integers(0, 4)) == 0:
+        check(CliRunner().invoke(main, ["table", str(path)]))
+
+
+def loaded_or_refused(path: Path, game, label: str):
+    """``evo.load_tree(path, game=game)``: a valid tree (of ``game`` when given), or None
+    for a TreeFileError naming the file on one line; which, counted as an event."""
     try:
         tree = evo.load_tree(path, game=game)
     except TreeFileError as e:
         assert str(path) in str(e) and "\n" not in str(e)
-        event(f"{form}: " + " ".join(str(e).replace(str(path), "").split()[:3]))
-    else:
-        event(f"{form}: a tree")
-        tree.validate()
-        assert game is None or tree.game == game
-    if data.draw(st.integers(0, 4)) == 0:
-        check(CliRunner().invoke(main, ["table", str(path)]))
+        event(f"{label}: " + " ".join(str(e).replace(str(path), "").split()[:5]))
+        return None
+    event(f"{label}: a tree")
+    tree.validate()
+    assert game is None or tree.game == game
+    return tree

@@ -36,9 +36,8 @@ from evo.baselines.known import (
     KnownTotal,
     known_optimum,
 )
-from evo.baselines.limits import BaselineRefused
+from evo.baselines.limits import DEFAULT_TIME_LIMIT, BaselineRefused
 from evo.baselines.optimal import (
-    DEFAULT_TIME_LIMIT,
     KNOWN_OPTIMA,
     OPTIMA_SOURCES,
     NoneBelow,

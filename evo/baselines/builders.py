@@ -11,15 +11,18 @@ import numpy as np
 from evo.baselines.consistent import optimal_consistent
 from evo.baselines.easy import advanced, easy
 from evo.baselines.human import least_frequent, separating
-from evo.baselines.optimal import DEFAULT_TIME_LIMIT, Where, optimal
+from evo.baselines.limits import DEFAULT_TIME_LIMIT
+from evo.baselines.optimal import Where, optimal
 from evo.baselines.optimal import estimate_seconds as optimal_estimate
 from evo.baselines.paper import TieOrder, extended, human_friendly
 from evo.baselines.registry import HUMAN, PAPER_STABLE, one_step, parse_name
 from evo.baselines.simple import lowest_consistent, random_consistent, with_opening
 from evo.core.game import Game
 from evo.core.kinds import Pool
+from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
 from evo.search.build import Node, build_tree
+from evo.search.kernels import Kernels
 from evo.search.lookahead import estimate_seconds as lookahead_estimate
 from evo.search.lookahead import lookahead_player, lookahead_tree
 
@@ -53,6 +56,25 @@ def lookahead(
 
         tree = build_tree(work, choose, as_written=True, progress=progress)
     return tree if work is game else replace(tree, game=game, _cache={})
+
+
+def kernels_needed(game: Game, name: str) -> Kernels | None:
+    """The compiled kernels building baseline ``name`` calls (None: it runs in NumPy): a
+    one-step rule's look-ahead when it runs compiled (:func:`evo.core.engine.compiled`,
+    on the game it reads, see :func:`lookahead`), RC's growth, the optimum's exact
+    search."""
+    from evo.core.engine import compiled
+    from evo.search.kernels import kernels_for
+
+    name = parse_name(game, name)
+    if one_step(name) is not None:
+        work = game if game.table_at_hand else game.computing()
+        return kernels_for(work, ("lookahead",)) if compiled(work) else None
+    if name.startswith("optimal"):
+        return kernels_for(game, ("search",))
+    if name.rsplit("+", 1)[-1] == "rc":
+        return kernels_for(game, ("growth",))
+    return None
 
 
 def reads_table(game: Game, names: Sequence[str]) -> bool:
@@ -102,19 +124,20 @@ def build(
         return lowest_consistent(game)
     if name == "rc":
         return random_consistent(game, seed=seed)
-    if name in HUMAN[:2] + PAPER_STABLE:
+    pegs = peg_game(game)  # the human players' (parse_name refused them elsewhere)
+    if name in HUMAN[:2] + PAPER_STABLE and pegs is not None:
         tie_order: TieOrder = "stable" if name.endswith("-stable") else "v8"
         base = name.removesuffix("-stable")
         maker = human_friendly if base == "human-friendly" else extended
-        return maker(game, tie_order=tie_order)
-    if name == "least-frequent":
-        return least_frequent(game)
-    if name == "separating":
-        return separating(game)
-    if name == "easy":
-        return easy(game)
-    if name == "advanced":
-        return advanced(game)
+        return maker(pegs, tie_order=tie_order)
+    if name == "least-frequent" and pegs is not None:
+        return least_frequent(pegs)
+    if name == "separating" and pegs is not None:
+        return separating(pegs)
+    if name == "easy" and pegs is not None:
+        return easy(pegs)
+    if name == "advanced" and pegs is not None:
+        return advanced(pegs)
     if name == "optimal":
         return optimal(game, time_limit=time_limit, where=where)
     if name == "optimal-consistent":

@@ -69,9 +69,7 @@ def entry(game: Game, key: str, name: str, seed: int | None) -> dict[str, Any]:
         "key": key,
         "seed": seed,
         "game": game.name,
-        "pegs": game.pegs,
-        "colors": game.colors,
-        "variant": game.variant,
+        **game.spec,
     }
 
 

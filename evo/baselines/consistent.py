@@ -15,8 +15,12 @@ import time
 
 import numpy as np
 
-from evo.baselines.limits import BaselineRefused, check_time_limit, duration_text
-from evo.baselines.optimal import DEFAULT_TIME_LIMIT
+from evo.baselines.limits import (
+    DEFAULT_TIME_LIMIT,
+    BaselineRefused,
+    check_time_limit,
+    duration_text,
+)
 from evo.core.game import Game
 from evo.core.tree import Tree
 from evo.search.build import Node, build_tree

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from evo.core.game import Game
+from evo.core.mastermind import PegGame
 from evo.core.tree import Tree
 from evo.search.build import Node, Player, build_tree
 
@@ -30,12 +30,12 @@ from evo.search.build import Node, Player, build_tree
 NAMES: tuple[str, ...] = ("easy", "advanced")
 
 
-def _check(game: Game) -> None:
+def _check(game: PegGame) -> None:
     if game.variant != "mastermind":
         raise ValueError("easy and advanced are Mastermind strategies (colors may repeat)")
 
 
-def caps(game: Game, history: tuple[int, ...]) -> np.ndarray:
+def caps(game: PegGame, history: tuple[int, ...]) -> np.ndarray:
     """Per color, the most copies of it in one guess of ``history`` (``N`` when the
     color was never played: a fresh color may fill every hole)."""
     out = np.full(game.colors, game.pegs, dtype=np.int64)
@@ -46,7 +46,7 @@ def caps(game: Game, history: tuple[int, ...]) -> np.ndarray:
     return out
 
 
-def easy_guess(game: Game, codes: np.ndarray, history: tuple[int, ...]) -> int:
+def easy_guess(game: PegGame, codes: np.ndarray, history: tuple[int, ...]) -> int:
     """The first code of ``codes`` in the color-by-color order (module docstring)."""
     digits = game.digits[codes]
     over = game.color_counts[codes] > caps(game, history)[None, :]
@@ -57,7 +57,7 @@ def easy_guess(game: Game, codes: np.ndarray, history: tuple[int, ...]) -> int:
     return int(codes[np.lexsort(keys[::-1])[0]])
 
 
-def advanced_guess(game: Game, codes: np.ndarray, history: tuple[int, ...]) -> int:
+def advanced_guess(game: PegGame, codes: np.ndarray, history: tuple[int, ...]) -> int:
     """:func:`easy_guess`, with a one-color guess of a fresh color ``c`` replaced by
     ``c`` on the first half of the pegs and ``c+1`` on the rest when ``c+1`` is fresh too
     (and the pair is still possible)."""
@@ -73,12 +73,12 @@ def advanced_guess(game: Game, codes: np.ndarray, history: tuple[int, ...]) -> i
     return g
 
 
-def easy_player(game: Game) -> Player:
+def easy_player(game: PegGame) -> Player:
     _check(game)
     return lambda codes, node: easy_guess(game, codes, node.history)
 
 
-def advanced_player(game: Game) -> Player:
+def advanced_player(game: PegGame) -> Player:
     _check(game)
 
     def choose(codes: np.ndarray, node: Node) -> int:
@@ -87,11 +87,11 @@ def advanced_player(game: Game) -> Player:
     return choose
 
 
-def easy(game: Game) -> Tree:
+def easy(game: PegGame) -> Tree:
     """The Easy strategy's tree."""
     return build_tree(game, easy_player(game))
 
 
-def advanced(game: Game) -> Tree:
+def advanced(game: PegGame) -> Tree:
     """The Advanced strategy's tree."""
     return build_tree(game, advanced_player(game))

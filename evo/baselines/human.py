@@ -24,14 +24,14 @@ import itertools
 
 import numpy as np
 
-from evo.core.game import Game
+from evo.core.mastermind import PegGame
 from evo.core.tree import Tree
 from evo.search.build import Node, Player, build_tree
 from evo.search.partition import partition_counts, perfect_consistent
 from evo.search.symmetry import encode
 
 
-def least_frequent_guess(game: Game, codes: np.ndarray) -> int:
+def least_frequent_guess(game: PegGame, codes: np.ndarray) -> int:
     """The least-frequent player's guess for the code set ``codes``."""
     if len(codes) <= 2:
         return int(codes[0])
@@ -47,11 +47,11 @@ def least_frequent_guess(game: Game, codes: np.ndarray) -> int:
     return int(codes[0])
 
 
-def least_frequent_player(game: Game) -> Player:
+def least_frequent_player(game: PegGame) -> Player:
     return lambda codes, node: least_frequent_guess(game, codes)
 
 
-def separating_player(game: Game) -> Player:
+def separating_player(game: PegGame) -> Player:
     def choose(codes: np.ndarray, node: Node) -> int:
         if len(codes) <= 2:
             return int(codes[0])
@@ -70,9 +70,9 @@ def separating_player(game: Game) -> Player:
     return choose
 
 
-def least_frequent(game: Game) -> Tree:
+def least_frequent(game: PegGame) -> Tree:
     return build_tree(game, least_frequent_player(game))
 
 
-def separating(game: Game) -> Tree:
+def separating(game: PegGame) -> Tree:
     return build_tree(game, separating_player(game))

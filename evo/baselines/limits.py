@@ -13,9 +13,10 @@ if TYPE_CHECKING:
 #: What raises the limit, as a Python caller says it; the command line cites its option.
 PYTHON_OPTION = "time_limit="
 
-#: Seconds a baseline planted in a run's first population may take to compute
-#: (``evo run --time-limit``, ``evolve(time_limit=...)``).
-PLANT_SECONDS = 600.0
+#: Seconds a baseline may take when the caller sets no limit, wherever one is built:
+#: ``evo baselines --time-limit``, ``evo run --time-limit`` (those planted in the first
+#: population), ``evo.baseline``, ``evo.evolve`` and ``evo.steps`` (``time_limit=``).
+DEFAULT_TIME_LIMIT = 600.0
 
 
 class BaselineRefused(RuntimeError):

@@ -20,9 +20,17 @@ from typing import Literal
 
 import numpy as np
 
-from evo.baselines.limits import BaselineRefused, check_time_limit, duration_text, refuse_beyond
-from evo.core.engine import threads
-from evo.core.game import Game, available_memory_bytes, count_codes, memory_estimate
+from evo.baselines.limits import (
+    DEFAULT_TIME_LIMIT,
+    BaselineRefused,
+    check_time_limit,
+    duration_text,
+    refuse_beyond,
+)
+from evo.core.engine import MAX_WORKERS, threads
+from evo.core.game import Game, available_memory_bytes
+from evo.core.mastermind import count_codes, peg_game
+from evo.core.numbers import whole
 from evo.core.tree import Tree
 from evo.core.treeio import save_tree
 from evo.search import spread
@@ -118,10 +126,6 @@ KNOWN_OPTIMA: dict[tuple[int, int, str], int] = {(p, c, v): t for p, c, v, t, _ 
 OPTIMA_SOURCES: dict[tuple[int, int, str], str] = {(p, c, v): s for p, c, v, _, s in _OPTIMA}
 
 
-#: Seconds the optimum may take when the caller gives no limit.
-DEFAULT_TIME_LIMIT = 600.0
-
-
 #: The refusal of the optimum: a :class:`~evo.baselines.limits.BaselineRefused` (the
 #: name it had when the optimum was the only baseline with a time limit).
 OptimalRefused = BaselineRefused
@@ -207,6 +211,9 @@ class Where:
             bound = min(bound, self.against.total)
         return bound
 
+    def __post_init__(self) -> None:
+        whole(self.workers, what="workers", low=0, high=MAX_WORKERS)
+
     @property
     def coordinated(self) -> bool:
         """Whether the search runs through the spread search's coordinator from the root:
@@ -230,7 +237,7 @@ def memo_budget(game: Game, memory: int | None) -> int:
     """Bytes the exact search's memos may take: ``memory`` (None: 80% of the memory
     available), less what the game and the process need."""
     total = int(available_memory_bytes() * 0.8) if memory is None else memory
-    need, _ = memory_estimate(game.pegs, game.colors, game.variant, memory=memory)
+    need, _ = game.memory_need(memory=memory)
     return max(LEAST_MEMO_BYTES, total - need - PROCESS_BYTES)
 
 
@@ -253,11 +260,14 @@ def estimate_seconds(game: Game, *, processes: int = 1) -> float | None:
 
 
 def _one_thread_seconds(game: Game) -> float | None:
-    key = (game.variant, game.pegs, game.colors)
+    pegs = peg_game(game)
+    if pegs is None:  # nothing measured: a custom game's optimum is not timed ahead
+        return None
+    key = (pegs.variant, pegs.pegs, pegs.colors)
     if key in MEASURED_SECONDS:
         return MEASURED_SECONDS[key]
     points = sorted(
-        (count_codes(p, c, v), s) for (v, p, c), s in MEASURED_SECONDS.items() if v == game.variant
+        (count_codes(p, c, v), s) for (v, p, c), s in MEASURED_SECONDS.items() if v == pegs.variant
     )[-3:]
     if len(points) < 2:
         return None
@@ -281,10 +291,18 @@ def optimal(
     the answer (it is optimal), else :class:`NoneBelow` says the optimum is at least the
     bound."""
     where = where or Where()
+    if game.rule is not None and where.coordinated:
+        raise ValueError(
+            f"the optimum of {game.name}, a game with a rule on guesses, is searched in "
+            "this process only (no results file, workers or cluster)"
+        )
     time_limit = check_time_limit(time_limit)
     bound = where.bound(game)
     est = estimate_seconds(game, processes=where.processes)
     refuse_beyond(game, "optimal", est, time_limit, on=f"on {_on(where)}")
+    from evo.search.kernels import ensure_compiled, kernels_for, tell
+
+    ensure_compiled(kernels_for(game, ("search",)), say=where.report or tell)  # off the clock
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     per = where.workers if where.scheduler is None and where.workers > 0 else 1
@@ -329,9 +347,18 @@ def optimal(
 
 def first_floors(game: Game, option: FloorsOption, *, upper: int = UNBOUNDED) -> Floors | None:
     """The floors of the first guesses that ``option`` asks for (``Where.floors``), None
-    for none; a class is bounded no further once it reaches ``upper``."""
+    for none; a class is bounded no further once it reaches ``upper``. Only a game whose
+    guesses are its codes, with no rule on them: the floors bound the codes' first
+    guesses, and a set's floor holds wherever it is met (ValueError when asked for else)."""
     if option == "none" or (option == "auto" and game.num_codes < FLOOR_CODES):
         return None
+    if game.rule is not None or game.num_guesses != game.num_codes:
+        if option == "auto":
+            return None
+        raise ValueError(
+            f"floors bound the first guesses of a game whose guesses are its codes, with no "
+            f"rule on them: not {game.name}"
+        )
     if isinstance(option, Path):
         return floors_of_certificate(game, option)
     depth = FLOOR_DEPTH if option == "auto" else option
@@ -392,6 +419,15 @@ def _write_best(
         say(f"the best tree so far, total {cost:,}, is in {path}")
 
 
+def _results_game(game: Game) -> list:
+    """The game as a results file names it: ``[variant, pegs, colors]`` for the
+    Mastermind family, else ``[kind, name, digest]``."""
+    pegs = peg_game(game)
+    if pegs is not None:
+        return [pegs.variant, pegs.pegs, pegs.colors]
+    return [game.kind, game.name, game.spec.get("digest")]
+
+
 def _spread(
     game: Game,
     solver: Solver,
@@ -410,7 +446,7 @@ def _spread(
     if where.results is not None:
         results = spread.Results(
             where.results,
-            {"game": [game.variant, game.pegs, game.colors], "pool": "all", "policy": "symmetry"},
+            {"game": _results_game(game), "pool": "all", "policy": "symmetry"},
         )
         if results.unsealed and where.note is not None:
             n = results.unsealed
@@ -456,7 +492,12 @@ def _spread(
         per = None if where.scheduler is not None else memory // where.workers
         session = f"{os.getpid()}-{time.time_ns()}"
         task = partial(solve_leaf, game, (session, "symmetry", "all", 0, per))
-        with spread.dask_client(where.scheduler, workers=where.workers, memory=per) as client:
+        from evo.search.kernels import kernels_for
+
+        need = kernels_for(game, ("search",))
+        with spread.dask_client(
+            where.scheduler, workers=where.workers, memory=per, kernels=need
+        ) as client:
             runner = spread.Cluster(client, task)
             return solver.spread(
                 codes,

@@ -37,7 +37,7 @@ from typing import Literal
 
 import numpy as np
 
-from evo.core.game import Game
+from evo.core.mastermind import PegGame
 from evo.core.tree import Tree
 from evo.search.build import build_tree
 
@@ -127,7 +127,7 @@ def v8_sort(items: list, key: Callable) -> list:
     return a
 
 
-def frequency_records(game: Game, codes: np.ndarray, *, tie_order: TieOrder = "v8") -> list:
+def frequency_records(game: PegGame, codes: np.ndarray, *, tie_order: TieOrder = "v8") -> list:
     """The paper's records ``(position, digit, frequency)`` of the possible ``codes``,
     in creation order, then sorted by ascending frequency with ``tie_order``."""
     n, c = game.pegs, game.colors
@@ -146,7 +146,7 @@ def frequency_records(game: Game, codes: np.ndarray, *, tie_order: TieOrder = "v
 
 
 def human_friendly_guess(
-    game: Game, codes: np.ndarray, *, repeats: bool = False, tie_order: TieOrder = "v8"
+    game: PegGame, codes: np.ndarray, *, repeats: bool = False, tie_order: TieOrder = "v8"
 ) -> int | None:
     """The digits of the sorted records in order, each once, until ``N`` (from the
     second record with ``repeats``); None when the records run out first."""
@@ -159,7 +159,7 @@ def human_friendly_guess(
     return None
 
 
-def separating_guess(game: Game, codes: np.ndarray) -> int | None:
+def separating_guess(game: PegGame, codes: np.ndarray) -> int | None:
     """The lowest code of the game that answers each of ``codes`` differently."""
     codes = np.asarray(codes, dtype=np.int64)
     fb = np.sort(game.feedback(game.all_codes()[:, None], codes[None, :]), axis=1)
@@ -168,7 +168,7 @@ def separating_guess(game: Game, codes: np.ndarray) -> int | None:
 
 
 def paper_guess(
-    game: Game,
+    game: PegGame,
     codes: np.ndarray,
     history: tuple[int, ...],
     *,
@@ -191,12 +191,12 @@ def paper_guess(
     return int(codes[0]), True
 
 
-def _check(game: Game) -> None:
+def _check(game: PegGame) -> None:
     if game.variant != "bulls-cows":
         raise ValueError("the paper's players are Bulls and Cows players (distinct digits)")
 
 
-def play_tree(game: Game, choose: Callable[[np.ndarray, tuple[int, ...]], int]) -> Tree:
+def play_tree(game: PegGame, choose: Callable[[np.ndarray, tuple[int, ...]], int]) -> Tree:
     """The tree of a player that may play a guess telling nothing (it then costs a move
     and the node has a single child); ``choose(codes, history)`` must never repeat a
     guess of ``history``."""
@@ -204,7 +204,7 @@ def play_tree(game: Game, choose: Callable[[np.ndarray, tuple[int, ...]], int]) 
 
 
 def paper_player(
-    game: Game, *, extended: bool, tie_order: TieOrder = "v8", unique_below: int = UNIQUE_BELOW
+    game: PegGame, *, extended: bool, tie_order: TieOrder = "v8", unique_below: int = UNIQUE_BELOW
 ) -> Callable[[np.ndarray, tuple[int, ...]], int]:
     _check(game)
 
@@ -221,12 +221,14 @@ def paper_player(
     return choose
 
 
-def human_friendly(game: Game, *, tie_order: TieOrder = "v8") -> Tree:
+def human_friendly(game: PegGame, *, tie_order: TieOrder = "v8") -> Tree:
     """The paper's human-friendly (least frequent digits) player's tree."""
     return play_tree(game, paper_player(game, extended=False, tie_order=tie_order))
 
 
-def extended(game: Game, *, tie_order: TieOrder = "v8", unique_below: int = UNIQUE_BELOW) -> Tree:
+def extended(
+    game: PegGame, *, tie_order: TieOrder = "v8", unique_below: int = UNIQUE_BELOW
+) -> Tree:
     """The paper's extended player's tree."""
     player = paper_player(game, extended=True, tie_order=tie_order, unique_below=unique_below)
     return play_tree(game, player)
@@ -236,6 +238,7 @@ def fallbacks(tree: Tree, *, extended: bool, tie_order: TieOrder = "v8") -> int:
     """How many nodes of a paper player's ``tree`` use the fallback (where the paper's
     program would repeat a guess forever)."""
     game, out = tree.game, 0
+    assert isinstance(game, PegGame)
     for i in range(len(tree)):
         history = tuple(tree.used_guesses(i))
         _, fell = paper_guess(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from evo.core.game import Game
 from evo.core.kinds import HEURISTICS
+from evo.core.mastermind import peg_game
 
 #: The one-step look-ahead baselines: each heuristic, and its consistent-only form.
 LOOKAHEAD: tuple[str, ...] = tuple(f"{s}{c}" for s in HEURISTICS for c in ("", "-consistent"))
@@ -34,10 +35,10 @@ _FOLLOWERS = ("lc", "rc") + LOOKAHEAD
 
 def default_names(game: Game) -> list[str]:
     """What ``evo baselines`` runs without ``--only``: the one-step strategies, LC, RC,
-    the human players of the variant, the optimum and, for games of at most
-    :data:`CONSISTENT_OPTIMUM_UP_TO` codes, the consistent optimum."""
+    the human players of the game (Bulls and Cows', Mastermind's), the optimum and, for
+    games of at most :data:`CONSISTENT_OPTIMUM_UP_TO` codes, the consistent optimum."""
     names = list(LOOKAHEAD) + ["lc", "rc"]
-    names += list(HUMAN) if game.variant == "bulls-cows" else list(EASY)
+    names += {"bulls-cows": list(HUMAN), "mastermind": list(EASY)}.get(game.kind, [])
     names.append("optimal")
     if game.num_codes <= CONSISTENT_OPTIMUM_UP_TO:
         names.append("optimal-consistent")
@@ -49,10 +50,14 @@ def parse_name(game: Game, name: str) -> str:
     if not isinstance(name, str):
         raise ValueError(f"a baseline name is a string such as 'knuth', not {name!r}")
     text = name.strip().lower()
-    if text in EASY and game.variant != "mastermind":
-        raise ValueError(f"{text} is a Mastermind strategy (colors repeat), not for {game.name}")
-    if text in HUMAN[:2] + PAPER_STABLE and game.variant != "bulls-cows":
+    if text in EASY and game.kind != "mastermind":
+        raise ValueError(
+            f"{text} is a Mastermind strategy (black and white pegs), not for {game.name}"
+        )
+    if text in HUMAN[:2] + PAPER_STABLE and game.kind != "bulls-cows":
         raise ValueError(f"{text} is a Bulls and Cows player, not for {game.name}")
+    if text in HUMAN[2:] and peg_game(game) is None:
+        raise ValueError(f"{text} plays pegs of colors or digits, which {game.name} has not")
     if text in NAMES:
         return text
     if "+" in text:

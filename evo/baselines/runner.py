@@ -11,9 +11,14 @@ import time
 from collections.abc import Callable
 
 from evo.baselines import cache
-from evo.baselines.builders import build, estimate_seconds, reads_table
-from evo.baselines.limits import BaselineRefused, check_time_limit, refuse_beyond
-from evo.baselines.optimal import DEFAULT_TIME_LIMIT, NoneBelow, Where
+from evo.baselines.builders import build, estimate_seconds, kernels_needed, reads_table
+from evo.baselines.limits import (
+    DEFAULT_TIME_LIMIT,
+    BaselineRefused,
+    check_time_limit,
+    refuse_beyond,
+)
+from evo.baselines.optimal import NoneBelow, Where
 from evo.baselines.records import Baseline, BaselineResult, Refused
 from evo.baselines.registry import parse_name, seeded
 from evo.baselines.simple import estimate_rc
@@ -56,6 +61,11 @@ def run(
     refuse_beyond(game, name, estimate_seconds(game, name), time_limit)  # before any work
     if reads_table(game, [name]):  # a one-step rule may compute its feedbacks instead
         game.prepare()  # the one-time table is not part of a strategy's time
+    need = kernels_needed(game, name)
+    if need is not None:  # nor compiling its kernels
+        from evo.search.kernels import ensure_compiled, tell
+
+        ensure_compiled(need, say=(where.report if where is not None else None) or tell)
     t0 = time.perf_counter()
     tree = build(game, name, seed=seed, time_limit=time_limit, progress=progress, where=where)
     seconds = time.perf_counter() - t0

@@ -95,7 +95,9 @@ def _rc_below(game: Game, skeleton: Tree, starts: list[int], rng: np.random.Gene
     ``starts``, the last first so that the earlier node numbers stay valid."""
     tree = skeleton
     for node in reversed(starts):
-        tree = tree.replace(node, grow(game, tree.code_set(node), rng=rng, pool="consistent"))
+        history = tuple(tree.used_guesses(node)) if game.rule is not None else ()
+        sub = grow(game, tree.code_set(node), rng=rng, pool="consistent", history=history)
+        tree = tree.replace(node, sub)
     return tree
 
 

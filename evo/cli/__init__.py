@@ -23,7 +23,7 @@ from evo.show.text import short_message
 #: ``evo --help``. ``tests/test_cli_start.py`` checks that the lines match the docstrings.
 COMMANDS: dict[str, str] = {
     "population": "Grow SIZE random breakers and print min, max, average and standard deviation of",
-    "run": "Evolve breakers as CONFIG (a YAML file, see configs/) says. Writes",
+    "run": "Evolve breakers as CONFIG says: a YAML file, or the name of a config shipped with",
     "resume": "Continue the run in RUN_DIR from its checkpoint (with its config.yaml): the result",
     "render": "Draw TREE (a tree file such as best.json, a run directory, or a baseline name such",
     "report": "Write fitness.png, depths.png, best.svg, report.html and report.md into RUN_DIR.",
@@ -48,6 +48,7 @@ USER_ERRORS = {
     "evo.core.tree.InvalidTreeError",
     "evo.runs.checkpoint.CheckpointError",
     "evo.core.game.GameTooLargeError",
+    "evo.core.game.UnknownGameError",
     "evo.core.files.FileWriteError",
     "evo.core.files.LockedError",
     "evo.ea.cluster.ClusterError",
@@ -156,9 +157,13 @@ def main(debug: bool) -> None:
     """evo: evolve complete strategies (breaker trees) for Mastermind-family games."""
     global _debug
     _debug = debug
+    from evo.core.engine import MAX_WORKERS
     from evo.core.numbers import env_count
 
-    try:
-        env_count("EVO_THREADS", os.environ)  # read deep inside the kernels: say it now
+    try:  # read deep inside the kernels (numba's at its import): say it now
+        for name in ("EVO_THREADS", "NUMBA_NUM_THREADS"):
+            env_count(name, os.environ, high=MAX_WORKERS)
     except ValueError as e:
         raise click.ClickException(str(e)) from None
+    if os.environ.get("NUMBA_NUM_THREADS", "1").strip() == "":  # numba warns, a traceback
+        raise click.ClickException("NUMBA_NUM_THREADS is set but empty: unset it, or give a count")

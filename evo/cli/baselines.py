@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 
 import click
 
+from evo.baselines.limits import DEFAULT_TIME_LIMIT
+
 if TYPE_CHECKING:
     from evo.baselines import Refused
     from evo.baselines.optimal import FloorsOption
@@ -17,11 +19,14 @@ if TYPE_CHECKING:
 from evo.cli.common import (
     FINITE_POSITIVE,
     FoundProgress,
+    OutputFile,
+    OutputFolder,
     format_table,
     game_options,
     open_game,
     threads_option,
 )
+from evo.core.engine import MAX_WORKERS
 
 #: A baseline expected to take at least this many seconds has its estimate shown first.
 LONG_SECONDS = 10.0
@@ -68,14 +73,14 @@ def _histogram(h: dict) -> str:
 @click.option("--json", "as_json", is_flag=True, help="Print a JSON list of results.")
 @click.option(
     "--save",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputFolder(),
     default=None,
     help="Write each tree as DIR/<name>.json.",
 )
 @click.option(
     "--time-limit",
     type=FINITE_POSITIVE,
-    default=60.0,
+    default=DEFAULT_TIME_LIMIT,
     show_default=True,
     help="Seconds a baseline may take: one estimated beyond is refused with its estimate "
     "before any work, and the exact optimum gives up there.",
@@ -93,7 +98,7 @@ def _histogram(h: dict) -> str:
 @click.option("--no-cache", is_flag=True, help="Recompute, and do not write the cache.")
 @click.option(
     "--resume",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=OutputFile(),
     default=None,
     metavar="FILE",
     help="The exact optimum's results file: each subproblem it finishes is added to FILE "
@@ -110,7 +115,7 @@ def _histogram(h: dict) -> str:
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=0, max=MAX_WORKERS),
     default=0,
     show_default=True,
     help="Search the exact optimum on a local Dask cluster of this many worker processes "
@@ -312,10 +317,7 @@ def baselines(
                 f"{res['seconds']:.3f}{mark}",
             ]
         )
-    click.echo(
-        f"{game.variant} game, {pegs} pegs, {colors} colors: {game.num_codes:,} codes"
-        + ("" if game.use_table else f"; {table_note(game)}")
-    )
+    click.echo(f"{game.description}" + ("" if game.use_table else f"; {table_note(game)}"))
     click.echo(
         format_table(
             ["strategy", "total", "average", "worst", "histogram (guesses:codes)", "time (s)"],

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import FINITE_POSITIVE, game_options, open_game, threads_option
+from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, threads_option
 
 
 @click.command()
@@ -39,7 +39,7 @@ from evo.cli.common import FINITE_POSITIVE, game_options, open_game, threads_opt
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=WORKERS,
     default=None,
     help="Local processes the tasks (a first-guess class's part each) run on, the largest "
     "parts first (1: the smallest first, so that the certificate fills soonest). Default: "
@@ -265,6 +265,7 @@ def _check(ctx: click.Context, path: Path, part: int | None, as_json: bool) -> N
     --colors and --variant when they are given)."""
     from click.core import ParameterSource
 
+    from evo.core.game import spec_text
     from evo.search.bound import (
         CertificateError,
         certificate_game,
@@ -279,6 +280,11 @@ def _check(ctx: click.Context, path: Path, part: int | None, as_json: bool) -> N
         for p in ("pegs", "colors", "variant")
         if ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
     }
+    if key[0] == "custom":
+        raise CertificateError(
+            f"the certificate is of {spec_text(data['game'])}: a custom game is checked from "
+            "Python (evo.search.bound.check_certificate), where it is defined"
+        )
     mine = dict(zip(("pegs", "colors", "variant"), key))
     for name, value in given.items():
         if mine[name] != value:

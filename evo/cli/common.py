@@ -5,14 +5,16 @@ from __future__ import annotations
 import functools
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import click
 from click.core import ParameterSource
 
+from evo.core.engine import MAX_WORKERS
 from evo.core.files import FileWriteError, cache_dir, check_output
-from evo.core.game import VARIANTS, Game, GameTooLargeError, make_game
+from evo.core.game import Game, GameTooLargeError, make_game
 from evo.core.growth import POOLS
+from evo.core.kinds import VARIANTS
 
 if TYPE_CHECKING:
     from evo.core.tree import Tree
@@ -46,16 +48,20 @@ def _set_memory(ctx: click.Context, param: click.Parameter, value: float | None)
 
 
 def game_options(f):
-    """``--pegs``, ``--colors``, ``--variant`` and ``--memory``."""
+    """``--pegs``, ``--colors``, ``--game`` (or ``--variant``, its older name) and
+    ``--memory``."""
 
     @click.option("--pegs", "-n", type=int, default=4, show_default=True, help="Pegs (N).")
     @click.option("--colors", "-c", type=int, default=6, show_default=True, help="Colors (C).")
     @click.option(
+        "--game",
         "--variant",
+        "variant",
         type=click.Choice(VARIANTS),
         default="mastermind",
         show_default=True,
-        help="mastermind (repetition allowed) or bulls-cows (no repetition).",
+        help="The game: mastermind (colors may repeat), black-peg (Mastermind answered by "
+        "black pegs alone) or bulls-cows (distinct digits). --variant is its older name.",
     )
     @click.option(
         "--memory",
@@ -94,9 +100,13 @@ def _set_threads(ctx: click.Context, param: click.Parameter, value: int | None) 
     return value
 
 
+#: A count of local processes or threads: from 1 to :data:`evo.core.engine.MAX_WORKERS`
+#: (``--workers``, ``--threads``), as a config's ``workers``.
+WORKERS = click.IntRange(min=1, max=MAX_WORKERS)
+
 threads_option = click.option(
     "--threads",
-    type=click.IntRange(min=1),
+    type=WORKERS,
     default=None,
     expose_value=False,
     callback=_set_threads,
@@ -122,6 +132,35 @@ class OutputFile(click.ParamType):
         from click.shell_completion import CompletionItem
 
         return [CompletionItem(incomplete, type="file")]  # the shell's own file names
+
+
+class TreeOutputFile(OutputFile):
+    """A tree file a command will write: an :class:`OutputFile` whose name is one
+    :func:`~evo.core.treeio.save_tree` writes (not another compression's)."""
+
+    def convert(self, value, param, ctx) -> Path:
+        from evo.core.treeio import tree_form
+
+        path = super().convert(value, param, ctx)
+        try:
+            tree_form(path)
+        except FileWriteError as e:
+            self.fail(e.strerror or str(e), param, ctx)
+        return path
+
+
+class OutputFolder(click.Path):
+    """A folder a command will write into (made when missing), a
+    :class:`~pathlib.Path`: an empty name is refused, as an empty file name is, rather
+    than taken for the current folder."""
+
+    def __init__(self) -> None:
+        super().__init__(file_okay=False, path_type=Path)
+
+    def convert(self, value, param, ctx) -> Path:
+        if isinstance(value, str) and value == "":
+            self.fail("the folder name is empty (give . for the current folder)", param, ctx)
+        return cast(Path, super().convert(value, param, ctx))  # a Path: its path_type
 
 
 def open_game(pegs: int, colors: int, variant: str, trees: int = 1) -> Game:

@@ -37,4 +37,4 @@ def list_() -> None:
 
     for name, path in sorted(shipped_configs().items()):
         game = load_config(path).game
-        click.echo(f"{name:28} {game.variant} {game.pegs} pegs, {game.colors} colors  {path}")
+        click.echo(f"{name:28} {game.kind} {game.pegs} pegs, {game.colors} colors  {path}")

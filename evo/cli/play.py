@@ -30,8 +30,9 @@ def _read_line(prompt: str) -> str | None:
 @click.pass_context
 def play(ctx, tree, secret, pegs, colors, variant) -> None:
     """Play TREE (a tree file, a run directory, or a baseline name with --pegs/--colors):
-    think of a secret and answer each guess with its black and white pegs (1B 2W, 1,2 or
-    1 2); 'undo' takes back an answer, 'quit' leaves."""
+    think of a secret and answer each guess with its feedback (black and white pegs in
+    Mastermind: 1B 2W, 1,2 or 1 2; black pegs alone with --game black-peg: 1B or 1);
+    'undo' takes back an answer, 'quit' leaves."""
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
     game = breaker.game
     if secret is not None:
@@ -42,12 +43,7 @@ def play(ctx, tree, secret, pegs, colors, variant) -> None:
         for line in secret_lines(breaker, code):
             click.echo(line)
         return
-    lowest, highest = game.format_code(0)[0], game.format_code(game.num_codes - 1)[0]
-    if game.variant == "mastermind":
-        what, kind = f"{game.pegs} pegs of colors {lowest} to {highest}", "black and white pegs"
-    else:
-        what, kind = f"{game.pegs} different digits from {lowest} to {highest}", "bulls and cows"
-    click.echo(f"Think of a secret of {what}; answer each guess with its {kind}.")
+    click.echo(f"Think of a secret, {game.code_help}; answer each guess with {game.feedback_help}.")
     pos = play_loop(breaker, read=_read_line, write=click.echo)
     if not pos.solved:
         sys.exit(1)

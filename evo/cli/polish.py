@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import click
 
-from evo.cli.common import OutputFile, game_options, load_breaker, threads_option
-from evo.core.kinds import EXACT_GUESSES
+from evo.cli.common import WORKERS, TreeOutputFile, game_options, load_breaker, threads_option
+from evo.core.kinds import EXACT_GUESSES, MAX_IMPOSSIBLE
 
 #: A band's progress is told at most this often (seconds): a band of big nodes can take hours.
 PROGRESS_SECONDS = 60.0
@@ -28,14 +28,14 @@ PROGRESS_SECONDS = 60.0
 @click.option(
     "--output",
     "-o",
-    type=OutputFile(),
+    type=TreeOutputFile(),
     required=True,
-    help="Where to write the polished tree (.json, .json.gz for it compressed, or .npz for "
-    "the compact form).",
+    help="Where to write the polished tree (.json, .json.gz or .gz for it gzip-compressed, "
+    "or .npz for the compact form; another compression's suffix is refused).",
 )
 @click.option(
     "--impossible",
-    type=click.IntRange(min=1),
+    type=click.IntRange(min=1, max=MAX_IMPOSSIBLE),
     default=2,
     show_default=True,
     help="mixed: how many of the best bounds of impossible guesses are tried.",
@@ -109,7 +109,7 @@ PROGRESS_SECONDS = 60.0
 )
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=WORKERS,
     default=1,
     show_default=True,
     help="Processes that search the nodes of the all, consistent and mixed bands side by "

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import click
 
 from evo.cli.common import (
     SEED,
+    OutputFolder,
     format_table,
     game_options,
     open_game,
@@ -32,7 +32,7 @@ from evo.cli.common import (
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as JSON.")
 @click.option(
     "--save",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputFolder(),
     default=None,
     help="Write the best breaker to DIR/best.json.",
 )
@@ -43,6 +43,10 @@ def population(pegs, colors, variant, size, seed, pool, as_json, save) -> None:
     from evo.core.treeio import save_tree
 
     game = open_game(pegs, colors, variant, trees=size)
+    from evo.search.kernels import ensure_compiled, kernels_for
+
+    # The growth kernels compiled (once per machine) before the time is taken.
+    ensure_compiled(kernels_for(game, ("growth",)), say=lambda line: click.echo(line, err=True))
     with progress_bar(size, "growing", enabled=not as_json) as bar:
         trees, stats = timed_population(game, size, seed=seed, pool=pool, progress=bar.update)
     if save is not None:

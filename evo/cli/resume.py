@@ -48,7 +48,7 @@ def resume(
 
         check_cluster(cfg, scheduler=scheduler)
         plan = check_run(cfg, cache=cache_dir(), plant=False)
-        from evo.runs.compiled import ensure_compiled
+        from evo.search.kernels import ensure_compiled
 
         ensure_compiled(plan.game, say=lambda line: click.echo(line, err=True))
         execute(

@@ -8,8 +8,8 @@ from typing import Any
 
 import click
 
-from evo.baselines.limits import PLANT_SECONDS
-from evo.cli.common import FINITE_POSITIVE, Interrupted, format_table
+from evo.baselines.limits import DEFAULT_TIME_LIMIT
+from evo.cli.common import FINITE_POSITIVE, Interrupted, OutputFolder, format_table
 from evo.show.text import printable
 
 
@@ -24,7 +24,7 @@ from evo.show.text import printable
 )
 @click.option(
     "--runs",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=OutputFolder(),
     default=Path("runs"),
     show_default=True,
     help="Where run directories are created.",
@@ -34,7 +34,7 @@ from evo.show.text import printable
 @click.option(
     "--time-limit",
     type=FINITE_POSITIVE,
-    default=PLANT_SECONDS,
+    default=DEFAULT_TIME_LIMIT,
     show_default=True,
     help="Seconds a planted baseline (population.init.baselines) may take to compute: one "
     "estimated beyond is refused before any work.",
@@ -54,8 +54,10 @@ def run(
     time_limit: float,
     scheduler: str | None,
 ) -> None:
-    """Evolve breakers as CONFIG (a YAML file, see configs/) says. Writes
-    runs/<name>-<timestamp>/ and ends with a summary against Knuth's strategy."""
+    """Evolve breakers as CONFIG says: a YAML file, or the name of a config shipped with
+    evo, such as quick or mastermind-4-7 (`evo config list` lists them, `evo config show
+    NAME` prints one to copy and change). Writes runs/<name>-<timestamp>/ and ends with a
+    summary against Knuth's strategy."""
     from evo.config import load_config
     from evo.core.files import cache_dir
     from evo.ea.cluster import check_cluster
@@ -65,7 +67,7 @@ def run(
     check_cluster(cfg, scheduler=scheduler)  # a scheduler that does not answer, or no worker
     # What can fail before a run, before its directory: the planted baselines too.
     plan = check_run(cfg, cache=cache_dir(), time_limit=time_limit)
-    from evo.runs.compiled import ensure_compiled
+    from evo.search.kernels import ensure_compiled
 
     ensure_compiled(plan.game, say=lambda line: click.echo(line, err=True))  # off the clock
     from evo.runs.rundir import create_run_dir
@@ -171,5 +173,8 @@ def summary_table(s: Mapping[str, Any]) -> str:
         at = "/codes at the worst" if len(s["pareto_front"][0]) == 3 else ""
         rows.append([f"Pareto front (total/worst{at})", front])
     game = s["game"]
-    title = f"{game['variant']} {game['pegs']} pegs, {game['colors']} colors, {m} codes"
+    if "pegs" in game:
+        title = f"{game['variant']} {game['pegs']} pegs, {game['colors']} colors, {m} codes"
+    else:
+        title = f"{game.get('name')} ({game.get('kind')}), {m} codes"
     return format_table([title, ""], rows, align="lr")

@@ -37,20 +37,30 @@ def shipped_configs() -> dict[str, Path]:
     return {Path(p.name).stem: Path(str(p)) for p in folder.iterdir() if p.name.endswith(".yaml")}
 
 
+#: How a user finds the configs shipped with evo (an installed evo has no configs/ folder).
+LIST_HINT = "`evo config list` lists them"
+
+
 def config_path(source: str | os.PathLike) -> Path:
     """The file a config argument names: the path itself when it exists, else the
-    shipped config of that name (``quick`` or ``quick.yaml``); a name that is neither
-    is refused with the shipped names."""
+    shipped config of that name (``quick`` or ``quick.yaml``); a file that does not exist
+    is refused with the shipped names (those of a checkout's ``configs/`` are run by name
+    from an installed evo, which has no such folder)."""
     path = Path(source)
-    if path.exists() or path.parent != Path("."):
+    if path.exists():
         return path
     shipped = shipped_configs()
     name = path.name.removesuffix(".yaml")
-    if name in shipped:
+    if path.parent == Path(".") and name in shipped:
         return shipped[name]
+    if name in shipped:  # configs/quick.yaml outside a checkout
+        raise ConfigError(
+            f"no config file {path}; evo's own config {name!r} is named without a folder: "
+            f"{name} ({LIST_HINT})"
+        )
     raise ConfigError(
         f"no config file {path}, and no config of evo's is called {name!r} "
-        f"(evo's: {', '.join(sorted(shipped)) or 'none in this installation'})"
+        f"(evo's: {', '.join(sorted(shipped)) or 'none in this installation'}; {LIST_HINT})"
     )
 
 
@@ -78,7 +88,7 @@ def load_config(
         if data is None:
             raise ConfigError(
                 f"{path} is empty: a config names at least the game and when to stop "
-                "(see configs/quick.yaml)"
+                "(see `evo config show quick`)"
             )
     if not isinstance(data, dict):
         raise ConfigError(f"{where}: the top level should be a mapping of keys to values")

@@ -14,7 +14,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, model_validator
 
 from evo.config.base import ConfigModel
-from evo.core.kinds import ExactGuesses, Heuristic, NodeWeight
+from evo.core.kinds import MAX_IMPOSSIBLE, ExactGuesses, Heuristic, NodeWeight
 
 
 class GraftConfig(ConfigModel):
@@ -101,7 +101,7 @@ class GreedyConfig(ConfigModel):
     mixed_below: int = Field(0, ge=0, le=5000)
     """code sets larger than `exact_below` and of at most this many codes are solved exactly
     among the codes still possible and the `impossible` best other guesses (0: none)"""
-    impossible: int = Field(2, ge=1, le=100)
+    impossible: int = Field(2, ge=1, le=MAX_IMPOSSIBLE)
     """for `mixed_below`: how many of the best bounds of impossible guesses are tried"""
 
     @model_validator(mode="after")
@@ -136,7 +136,7 @@ class ExhaustiveConfig(ConfigModel):
     """the guesses the search tries: every code (`all`, optimal), the codes still possible
     (`consistent`: cheap, from hundreds to thousands of codes), or those and the `impossible`
     best others by the search's bound (`mixed`: near the optimum, for hundreds of codes)"""
-    impossible: int = Field(2, ge=1, le=100)
+    impossible: int = Field(2, ge=1, le=MAX_IMPOSSIBLE)
     """with `mixed`: how many of the best bounds of impossible guesses are tried"""
     sweep: bool = False
     """solve every node of `min_codes` to `max_codes` codes that no other contains, not one

@@ -9,15 +9,23 @@ from typing import Any
 from evo.config.base import ConfigError
 from evo.config.yaml_text import parse_yaml
 
+#: Sections whose ``kind`` is a key like the others (the game's: another kind of game keeps
+#: its pegs and colors), not an operator's (whose parameters are its kind's own).
+_PLAIN_KIND = ("game",)
 
-def merge(base: Any, extra: Any) -> Any:
+
+def merge(base: Any, extra: Any, *, _path: tuple[str, ...] = ()) -> Any:
     """``base`` with ``extra``'s keys set, mappings merged key by key (lists replaced, and
     an operator of another ``kind`` replaced whole: its parameters are its own)."""
-    other_kind = isinstance(extra, dict) and extra.get("kind", None) not in (None, _kind(base))
+    other_kind = (
+        isinstance(extra, dict)
+        and extra.get("kind", None) not in (None, _kind(base))
+        and _path not in [(p,) for p in _PLAIN_KIND]
+    )
     if isinstance(base, dict) and isinstance(extra, dict) and not other_kind:
         out = dict(base)
         for k, v in extra.items():
-            out[k] = merge(base.get(k), v) if k in base else deep_copy(v)
+            out[k] = merge(base.get(k), v, _path=(*_path, str(k))) if k in base else deep_copy(v)
         return out
     return deep_copy(extra)
 
@@ -53,7 +61,8 @@ def apply_override(data: dict, path: list[str], value: Any, defaults: Any = None
         elif not isinstance(node, dict):
             raise ConfigError(f"--set {'.'.join(path)}: {'.'.join(path[:i])} is not a mapping")
         if last:
-            if key == "kind" and isinstance(node, dict) and node.get("kind") != value:
+            operator = path[:-1] not in [[p] for p in _PLAIN_KIND]
+            if key == "kind" and operator and isinstance(node, dict) and node.get("kind") != value:
                 node.clear()  # another operator kind: its own parameters start afresh
             node[key] = value
         else:

@@ -20,31 +20,81 @@ from evo.config.operators import (
     RegrowConfig,
 )
 from evo.config.overrides import merge
-from evo.core.game import count_codes
-from evo.core.kinds import Pool, Variant
+from evo.core.engine import MAX_WORKERS
+from evo.core.kinds import GameKind, Pool
+from evo.core.mastermind import count_codes
 from evo.core.rng import island_seed
 
 
 class GameConfig(ConfigModel):
-    """The game: ``pegs`` and ``colors`` (digits for Bulls and Cows) and the variant."""
+    """The game: its ``kind``; ``pegs`` and ``colors`` (digits for Bulls and Cows) for the
+    Mastermind family; the ``name`` of a custom game."""
 
+    kind: GameKind = "mastermind"
+    """`mastermind` (colors may repeat), `black-peg` (Mastermind answered by black pegs
+    alone), `bulls-cows` (distinct digits), or `custom` (a game made in Python by
+    `evo.custom_game`, found by its `name`); `variant` is read as its older name"""
     pegs: int = Field(4, ge=1, le=20)
     """pegs of a code (N)"""
     colors: int = Field(6, ge=1, le=35)
     """colors (Mastermind) or digits (Bulls and Cows) (C)"""
-    variant: Variant = "mastermind"
-    """`mastermind` (colors may repeat) or `bulls-cows` (distinct digits)"""
+    name: str | None = Field(None, max_length=64)
+    """the name of a custom game (made in this process by `evo.custom_game`)"""
+    digest: str | None = Field(None, max_length=64)
+    """the digest of a custom game (set by `evo.evolve`: a run of another game of that name
+    is refused)"""
     memory_gib: float | None = Field(None, gt=0, allow_inf_nan=False)
     """GiB the game may use: its feedback table is kept only within it, feedbacks are
     computed where needed beyond (the same results), and a game that needs more is
     refused before the run starts (default: 80% of the memory available, the table up
     to 2 GiB)"""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _variant(cls, data: Any) -> Any:
+        """``variant``, the key's older name, read as ``kind``."""
+        if isinstance(data, dict) and "variant" in data:
+            data = dict(data)
+            variant = data.pop("variant")
+            if "kind" in data and data["kind"] != variant:
+                raise ValueError(
+                    f"game.kind ({data['kind']!r}) and game.variant ({variant!r}) disagree: "
+                    "give one (variant is kind's older name)"
+                )
+            data["kind"] = variant
+        return data
+
     @model_validator(mode="after")
     def _check(self) -> GameConfig:
-        if self.variant == "bulls-cows" and self.pegs > self.colors:
+        if self.kind == "bulls-cows" and self.pegs > self.colors:
             raise ValueError("bulls-cows needs pegs <= colors (digits without repetition)")
+        if self.kind == "custom" and self.name is None:
+            raise ValueError("a custom game is named by game.name (evo.custom_game's name)")
         return self
+
+    @property
+    def variant(self) -> str:
+        """:attr:`kind`, by its older name."""
+        return self.kind
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """The game's spec (:attr:`evo.core.game.Game.spec`)."""
+        if self.kind == "custom":
+            return {"kind": "custom", "name": self.name, "digest": self.digest}
+        return {"pegs": self.pegs, "colors": self.colors, "variant": self.kind}
+
+
+def game_codes(game: dict | GameConfig) -> int:
+    """How many codes a config's game has (a custom game's, when this process made it;
+    ValueError else)."""
+    spec = game.spec if isinstance(game, GameConfig) else game
+    kind = spec.get("kind", spec.get("variant", "mastermind"))
+    if kind == "custom":
+        from evo.core.custom import registered_game  # only for a game made in Python
+
+        return registered_game(spec).num_codes
+    return count_codes(int(spec.get("pegs", 4)), int(spec.get("colors", 6)), str(kind))
 
 
 class InitConfig(ConfigModel):
@@ -197,10 +247,11 @@ class Config(ConfigModel):
     run. Every key has a default; ``evo config show FILE`` prints them all, and
     ``docs/CONFIG.md`` lists each with its type, bounds and meaning.
 
-    The keys, by section: ``name``, ``seed``; ``game`` (``pegs``, ``colors``,
-    ``variant``, ``memory_gib``); ``population`` (``size``, and ``init``: the pool of the
-    random breakers, the ``baselines`` and tree files planted); ``stop`` (``generations``,
-    ``seconds``, ``target_total``: the first reached stops the run); ``pool``;
+    The keys, by section: ``name``, ``seed``; ``game`` (``kind``, ``pegs``, ``colors``,
+    a custom game's ``name`` and ``digest``, ``memory_gib``); ``population`` (``size``,
+    and ``init``: the pool of the random breakers, the ``baselines`` and tree files
+    planted); ``stop`` (``generations``, ``seconds``, ``target_total``: the first reached
+    stops the run); ``pool``;
     ``crossover`` (``rate``, ``operator``); ``mutation`` (``rate``, ``repeat``, the
     weighted ``operators``); ``selection`` (``method``: ``tournament``, ``nsga2`` or one of
     :func:`evo.register_selection`, ``tournament_size``, ``at_worst``); ``elitism``,
@@ -238,7 +289,7 @@ class Config(ConfigModel):
     `exhaustive` keep every code within it where they can"""
     hall_of_fame: int = Field(5, ge=1)
     """how many of the best breakers ever seen the run keeps"""
-    workers: int = Field(1, ge=1, le=256)
+    workers: int = Field(1, ge=1, le=MAX_WORKERS)
     """processes that breed and evaluate offspring (same result for any number)"""
     checkpoint_interval: int = Field(10, ge=1)
     """generations between checkpoints (evo resume starts from the last)"""
@@ -253,9 +304,7 @@ class Config(ConfigModel):
             return data
         game: dict = data["game"] if isinstance(data.get("game"), dict) else {}
         try:
-            pegs = int(game.get("pegs", 4))
-            colors = int(game.get("colors", 6))
-            codes = count_codes(pegs, colors, str(game.get("variant", "mastermind")))
+            codes = game_codes(game)
         except (TypeError, ValueError, OverflowError):
             return data  # the game's own checks will say what is wrong
         auto = auto_values(codes)
@@ -284,7 +333,10 @@ class Config(ConfigModel):
                 "max_guesses is a limit for tournament selection; nsga2 already "
                 "minimizes the worst case"
             )
-        m = count_codes(self.game.pegs, self.game.colors, self.game.variant)
+        try:
+            m = game_codes(self.game)
+        except ValueError as e:
+            raise ValueError(f"game: {e}") from None
         if m > 10**7:
             raise ValueError(f"the game has {m:,} codes, too many to evolve complete breakers")
         if len(self.islands.overrides) > self.islands.count:
@@ -330,7 +382,7 @@ class Config(ConfigModel):
     @property
     def num_codes(self) -> int:
         """How many codes the game has."""
-        return count_codes(self.game.pegs, self.game.colors, self.game.variant)
+        return game_codes(self.game)
 
     def to_yaml(self) -> str:
         """The config as YAML, every key given (what ``evo config show`` prints and a run

@@ -43,6 +43,11 @@ def compiled(game: Game, engine: Engine | None = None, *, small: bool = True) ->
     return game.num_codes > COMPILED_ABOVE or "numba" in sys.modules
 
 
+#: The most processes or threads evo is asked for (a config's ``workers``, ``--workers``,
+#: ``--threads``, ``$EVO_THREADS``, ``$NUMBA_NUM_THREADS``): a typo's huge count is refused
+#: rather than started (each process takes tens of MB; a thread count goes to numba).
+MAX_WORKERS = 256
+
 #: Threads one big job's kernels may use (``None``: ``$EVO_THREADS``, else every core).
 #: Evolution's worker processes share the cores out, so that processes and threads never
 #: oversubscribe them.
@@ -51,25 +56,33 @@ THREADS: int | None = None
 
 def threads() -> int:
     """The threads a big job's kernels use now: :data:`THREADS`, ``$EVO_THREADS``, or
-    every core; ValueError when ``$EVO_THREADS`` is set to anything but a count."""
+    every core; ValueError when ``$EVO_THREADS`` is set to anything but a count from 1 to
+    :data:`MAX_WORKERS`."""
     from evo.core.numbers import env_count
 
-    return THREADS or env_count("EVO_THREADS", os.environ) or os.cpu_count() or 1
+    return THREADS or env_count("EVO_THREADS", os.environ, high=MAX_WORKERS) or os.cpu_count() or 1
 
 
 def set_threads(count: int | None) -> None:
-    """Let one big job's kernels use ``count`` threads (``None``: every core)."""
+    """Let one big job's kernels use ``count`` threads (``None``: every core; at most
+    :data:`MAX_WORKERS`)."""
+    from evo.core.numbers import whole
+
     global THREADS
-    if count is not None and count < 1:
-        raise ValueError(f"threads must be 1 or more, not {count}")
+    if count is not None:
+        count = whole(count, what="threads", low=1, high=MAX_WORKERS)
     THREADS = count
 
 
 def numba_threads() -> int:
     """Tells numba's parallel kernels to use :func:`threads` threads (at most numba's own
-    limit), before a call to one; returns how many."""
+    limit, ``$NUMBA_NUM_THREADS``), before a call to one; returns how many. ValueError
+    when ``$NUMBA_NUM_THREADS`` gave numba no thread."""
     import numba
 
-    count = min(threads(), numba.config.NUMBA_NUM_THREADS)  # type: ignore[attr-defined]
+    most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]
+    if most < 1:
+        raise ValueError(f"NUMBA_NUM_THREADS must be a whole number from 1 up, not {most}")
+    count = min(threads(), most)
     numba.set_num_threads(count)
     return count

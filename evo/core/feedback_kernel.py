@@ -1,12 +1,23 @@
 """The compiled feedback of a guess and a secret: read from the game's table, or computed
 from packed codes where no table fits (a big game).
 
-A *source* is either the ``(M, M)`` uint8 table or the tuple :func:`packed_source` makes.
-Kernels call :func:`feedback` on a source; numba compiles one version per kind, so a
-kernel written once serves both, and the table's version is the plain read it was.
-Computed, a feedback is the black pegs (the fields of two packed codes that differ,
-counted on their XOR) and the common colors (a small table by color multiset), mapped
-to the feedback integer: the numbers of :meth:`evo.core.game.Game.compute_feedback`.
+A *source* is one of:
+
+* the ``(M, M)`` uint8 table of a game whose feedback is symmetric (the Mastermind
+  family): read ``table[guess, secret]``, and by secret ``table[secret, guess]``, the
+  same number;
+* the pair ``(table, transposed)`` of a game whose feedback is not (a custom game, or
+  one whose guesses are more than its secrets): the ``(G, M)`` table and its ``(M, G)``
+  transpose, so that reading by secret stays a read along a row;
+* the tuple :func:`packed_source` makes (a big game of the Mastermind family, without
+  its table).
+
+Kernels call :func:`feedback` (a guess's row) or :func:`by_secret` (a secret's row) on
+a source; numba compiles one version per kind, so a kernel written once serves them all,
+and the table's version is the plain read it was. Computed, a feedback is the black pegs
+(the fields of two packed codes that differ, counted on their XOR) and the common colors
+(a small table by color multiset), mapped to the feedback integer: the numbers of
+:meth:`evo.core.mastermind.PegGame.compute_feedback`.
 """
 
 from __future__ import annotations
@@ -58,6 +69,17 @@ def feedback(src, guess, secret):
     raise TypeError("evo.core.feedback_kernel.feedback runs in compiled kernels only")
 
 
+def _is_pair(src) -> bool:
+    """Whether a source's numba type is the pair ``(table, transposed)``."""
+    return isinstance(src, types.BaseTuple) and len(src) == 2
+
+
+def by_secret(src, secret, guess):
+    """:func:`feedback` of ``guess`` against ``secret``, read along the secret's row
+    (kernels that scan many candidates for one secret; compiled code only)."""
+    raise TypeError("evo.core.feedback_kernel.by_secret runs in compiled kernels only")
+
+
 @overload(feedback)
 def _feedback(src, guess, secret):  # pragma: no cover - compiled
     if isinstance(src, types.Array):
@@ -66,6 +88,13 @@ def _feedback(src, guess, secret):  # pragma: no cover - compiled
             return src[guess, secret]
 
         return read
+
+    if _is_pair(src):
+
+        def read_pair(src, guess, secret):
+            return src[0][guess, secret]
+
+        return read_pair
 
     def computed(src, guess, secret):
         packed, ids, common, lut, n, bits, low = src
@@ -79,10 +108,31 @@ def _feedback(src, guess, secret):  # pragma: no cover - compiled
     return computed
 
 
+@overload(by_secret)
+def _by_secret(src, secret, guess):  # pragma: no cover - compiled
+    if _is_pair(src):
+
+        def read_transposed(src, secret, guess):
+            return src[1][secret, guess]
+
+        return read_transposed
+
+    # A symmetric source answers the secret guessed against the guess alike: the read
+    # (or the computation) kernels made before this function existed, unchanged.
+    def symmetric(src, secret, guess):
+        return feedback(src, secret, guess)
+
+    return symmetric
+
+
 @njit(cache=True)
-def feedback_pairs(src, guesses, secrets):  # pragma: no cover - compiled
-    """:func:`feedback` of paired guesses and secrets (for tests and small uses)."""
+def feedback_pairs(src, guesses, secrets, by_row=True):  # pragma: no cover - compiled
+    """:func:`feedback` of paired guesses and secrets (for tests and small uses); read
+    by secret (:func:`by_secret`) without ``by_row``."""
     out = np.empty(len(guesses), dtype=np.uint8)
     for i in range(len(guesses)):
-        out[i] = feedback(src, guesses[i], secrets[i])
+        if by_row:
+            out[i] = feedback(src, guesses[i], secrets[i])
+        else:
+            out[i] = by_secret(src, secrets[i], guesses[i])
     return out

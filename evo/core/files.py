@@ -8,6 +8,7 @@ import fcntl
 import gzip
 import json
 import os
+import re
 import socket
 import stat
 import tempfile
@@ -158,17 +159,20 @@ def gunzip(
     what: str,
     error: type[Exception],
     max_bytes: int = MAX_READ_BYTES,
+    head: bool = False,
 ) -> bytes:
     """The content of gzip ``data`` (one member or several, as ``cat a.gz b.gz`` makes)
     read from the file ``path`` (``what`` it is); ``error`` with one line naming the file
     when it is corrupted or truncated, or holds more than ``max_bytes`` (a small file can
-    hold gigabytes of zeros: decompression stops at the limit, it never holds more)."""
+    hold gigabytes of zeros: decompression stops at the limit, it never holds more).
+    With ``head``, only the content's first ``max_bytes`` bytes (all of it when shorter),
+    the rest left unread: a document's start, to check before the whole is read."""
     too_big = error(
         f"{path} is too big for a {what} once decompressed (more than {max_bytes:,} bytes)"
     )
     # a file whose trailer states more (modulo 4 GiB) is read through without being kept:
     # the error is then "too big", or "corrupted" when it is that, in little memory
-    keep = len(data) < 18 or int.from_bytes(data[-4:], "little") <= max_bytes
+    keep = head or len(data) < 18 or int.from_bytes(data[-4:], "little") <= max_bytes
     out: list[bytes] = []
     size = 0
     rest = data
@@ -179,10 +183,12 @@ def gunzip(
                 chunk = member.decompress(rest, _CHUNK)
                 rest = member.unconsumed_tail
                 size += len(chunk)
-                if size > max_bytes:
-                    raise too_big
                 if keep:
                     out.append(chunk)
+                if size > max_bytes:
+                    if head:
+                        return b"".join(out)[:max_bytes]
+                    raise too_big
                 if not chunk and not rest and not member.eof:
                     raise zlib.error("it ends before its compressed data does")
             rest = member.unused_data
@@ -282,17 +288,71 @@ def parse_json(text: str, *, where: str, error: type[Exception]) -> Any:
     last silently: what the first one held would be lost unseen)."""
     try:
         return json.loads(text, object_pairs_hook=_unique_keys)
-    except json.JSONDecodeError as e:
-        raise error(
-            f"{where} is not valid JSON (line {e.lineno}, column {e.colno}: {e.msg}); "
+    except (json.JSONDecodeError, _KeyTwice, RecursionError) as e:
+        raise _json_error(e, where=where, error=error) from None
+
+
+def _json_error(e: Exception, *, where: str, error: type[Exception], within: str = "") -> Exception:
+    """``error`` saying why the JSON text of ``where`` could not be read (``within``: a
+    few words on where it was read, for the start of a document)."""
+    if isinstance(e, json.JSONDecodeError):
+        return error(
+            f"{where} is not valid JSON{within} (line {e.lineno}, column {e.colno}: {e.msg}); "
             "the file is corrupted or truncated"
-        ) from None
-    except _KeyTwice as e:
-        raise error(f"{where} gives the key {e.key!r} twice in one object") from None
-    except RecursionError:
-        raise error(
-            f"{where} is nested too deep to read (arrays or objects inside each other)"
-        ) from None
+        )
+    if isinstance(e, _KeyTwice):
+        return error(f"{where} gives the key {e.key!r} twice in one object")
+    return error(f"{where} is nested too deep to read (arrays or objects inside each other)")
+
+
+def json_head(
+    text: str, *, stop: str, where: str, error: type[Exception], within: str = ""
+) -> tuple[dict[str, Any] | None, bool]:
+    """The members that the JSON object at the start of ``text`` gives before its key
+    ``stop``, each parsed alone (the start of a document, read before the whole is: the
+    value of ``stop`` and what follows it are not read), and whether ``stop`` came;
+    ``(None, False)`` when ``text`` does not start with an object. ``error`` naming
+    ``where`` when those members are not valid JSON within ``text`` (``within`` says
+    where that was), nest too deep or give a key twice."""
+    decoder = json.JSONDecoder(object_pairs_hook=_unique_keys)
+
+    def space(at: int) -> int:  # the first place from ``at`` that is no white space
+        found = _JSON_SPACE.match(text, at)
+        return at if found is None else found.end()
+
+    at = space(0)
+    if not text.startswith("{", at):
+        return None, False
+    members: dict[str, Any] = {}
+    at = space(at + 1)
+    try:
+        if text.startswith("}", at):
+            return members, False
+        while True:
+            if not text.startswith('"', at):
+                raise json.JSONDecodeError("Expecting property name enclosed in double quotes",
+                                           text, at)  # fmt: skip
+            key, at = decoder.raw_decode(text, at)  # a string: it starts with a quote
+            at = space(at)
+            if not text.startswith(":", at):
+                raise json.JSONDecodeError("Expecting ':' delimiter", text, at)
+            if key == stop:
+                return members, True
+            if key in members:
+                raise _KeyTwice(key)
+            members[key], at = decoder.raw_decode(text, space(at + 1))
+            at = space(at)
+            if text.startswith("}", at):
+                return members, False
+            if not text.startswith(",", at):
+                raise json.JSONDecodeError("Expecting ',' delimiter", text, at)
+            at = space(at + 1)
+    except (json.JSONDecodeError, _KeyTwice, RecursionError) as e:
+        raise _json_error(e, where=where, error=error, within=within) from None
+
+
+#: What JSON counts as white space between its tokens.
+_JSON_SPACE = re.compile(r"[ \t\n\r]*")
 
 
 class _KeyTwice(Exception):
@@ -320,9 +380,21 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def cache_dir() -> Path:
     """The cache root of this machine (baseline trees, feedback tables): ``$EVO_CACHE``,
-    else ``~/.cache/evo``."""
+    else ``~/.cache/evo``. :class:`FileWriteError` when it names a file, or a place
+    inside one (the cache could never be written: it would be silently off)."""
     root = os.environ.get("EVO_CACHE")
-    return Path(root).expanduser() if root else Path.home() / ".cache" / "evo"
+    path = Path(root).expanduser() if root else Path.home() / ".cache" / "evo"
+    there = path  # the nearest of it and its folders that exists
+    while not os.path.lexists(there) and there != there.parent:
+        there = there.parent
+    if not there.is_dir():
+        named = f"EVO_CACHE={root}" if root else f"the cache folder {path}"
+        where = "is not a folder" if there == path else f"is inside {there}, not a folder"
+        raise FileWriteError(
+            errno.ENOTDIR,
+            f"{named} {where}: the cache cannot be kept there (give EVO_CACHE a folder)",
+        )
+    return path
 
 
 def path_argument(value: Any, *, what: str) -> Path:

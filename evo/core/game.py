@@ -1,131 +1,139 @@
-"""Mastermind-family games: codes, feedbacks and the feedback table (docs/DESIGN.md §1).
+"""A code-breaking game, as every part of evo sees it (docs/DESIGN.md §1): its secrets,
+the guesses allowed, and a feedback function.
 
-A code is an integer ``0 .. M-1``. For Mastermind it is the base-``C`` number of its
-pegs (first peg most significant); for Bulls and Cows it is the rank of its digit
-tuple among all tuples without repetition, in lexicographic order. Feedbacks
-``<b, w>`` are integers ``0 .. F-1`` grouped by ``b`` from ``N`` down and by ``w``
-upward inside a group, so ``0`` is always the win ``<N, 0>``.
+**Ids.** Secrets are the integers ``0 .. M-1`` (:attr:`Game.num_codes`), guesses
+``0 .. G-1`` (:attr:`Game.num_guesses`, ``G >= M``), and the first ``M`` guesses are the
+secrets: guess ``g < M`` is secret ``g``. Mastermind and Bulls and Cows have ``G = M``.
+A node of a breaker is *terminal* when its guess is a secret of its code set.
+
+**Feedbacks** are the integers ``0 .. F-1`` (``F <= 256``, stored as uint8), and ``0`` is
+always the win: the feedback of a secret guessed. The *feedback table* is the ``(G, M)``
+uint8 array of every feedback, kept when it fits; the compiled kernels read a *source*,
+the table or what computes it (:mod:`evo.core.feedback_kernel`).
+
+The games themselves: :mod:`evo.core.mastermind` (Mastermind, black-peg Mastermind,
+Bulls and Cows, the automorphisms of pegs and colors) and :mod:`evo.core.custom`
+(any game from a list of codes and a feedback function, defined in Python).
 """
 
 from __future__ import annotations
 
-import itertools
 import os
-import re
-from collections.abc import Iterator
-from dataclasses import dataclass, field
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Mapping, Sequence
 from functools import cached_property
-from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from evo.core.files import path_argument
-from evo.core.kinds import VARIANTS, Variant
+from evo.core.kinds import VARIANTS
 from evo.core.numbers import MAX_BUDGET_BYTES, whole
 
-#: Symbols used to print pegs: Mastermind colors read 1..C, Bulls and Cows digits 0..C-1.
-_SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-
-#: A written feedback: ``1B 2W`` (``C`` for cows), or the bare counts ``1,2`` or ``1 2``.
-_FEEDBACK = re.compile(
-    r"\s*([0-9]+)\s*(?:B\s*,?\s*([0-9]+)\s*[WC]|(?:,|\s)\s*([0-9]+))\s*", re.IGNORECASE
-)
+if TYPE_CHECKING:
+    from evo.core.mastermind import PegGame
 
 #: Above this many bytes the full feedback table is not built (rows are computed on the fly).
 TABLE_LIMIT_BYTES = 2 * 1024**3
 
-#: From this many bytes the table is kept as a file in the cache and memory-mapped, so
-#: that every process of the machine shares one copy, built once per machine.
-TABLE_FILE_BYTES = 64 * 1024**2
-
 #: Rough bytes of working memory per code: digit and count arrays, one tree's arrays,
 #: and the temporaries of a level of growth.
-_WORKING_BYTES_PER_CODE = 160
+WORKING_BYTES_PER_CODE = 160
 
 
 class GameTooLargeError(ValueError):
     """The game's table or working set would not fit in memory."""
 
 
-def feedback_index(b: int, w: int, pegs: int) -> int:
-    """The integer of feedback ``<b, w>`` in an ``pegs``-peg game (docs/DESIGN.md §1 order)."""
-    if not (0 <= b <= pegs and 0 <= w <= pegs - b):
-        raise ValueError(f"<{b},{w}> is not a feedback of a {pegs}-peg game")
-    k = pegs - b
-    return k * (k + 1) // 2 + w
+class UnknownGameError(ValueError):
+    """A file or a config names a game this process does not know (a custom game not
+    defined here, or defined otherwise)."""
 
 
-def feedback_pair(index: int, pegs: int) -> tuple[int, int]:
-    """The ``(b, w)`` pair of feedback integer ``index`` (inverse of :func:`feedback_index`)."""
-    if not 0 <= index < (pegs + 1) * (pegs + 2) // 2:
-        raise ValueError(f"{index} is not a feedback of a {pegs}-peg game")
-    k = 0
-    while (k + 1) * (k + 2) // 2 <= index:
-        k += 1
-    return pegs - k, index - k * (k + 1) // 2
+class GuessRule(ABC):
+    """Which guesses are legal after a history (Wordle's hard mode: every guess uses what
+    earlier feedback revealed). The rule walks a *state* along a game path: its start,
+    then one step per guess and feedback; the guesses legal at a node are those of its
+    state. Contract: a code still possible at a node is legal there (so that every node
+    has a legal guess that helps, and a node of one or two codes plays one of them)."""
+
+    @abstractmethod
+    def start(self) -> Hashable:
+        """The state at the root."""
+
+    @abstractmethod
+    def after(self, state: Hashable, guess: int, feedback: int) -> Hashable:
+        """The state after ``guess`` was answered ``feedback``."""
+
+    @abstractmethod
+    def legal(self, state: Hashable) -> np.ndarray:
+        """Whether each guess ``0 .. G-1`` is legal in ``state`` (a bool array)."""
 
 
-def available_memory_bytes() -> int:
-    """Memory available to this process now (MemAvailable on Linux, else 8 GiB)."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    try:
-        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    except (ValueError, OSError, AttributeError):
-        return 8 * 1024**3
+class Game(ABC):
+    """A code-breaking game: the interface every part of evo works through.
 
-
-def _gib(n: float) -> str:
-    if n >= 1024**3:
-        return f"{n / 1024**3:.2f} GiB"
-    return f"{n / 1024**2:.1f} MiB" if n >= 1024**2 / 10 else f"{n / 1024:.1f} KiB"
-
-
-@dataclass(frozen=True, eq=False)
-class Game:
-    """An ``(N, C)`` game of a variant, with its codes and feedback function.
-
-    Build it with :func:`make_game`, which checks that it fits in memory.
+    Build one with :func:`make_game` (Mastermind, black-peg Mastermind, Bulls and Cows)
+    or :func:`evo.custom_game` (any list of codes and feedback function).
 
     >>> import evo
     >>> game = evo.make_game(4, 6)
-    >>> game.num_codes, game.num_feedbacks, game.name
-    (1296, 15, 'mastermind-4-6')
+    >>> game.num_codes, game.num_guesses, game.num_feedbacks, game.name
+    (1296, 1296, 15, 'mastermind-4-6')
     >>> game.format_feedback(game.feedback(game.parse_code("1122"), game.parse_code("1213")))
     '1B 2W'
     """
 
-    pegs: int
-    colors: int
-    variant: Variant = "mastermind"
-    use_table: bool = field(default=True, repr=False)
+    #: Whether the feedback table is used (else the feedbacks are computed).
+    use_table: bool
     #: Where this game's computed artifacts are kept (its big feedback table, its
     #: baselines): a directory, or None to keep nothing on disk.
-    cache: str | None = field(default=None, repr=False)
+    cache: str | None
 
-    # ---------------------------------------------------------------- sizes
-    @cached_property
+    @property
+    @abstractmethod
+    def kind(self) -> str:
+        """The kind of game, as configs and ``--game`` name it (``mastermind``,
+        ``black-peg``, ``bulls-cows``, ``custom``)."""
+
+    # ---------------------------------------------------------------- identity
+    @property
+    @abstractmethod
     def num_codes(self) -> int:
-        """``M``: the number of codes."""
-        return count_codes(self.pegs, self.colors, self.variant)
+        """``M``: the number of secrets."""
 
     @property
+    def num_guesses(self) -> int:
+        """``G``: the number of guesses allowed; the first ``M`` are the secrets."""
+        return self.num_codes
+
+    @property
+    @abstractmethod
     def num_feedbacks(self) -> int:
-        """``F = (N+1)(N+2)/2``."""
-        return (self.pegs + 1) * (self.pegs + 2) // 2
+        """``F``: feedbacks are ``0 .. F-1``, 0 the win."""
 
     @property
+    @abstractmethod
     def name(self) -> str:
-        """A short name such as ``mastermind-4-6``, used for caches and run directories."""
-        return f"{self.variant}-{self.pegs}-{self.colors}"
+        """A short name such as ``mastermind-4-6``, used for caches and run directories
+        (letters, digits, ``.``, ``_`` and ``-`` only)."""
 
-    def __repr__(self) -> str:
-        return f"Game(pegs={self.pegs}, colors={self.colors}, variant={self.variant!r})"
+    @property
+    @abstractmethod
+    def key(self) -> tuple:
+        """What tells this game from every other (games are equal when their keys are)."""
+
+    @property
+    @abstractmethod
+    def spec(self) -> dict[str, Any]:
+        """The game as tree files, summaries and certificates name it (JSON):
+        :func:`game_from_spec` makes it again."""
+
+    @property
+    @abstractmethod
+    def description(self) -> str:
+        """The game in words, for reports and headers: ``Mastermind, 4 pegs, 6 colors
+        (1296 codes)``."""
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Game) and self.key == other.key
@@ -134,73 +142,50 @@ class Game:
         return hash(self.key)
 
     @property
-    def key(self) -> tuple[int, int, str]:
-        return (self.pegs, self.colors, self.variant)
+    def win(self) -> int:
+        """The winning feedback: always 0."""
+        return 0
 
-    def __reduce__(self):
-        # Pickle as its defining parameters; each process keeps one Game (and one table)
-        # per parameters, so trees sent to worker processes share it.
-        return (_interned_game, (self.pegs, self.colors, self.variant, self.use_table, self.cache))
+    @property
+    def rule(self) -> GuessRule | None:
+        """The rule on which guesses are legal after a history (None: every guess is)."""
+        return None
+
+    @property
+    def symmetric_feedback(self) -> bool:
+        """Whether ``feedback(a, b) == feedback(b, a)`` for every two codes, with ``G = M``:
+        the kernels then read a code's row of the table for its column."""
+        return False
 
     # ---------------------------------------------------------------- codes
-    @cached_property
-    def digits(self) -> np.ndarray:
-        """``(M, N)`` uint8 array: the pegs of every code (0-based colors)."""
-        n, c = self.pegs, self.colors
-        if self.variant == "mastermind":
-            codes = np.arange(c**n, dtype=np.int64)
-            powers = c ** np.arange(n - 1, -1, -1, dtype=np.int64)
-            return ((codes[:, None] // powers[None, :]) % c).astype(np.uint8)
-        rows = list(itertools.permutations(range(c), n))
-        return np.array(rows, dtype=np.uint8).reshape(len(rows), n)
-
-    @cached_property
-    def color_counts(self) -> np.ndarray:
-        """``(M, C)`` uint8 array: how many pegs of each color every code has."""
-        d = self.digits
-        out = np.zeros((len(d), self.colors), dtype=np.uint8)
-        for i in range(self.pegs):
-            out[np.arange(len(d)), d[:, i]] += 1
-        return out
-
-    @cached_property
-    def _bc_rank(self) -> dict[tuple[int, ...], int]:
-        return {tuple(int(x) for x in row): i for i, row in enumerate(self.digits)}
-
-    def code_of_digits(self, pegs: tuple[int, ...] | list[int]) -> int:
-        """The code of a tuple of 0-based pegs.
+    def all_codes(self) -> np.ndarray:
+        """Every secret, as an int32 array ``0 .. M-1``.
 
         >>> import evo
         >>> game = evo.make_game(3, 3)
-        >>> game.code_of_digits((0, 0, 1)), game.format_code(1)
-        (1, '112')
+        >>> game.all_codes()[:4].tolist(), len(game.all_codes())
+        ([0, 1, 2, 3], 27)
         """
-        pegs = tuple(int(p) for p in pegs)
-        if len(pegs) != self.pegs or any(not 0 <= p < self.colors for p in pegs):
-            raise ValueError(f"{pegs} are not {self.pegs} pegs of {self.colors} colors")
-        if self.variant == "mastermind":
-            code = 0
-            for p in pegs:
-                code = code * self.colors + p
-            return code
-        try:
-            return self._bc_rank[pegs]
-        except KeyError:
-            raise ValueError(f"{pegs} repeats a digit, which Bulls and Cows forbids") from None
+        return np.arange(self.num_codes, dtype=np.int32)
 
-    @property
-    def _offset(self) -> int:
-        """Printed symbol of color 0: 1 for Mastermind (colors 1..C), 0 for Bulls and Cows."""
-        return 1 if self.variant == "mastermind" else 0
-
-    def format_code(self, code: int) -> str:
-        """Print a code as people read it: ``1123`` (Mastermind), ``0123`` (Bulls and Cows).
+    def all_guesses(self) -> np.ndarray:
+        """Every guess, as an int32 array ``0 .. G-1`` (the secrets first).
 
         >>> import evo
-        >>> evo.make_game(4, 6).format_code(7), evo.make_game(4, 10, "bulls-cows").format_code(0)
-        ('1122', '0123')
+        >>> game = evo.custom_game(["ab", "ba"], lambda g, s: g == s, guesses=["ab", "ba", "aa"])
+        >>> game.all_guesses().tolist(), game.all_codes().tolist()
+        ([0, 1, 2], [0, 1])
         """
-        return "".join(_SYMBOLS[int(p) + self._offset] for p in self.digits[int(code)])
+        return np.arange(self.num_guesses, dtype=np.int32)
+
+    @abstractmethod
+    def format_code(self, code: int) -> str:
+        """A guess (or secret) as people read it.
+
+        >>> import evo
+        >>> evo.make_game(4, 6).format_code(7)
+        '1122'
+        """
 
     def format_codes(self, codes: np.ndarray) -> list[str]:
         """:meth:`format_code` of many codes at once.
@@ -210,34 +195,16 @@ class Game:
         >>> game.format_codes(game.all_codes()[:3])
         ['111', '112', '113']
         """
-        symbols = np.array(list(_SYMBOLS[self._offset : self._offset + self.colors]))
-        chars = symbols[self.digits[np.asarray(codes, dtype=np.int64)]]
-        return ["".join(row) for row in chars.tolist()]
+        return [self.format_code(int(c)) for c in np.asarray(codes).ravel()]
 
+    @abstractmethod
     def parse_code(self, text: str) -> int:
-        """Parse what :meth:`format_code` prints (case-insensitive, spaces ignored).
+        """The guess :meth:`format_code` printed as ``text``; ValueError (one line) else.
 
         >>> import evo
-        >>> game = evo.make_game(3, 3)
-        >>> game.parse_code("112"), game.parse_code("3 3 3")
-        (1, 26)
-        >>> game.parse_code("114")
-        Traceback (most recent call last):
-        ...
-        ValueError: code '114': '4' is not a color 1..3
+        >>> evo.make_game(4, 6).parse_code("1122")
+        7
         """
-        s = str(text).replace(" ", "").upper()
-        if len(s) != self.pegs:
-            raise ValueError(f"code {text!r} should have {self.pegs} pegs, it has {len(s)}")
-        pegs = []
-        for ch in s:
-            v = _SYMBOLS.find(ch) - self._offset
-            if not 0 <= v < self.colors:
-                lo = _SYMBOLS[self._offset]
-                hi = _SYMBOLS[self.colors - 1 + self._offset]
-                raise ValueError(f"code {text!r}: {ch!r} is not a color {lo}..{hi}")
-            pegs.append(v)
-        return self.code_of_digits(pegs)
 
     def parse_codes(self, texts: list[str]) -> np.ndarray | None:
         """:meth:`parse_code` of many printed codes at once (int32), or None when one of
@@ -248,221 +215,121 @@ class Game:
         >>> game.parse_codes(["111", "333"]).tolist(), game.parse_codes(["111", "4"])
         ([0, 26], None)
         """
-        clean = [str(t).replace(" ", "").upper() for t in texts]
-        if any(len(s) != self.pegs for s in clean):
-            return None
         try:
-            data = np.frombuffer("".join(clean).encode("ascii"), dtype=np.uint8)
-        except UnicodeEncodeError:
+            return np.array([self.parse_code(t) for t in texts], dtype=np.int32)
+        except ValueError:
             return None
-        value = np.full(256, -1, dtype=np.int64)
-        for v in range(self.colors):
-            value[ord(_SYMBOLS[v + self._offset])] = v
-        pegs = value[data].reshape(len(clean), self.pegs)
-        if np.any(pegs < 0):
-            return None
-        number = pegs @ (self.colors ** np.arange(self.pegs - 1, -1, -1, dtype=np.int64))
-        if self.variant == "mastermind":
-            return number.astype(np.int32)
-        rank = np.full(self.colors**self.pegs, -1, dtype=np.int64)
-        d = self.digits.astype(np.int64)
-        rank[d @ (self.colors ** np.arange(self.pegs - 1, -1, -1, dtype=np.int64))] = np.arange(
-            len(d)
-        )
-        codes = rank[number]
-        return None if np.any(codes < 0) else codes.astype(np.int32)
+
+    @property
+    def code_help(self) -> str:
+        """What a code looks like, in a few words (the prompt of ``evo play``)."""
+        return f"a code such as {self.format_code(0)}"
 
     # ------------------------------------------------------------ feedbacks
-    @property
-    def win(self) -> int:
-        """The winning feedback ``<N, 0>``: always 0."""
-        return 0
-
+    @abstractmethod
     def format_feedback(self, fb: int) -> str:
-        """Print a feedback as people read it, the one notation of evo's output (files,
-        tables, pictures, graphs): ``1B 2W`` (black and white pegs), ``1B 2C`` (bulls and
-        cows) in Bulls and Cows.
+        """A feedback as people read it, the one notation of evo's output (files, tables,
+        pictures, graphs).
 
         >>> import evo
-        >>> game = evo.make_game(3, 3)
-        >>> [game.format_feedback(f) for f in range(4)]  # 0 is always the win
-        ['3B 0W', '2B 0W', '2B 1W', '1B 0W']
+        >>> game = evo.make_game(4, 6)
+        >>> game.format_feedback(0), evo.make_game(4, 6, "black-peg").format_feedback(1)
+        ('4B 0W', '3B')
         """
-        return feedback_text(*feedback_pair(int(fb), self.pegs), self.variant)
 
+    @abstractmethod
     def parse_feedback(self, text: str) -> int:
-        """Parse a feedback into its integer: what :meth:`format_feedback` prints
-        (``1B 2W``, ``1B 2C``; any case, spaces optional, ``W`` or ``C`` in either game)
-        and the bare counts of older files and answers (``1,2``, ``1 2``).
+        """The feedback :meth:`format_feedback` printed as ``text`` (and the other
+        spellings the game accepts); ValueError (one line) else.
 
         >>> import evo
-        >>> game = evo.make_game(3, 3)
-        >>> game.parse_feedback("1B 2W"), game.parse_feedback("1b2w"), game.parse_feedback("1,2")
-        (5, 5, 5)
+        >>> evo.make_game(4, 6).parse_feedback("1B 2W"), evo.make_game(4, 6).parse_feedback("1,2")
+        (8, 8)
         """
-        m = _FEEDBACK.fullmatch(str(text))
-        if m is None:
-            example = feedback_text(1, 0, self.variant)
-            raise ValueError(f"feedback {text!r} should be two counts such as {example!r} or '1,0'")
-        black, white = (int(x) for x in (m[1], m[2] or m[3]))
-        if black + white > self.pegs:
-            said = feedback_text(black, white, self.variant)
-            raise ValueError(f"feedback {text!r} ({said}) counts more than the {self.pegs} pegs")
-        return feedback_index(black, white, self.pegs)
 
-    @cached_property
-    def _feedback_lut(self) -> np.ndarray:
-        """``(N+1, N+1)`` table from (black, common colors) to the feedback integer."""
-        n = self.pegs
-        lut = np.full((n + 1, n + 1), 255, dtype=np.uint8)
-        for b in range(n + 1):
-            for common in range(b, n + 1):
-                lut[b, common] = feedback_index(b, common - b, n)
-        return lut
+    @property
+    def feedback_prompt(self) -> str:
+        """What the feedback is called in a prompt (``black,white``)."""
+        return "feedback"
 
-    @cached_property
-    def _digits_t(self) -> np.ndarray:
-        """``(N, M)`` pegs, one contiguous row per position (fast per-peg comparisons)."""
-        return np.ascontiguousarray(self.digits.T)
+    @property
+    def feedback_help(self) -> str:
+        """How to type a feedback, in a few words (the prompt of ``evo play``)."""
+        shown = ", ".join(self.format_feedback(f) for f in range(min(3, self.num_feedbacks)))
+        return f"the feedback as evo writes it ({shown}, …)"
 
-    @cached_property
-    def _multisets(self) -> tuple[np.ndarray, np.ndarray]:
-        """Each code's color multiset id, and the ``(K, K)`` table of common colors
-        ``sum_c min(count_a[c], count_b[c])`` between multisets (K is small: 792 for (5,8))."""
-        uniq, ids = np.unique(self.color_counts, axis=0, return_inverse=True)
-        k = len(uniq)
-        common = np.empty((k, k), dtype=np.uint8)
-        block = max(1, (32 * 1024**2) // max(1, k * self.colors))
-        for lo in range(0, k, block):
-            part = np.minimum(uniq[lo : lo + block, None, :], uniq[None, :, :])
-            common[lo : lo + block] = part.sum(axis=-1, dtype=np.uint8)
-        return ids.reshape(-1).astype(np.int32), common
-
+    @abstractmethod
     def compute_feedback(self, guesses: np.ndarray | int, secrets: np.ndarray | int) -> np.ndarray:
-        """Feedbacks of paired (broadcast) guess and secret arrays, from the pegs (no table).
+        """Feedbacks (uint8) of paired (broadcast) guess and secret arrays, without the table.
 
         >>> import evo
         >>> game = evo.make_game(3, 3)
         >>> game.compute_feedback(1, game.all_codes()[:3]).tolist()  # 112 against 111, 112, 113
         [1, 0, 1]
         """
-        g = np.asarray(guesses, dtype=np.int64)
-        s = np.asarray(secrets, dtype=np.int64)
-        shape = np.broadcast_shapes(g.shape, s.shape)
-        black = np.zeros(shape, dtype=np.uint8)
-        for row in self._digits_t:
-            black += row[g] == row[s]
-        ids, common = self._multisets
-        flat = black.astype(np.int64) * (self.pegs + 1) + common[ids[g], ids[s]]
-        return self._feedback_lut.reshape(-1).take(flat)
 
     @cached_property
     def table(self) -> np.ndarray | None:
-        """The ``(M, M)`` uint8 feedback table, or None when it is not kept in memory.
-
-        From :data:`TABLE_FILE_BYTES` on, with a :attr:`cache`, it is read-only, mapped
-        from a file there (built once per machine, shared by its processes); smaller
-        tables, without a cache or when it cannot be written, are built in this process."""
+        """The ``(G, M)`` uint8 feedback table, or None when it is not kept in memory."""
         if not self.use_table:
             return None
-        m = self.num_codes
-        path = self._table_file
-        if path is not None:
-            from evo.core.table_file import mapped_table
+        return self._build_table()
 
-            try:
-                return mapped_table(
-                    path,
-                    name=self.name,
-                    rows=m,
-                    blocks=self._table_blocks,
-                    check=self.compute_feedback,
-                )
-            except OSError:
-                pass
-        table = np.empty((m, m), dtype=np.uint8)
-        lo = 0
-        for block in self._table_blocks():
-            table[lo : lo + len(block)] = block
-            lo += len(block)
+    def _build_table(self) -> np.ndarray:
+        """The table, computed (a game keeps it in memory or in a file as it needs)."""
+        g, m = self.num_guesses, self.num_codes
+        table = np.empty((g, m), dtype=np.uint8)
+        block = max(1, min(g, (32 * 1024**2) // max(1, m)))
+        secrets = np.arange(m, dtype=np.int64)[None, :]
+        for lo in range(0, g, block):
+            rows = np.arange(lo, min(g, lo + block), dtype=np.int64)[:, None]
+            table[lo : lo + len(rows)] = self.compute_feedback(rows, secrets)
         return table
 
-    def _table_blocks(self) -> Iterator[np.ndarray]:
-        """The rows of the feedback table, computed in blocks of about 32 MB, in order:
-        compiled on every thread for a table kept as a file (a big game), in NumPy below
-        (where loading the kernel would cost more than it saves)."""
-        m, n = self.num_codes, self.pegs
-        ids, common = self._multisets
-        lut = self._feedback_lut.reshape(-1)
-        block = max(1, min(m, (32 * 1024**2) // m))
-        if m * m >= TABLE_FILE_BYTES:
-            yield from self._compiled_blocks(block)
-            return
-        small = (n + 1) ** 2 <= 256  # black * (N+1) + common fits a uint8
-        for lo in range(0, m, block):
-            hi = min(m, lo + block)
-            key = np.zeros((hi - lo, m), dtype=np.uint8 if small else np.int32)
-            for row in self._digits_t:
-                key += row[lo:hi, None] == row[None, :]
-            key *= n + 1
-            key += common[ids[lo:hi, None], ids[None, :]]
-            yield lut[key]
-
-    def _compiled_blocks(self, block: int) -> Iterator[np.ndarray]:
-        """:meth:`_table_blocks` by the compiled kernel (the same rows)."""
-        from evo.core.engine import numba_threads
-        from evo.core.table_kernel import table_rows
-
-        numba_threads()
-        src = self.packed_source
-        for lo in range(0, self.num_codes, block):
-            yield table_rows(src, self.num_codes, lo, min(self.num_codes, lo + block))
-
-    @cached_property
-    def packed_source(self) -> tuple:
-        """What the compiled kernels compute feedbacks from without the table: the codes
-        packed into uint64 and the color multisets
-        (:func:`evo.core.feedback_kernel.packed_source`)."""
-        from evo.core.feedback_kernel import packed_source
-
-        ids, common = self._multisets
-        return packed_source(self.digits, ids, common, self._feedback_lut.reshape(-1))
+    @property
+    def computed_source(self) -> tuple:
+        """What the compiled kernels compute feedbacks from without the table
+        (:mod:`evo.core.feedback_kernel`); a game that has no such source keeps its table."""
+        raise NotImplementedError(f"{self.name} computes no feedback in the compiled kernels")
 
     @property
     def feedback_source(self) -> np.ndarray | tuple:
-        """The compiled kernels' source of feedbacks: the table when there is one, else
-        :attr:`packed_source` (the same numbers, computed where they are needed)."""
+        """The compiled kernels' source of feedbacks (:mod:`evo.core.feedback_kernel`):
+        the table when there is one (with its transpose, as a pair, when the feedback is
+        not symmetric), else :attr:`computed_source` (the same numbers, computed where
+        they are needed)."""
         t = self.table
-        return t if t is not None else self.packed_source
+        if t is None:
+            return self.computed_source
+        if self.symmetric_feedback:
+            return t
+        return (t, self._transposed)
+
+    @cached_property
+    def _transposed(self) -> np.ndarray:
+        """The ``(M, G)`` transposed table, read by secret."""
+        t = self.table
+        assert t is not None
+        out = np.ascontiguousarray(t.T)
+        out.setflags(write=False)  # as the table: the pair is one numba type
+        return out
 
     @property
     def table_at_hand(self) -> bool:
-        """Whether using the table costs no build worth counting: it is in memory already,
-        small, or kept in the cache as a file (mapped, not built)."""
-        if not self.use_table or "table" in self.__dict__:
-            return self.use_table
-        if self.num_codes**2 < TABLE_FILE_BYTES:
-            return True
-        path = self._table_file
-        return path is not None and path.exists()
-
-    @property
-    def _table_file(self) -> Path | None:
-        """Where the table is kept as a file: from :data:`TABLE_FILE_BYTES` on, with a
-        :attr:`cache`; else None."""
-        if self.num_codes**2 < TABLE_FILE_BYTES or self.cache is None:
-            return None
-        return Path(self.cache) / self.name / "feedback-table.bin"
+        """Whether using the table costs no build worth counting (in memory already, or
+        small)."""
+        return self.use_table
 
     def computing(self) -> Game:
-        """The same game without a table: the kernels compute each feedback they need.
+        """The same game without a table where the kernels can compute each feedback
+        they need (else the game itself).
 
         >>> import evo
         >>> game = evo.make_game(3, 3)
         >>> game.computing().use_table, game.computing() == game  # the same game
         (False, True)
         """
-        return _interned_game(self.pegs, self.colors, self.variant, False, self.cache)
+        return self
 
     def prepare(self) -> Game:
         """Build the feedback table now (a one-time cost), so later timings exclude it.
@@ -492,7 +359,7 @@ class Game:
         return self.compute_feedback(guesses, secrets)
 
     def feedback_row(self, guess: int, secrets: np.ndarray | None = None) -> np.ndarray:
-        """Feedbacks of one guess against ``secrets`` (every code when omitted).
+        """Feedbacks of one guess against ``secrets`` (every secret when omitted).
 
         >>> import evo
         >>> game = evo.make_game(3, 3)
@@ -518,18 +385,52 @@ class Game:
         """
         return bool(helpful_rows(self.feedback_row(int(guess), codes)[None, :], self.win)[0])
 
-    def all_codes(self) -> np.ndarray:
-        """Every code, as an int32 array ``0 .. M-1``.
+    # ------------------------------------------------------------ memory
+    def memory_need(self, trees: int = 1, *, memory: int | None = None) -> tuple[int, bool]:
+        """Bytes the game needs (its table when it is used, plus ``trees`` trees), and
+        whether the table is used: within a ``memory`` budget (bytes) and 80% of the
+        memory available when a budget is given, else when it is at most
+        :data:`TABLE_LIMIT_BYTES` and a third of the memory available.
 
         >>> import evo
-        >>> game = evo.make_game(3, 3)
-        >>> game.all_codes()[:4].tolist(), len(game.all_codes())
-        ([0, 1, 2, 3], 27)
+        >>> need, table = evo.make_game(4, 6).memory_need()
+        >>> table, need > 1296 * 1296
+        (True, True)
         """
-        return np.arange(self.num_codes, dtype=np.int32)
+        return memory_estimate(
+            self.num_codes, self.num_guesses, trees=trees, memory=memory, per_code=0
+        )
 
 
-_GAMES: dict[tuple, Game] = {}
+def rule_state(game: Game, history: Sequence[int], code: int) -> Hashable:
+    """The state of ``game``'s rule at the node the guesses of ``history`` lead to for
+    secret ``code`` (any code of that node: they all answer the history alike)."""
+    rule = game.rule
+    assert rule is not None
+    state = rule.start()
+    for g in history:
+        state = rule.after(state, int(g), int(game.feedback(int(g), int(code))))
+    return state
+
+
+def legal_guesses(game: Game, history: Sequence[int], codes: np.ndarray) -> np.ndarray | None:
+    """The guesses legal at the node of code set ``codes`` (not empty) that ``history``
+    leads to, ascending (int64); None when every guess is (a game without a rule)."""
+    if game.rule is None:
+        return None
+    return legal_in(game, rule_state(game, history, int(codes[0])))
+
+
+def legal_in(game: Game, state: Hashable) -> np.ndarray:
+    """The guesses legal in a state of ``game``'s rule, ascending (int64)."""
+    rule = game.rule
+    assert rule is not None
+    mask = np.asarray(rule.legal(state), dtype=bool)
+    if mask.shape != (game.num_guesses,):
+        raise ValueError(
+            f"{game.name}'s rule gave {mask.shape} legal flags, not {game.num_guesses}"
+        )
+    return np.flatnonzero(mask).astype(np.int64)
 
 
 def helpful_rows(fb: np.ndarray, win: int) -> np.ndarray:
@@ -546,44 +447,80 @@ def helpful_counts(counts: np.ndarray, win: int) -> np.ndarray:
     return (counts[:, win] > 0) | (np.count_nonzero(counts, axis=1) > 1)
 
 
-def _interned_game(
-    pegs: int, colors: int, variant: str, use_table: bool, cache: str | None = None
-) -> Game:
-    """The one Game of this process for these parameters (its tables are built once)."""
-    key = (pegs, colors, variant, use_table, cache)
-    if key not in _GAMES:
-        _GAMES[key] = Game(pegs, colors, variant, use_table, cache)  # type: ignore[arg-type]
-    return _GAMES[key]
+def available_memory_bytes() -> int:
+    """Memory available to this process now (MemAvailable on Linux, else 8 GiB)."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    try:
+        return os.sysconf("SC_AVPHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 8 * 1024**3
 
 
-def count_codes(pegs: int, colors: int, variant: str = "mastermind") -> int:
-    """``C^N`` codes for Mastermind, ``C!/(C-N)!`` for Bulls and Cows."""
-    if variant == "mastermind":
-        return colors**pegs
-    return int(np.prod(np.arange(colors - pegs + 1, colors + 1, dtype=object))) if pegs else 1
+def gib_text(n: float) -> str:
+    """Bytes in GiB, MiB or KiB, as evo's messages show them."""
+    if n >= 1024**3:
+        return f"{n / 1024**3:.2f} GiB"
+    return f"{n / 1024**2:.1f} MiB" if n >= 1024**2 / 10 else f"{n / 1024:.1f} KiB"
 
 
 def memory_estimate(
-    pegs: int,
-    colors: int,
-    variant: str = "mastermind",
-    trees: int = 1,
+    codes: int,
+    guesses: int,
     *,
+    trees: int = 1,
     memory: int | None = None,
+    per_code: int = 0,
 ) -> tuple[int, bool]:
-    """Bytes a game needs (its table when it is used, plus ``trees`` trees), and whether
-    the full feedback table is used: within a ``memory`` budget (bytes) and 80% of the
-    memory available when a budget is given (a budget beyond the machine is no reason to
-    build a table that does not fit it), else when it is at most
+    """Bytes a game of ``codes`` secrets and ``guesses`` guesses needs (its ``(G, M)``
+    table when it is used, ``per_code`` bytes of its own per code, plus ``trees``
+    trees), and whether the table is used: within a ``memory`` budget (bytes) and 80% of
+    the memory available when a budget is given (a budget beyond the machine is no
+    reason to build a table that does not fit it), else when it is at most
     :data:`TABLE_LIMIT_BYTES` and a third of the memory available."""
-    m = count_codes(pegs, colors, variant)
-    table = m * m
-    working = m * (pegs + colors + _WORKING_BYTES_PER_CODE) + trees * m * 64
+    table = codes * guesses
+    working = codes * (per_code + WORKING_BYTES_PER_CODE) + trees * codes * 64
     if memory is None:
         use_table = table <= min(TABLE_LIMIT_BYTES, available_memory_bytes() // 3)
     else:
         use_table = table + working <= min(memory, available_memory_bytes() * 0.8)
     return (table if use_table else 0) + working, use_table
+
+
+def check_fits(what: str, need: int, memory: int | None) -> None:
+    """Raise :class:`GameTooLargeError` when ``need`` bytes exceed the ``memory`` budget or
+    80% of the memory available (``what``: the game and its needs, in words)."""
+    have = available_memory_bytes()
+    if memory is not None and need > memory:
+        raise GameTooLargeError(f"{what}, more than the memory budget of {gib_text(memory)}")
+    if need > have * 0.8:
+        raise GameTooLargeError(
+            f"{what}, more than the {gib_text(have * 0.8)} this machine can give "
+            f"(80% of {gib_text(have)} available)"
+        )
+
+
+def table_note(game: Game, *, read: bool = True) -> str:
+    """How a game gets its feedbacks, in a few words: from its table (and its size), or
+    computed where they are needed because the table is not kept, or (``read=False``)
+    not built for work that computes them; and the memory it is expected to take (its
+    table, codes and one tree)."""
+    table = game.num_codes * game.num_guesses
+    need, counted = game.memory_need()
+    working = need - (table if counted else 0)
+    if game.use_table and read:
+        total = gib_text(working + table)
+        return f"feedback table of {gib_text(table)}, about {total} with its codes and a tree"
+    why = "not kept in" if not game.use_table else "no need to build"
+    return (
+        f"feedbacks computed where needed, {why} a {gib_text(table)} table; "
+        f"about {gib_text(working)} for its codes and a tree"
+    )
 
 
 def make_game(
@@ -595,9 +532,11 @@ def make_game(
     table: bool | None = None,
     memory: int | None = None,
     cache: str | os.PathLike | None = None,
-) -> Game:
-    """Check the parameters and the memory, then build the game: ``pegs`` and ``colors``
-    (digits, for ``variant="bulls-cows"``).
+) -> PegGame:
+    """Check the parameters and the memory, then build a game of the Mastermind family:
+    ``pegs`` and ``colors`` (digits for Bulls and Cows) of a ``variant``: ``mastermind``
+    (colors may repeat), ``black-peg`` (Mastermind answered by black pegs only) or
+    ``bulls-cows`` (distinct digits).
 
     ``trees`` is how many breakers the caller will hold at once, for the estimate.
     ``table`` forces the full feedback table on or off (default: when it fits).
@@ -613,15 +552,19 @@ def make_game(
     >>> import evo
     >>> evo.make_game(4, 6).num_codes, evo.make_game(4, 10, "bulls-cows").num_codes
     (1296, 5040)
+    >>> evo.make_game(4, 6, "black-peg").num_feedbacks
+    5
     >>> evo.make_game(8, 12, memory=2**30)
     Traceback (most recent call last):
     ...
     evo.core.game.GameTooLargeError: the mastermind game (8 pegs, 12 colors) has ...
     """
+    from evo.core.mastermind import SYMBOLS, count_codes, interned_game, peg_memory_estimate
+
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
     pegs = whole(pegs, what="pegs", low=1, high=20)
-    colors = whole(colors, what="colors", low=1, high=len(_SYMBOLS) - 1)
+    colors = whole(colors, what="colors", low=1, high=len(SYMBOLS) - 1)
     trees = whole(trees, what="trees", low=1)
     if variant == "bulls-cows" and pegs > colors:
         raise ValueError(f"Bulls and Cows needs pegs <= colors (digits), got {pegs} > {colors}")
@@ -631,45 +574,81 @@ def make_game(
         raise ValueError(f"table must be True, False or None, not {table!r}")
     if cache is not None:
         cache = path_argument(cache, what="cache")
-    need, use_table = memory_estimate(pegs, colors, variant, trees, memory=memory)
-    have = available_memory_bytes()
+    need, use_table = peg_memory_estimate(pegs, colors, variant, trees, memory=memory)
     m = count_codes(pegs, colors, variant)
     what = (
         f"the {variant} game ({pegs} pegs, {colors} colors) has {m:,} codes and needs about "
-        f"{_gib(need)} for its {'tables' if use_table else 'codes'} and {trees} tree(s)"
+        f"{gib_text(need)} for its {'tables' if use_table else 'codes'} and {trees} tree(s)"
     )
-    if memory is not None and need > memory:
-        raise GameTooLargeError(f"{what}, more than the memory budget of {_gib(memory)}")
-    if need > have * 0.8:
-        raise GameTooLargeError(
-            f"{what}, more than the {_gib(have * 0.8)} this machine can give "
-            f"(80% of {_gib(have)} available)"
-        )
+    check_fits(what, need, memory)
     if table is not None:
         use_table = table
     root = None if cache is None else str(cache)  # path_argument expanded ~
-    return _interned_game(pegs, colors, variant, use_table, root)
+    return interned_game(pegs, colors, variant, use_table, root)
 
 
-def table_note(game: Game, *, read: bool = True) -> str:
-    """How a game gets its feedbacks, in a few words: from its table (and its size), or
-    computed where they are needed because the table is not kept, or (``read=False``)
-    not built for work that computes them; and the memory it is expected to take (its
-    table, codes and one tree)."""
-    table = game.num_codes**2
-    need, counted = memory_estimate(game.pegs, game.colors, game.variant)
-    working = need - (table if counted else 0)
-    if game.use_table and read:
-        total = _gib(working + table)
-        return f"feedback table of {_gib(table)}, about {total} with its codes and a tree"
-    why = "not kept in" if not game.use_table else "no need to build"
-    return (
-        f"feedbacks computed where needed, {why} a {_gib(table)} table; "
-        f"about {_gib(working)} for its codes and a tree"
-    )
+def game_from_spec(
+    spec: Mapping[str, Any],
+    *,
+    cache: str | os.PathLike | None = None,
+    trees: int = 1,
+    memory: int | None = None,
+) -> Game:
+    """The game a :attr:`Game.spec` names (a tree file's, a summary's, a certificate's):
+    a game of the Mastermind family is made (``cache``, ``trees``, ``memory``: see
+    :func:`make_game`); a custom game must have been defined in this process
+    (:class:`UnknownGameError` else, in one line). ValueError for a spec that is not one.
+
+    >>> import evo
+    >>> evo.core.game.game_from_spec({"pegs": 3, "colors": 4, "variant": "black-peg"}).name
+    'black-peg-3-4'
+    """
+    if not isinstance(spec, Mapping):
+        raise ValueError(f"a game should be a mapping of its keys, not {spec!r}")
+    kind = spec.get("kind", spec.get("variant", "mastermind"))
+    if kind == "custom":
+        from evo.core.custom import registered_game
+
+        return registered_game(spec)
+    if not isinstance(kind, str):
+        raise ValueError(f"the game's kind should be a name, not {kind!r}")
+    from evo.core.mastermind import peg_game_from_spec
+
+    return peg_game_from_spec(spec, cache=cache, trees=trees, memory=memory)
 
 
-def feedback_text(black: int, white: int, variant: str) -> str:
-    """A feedback as evo writes it everywhere: ``1B 2W`` (black and white pegs) or ``1B 2C``
-    (bulls and cows); :meth:`Game.parse_feedback` reads it back."""
-    return f"{black}B {white}{'W' if variant == 'mastermind' else 'C'}"
+def spec_key(spec: Any) -> tuple:
+    """The :attr:`Game.key` of the game ``spec`` names, without making it (a file's game
+    compared with the one asked for); ValueError, naming the key, for a spec that is not
+    one.
+
+    >>> import evo
+    >>> spec_key({"pegs": 4, "colors": 6}) == evo.make_game(4, 6).key
+    True
+    """
+    if not isinstance(spec, Mapping):
+        raise ValueError("'game' should be an object naming the game")
+    kind = spec.get("kind", spec.get("variant", "mastermind"))
+    if kind == "custom":
+        name, digest = spec.get("name"), spec.get("digest")
+        if not isinstance(name, str) or not isinstance(digest, str):
+            raise ValueError("a custom game is named by its 'name' and 'digest' (strings)")
+        return ("custom", name, digest)
+    if not {"pegs", "colors"} <= set(spec):
+        raise ValueError("'game' should be an object with 'pegs' and 'colors'")
+    for key in ("pegs", "colors"):
+        value = spec[key]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"game.{key} should be a whole number, not {value!r}")
+    if not isinstance(kind, str):
+        raise ValueError(f"game.variant should be a name, not {kind!r}")
+    return (spec["pegs"], spec["colors"], kind)
+
+
+def spec_text(spec: Mapping[str, Any]) -> str:
+    """The game of a (valid) spec in a few words: ``mastermind with 4 pegs and 6 colors``,
+    ``the custom game 'pets'``."""
+    key = spec_key(spec)
+    if key[0] == "custom":
+        return f"the custom game {key[1]!r}"
+    return f"{key[2]} with {key[0]} pegs and {key[1]} colors"

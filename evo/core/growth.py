@@ -20,16 +20,22 @@ triangle-optimizes. The engine draws the same trees directly:
 
 ``tests/reference_growth.py`` implements the code-by-code procedure literally, and the
 tests check that both give the same fitness distribution.
+
+A game with a rule on guesses (:class:`~evo.core.game.GuessRule`, Wordle's hard mode)
+is grown node by node in Python (:func:`_grow_by_rule`), the same draws restricted to
+the guesses legal at each node, which its history decides; every tree of such a game is
+checked legal (:func:`build_exact`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from evo.core.engine import compiled
-from evo.core.game import Game, helpful_rows
+from evo.core.game import Game, helpful_rows, legal_in, rule_state
 from evo.core.kinds import POOLS, Pool
 from evo.core.tree import InvalidTreeError, Tree
 
@@ -101,6 +107,7 @@ def grow(
     rng: np.random.Generator,
     pool: Pool = "all",
     root_guess: int | None = None,
+    history: Sequence[int] = (),
 ) -> Tree:
     """A random breaker subtree for the code set ``codes`` (``grow(S, used, rng)`` of
     docs/DESIGN.md §3).
@@ -109,6 +116,8 @@ def grow(
     of it answered that guess alike), so it is never drawn.
 
     ``root_guess``, when given and helpful, is the root's guess (mutation uses it).
+    ``history``: the guesses above the subtree, which decide the legal guesses of a game
+    with a rule (``tree.used_guesses(node)``; unused by the others).
 
     >>> import evo, numpy as np
     >>> game = evo.make_game(3, 3)
@@ -120,6 +129,8 @@ def grow(
     '111'
     """
     template = None if root_guess is None else Template.single(root_guess, game.num_feedbacks)
+    if game.rule is not None:
+        return _grow_by_rule(game, codes, rng, pool, template, history)
     return _build(game, np.asarray(codes, dtype=np.int32), rng, pool, template, strict=False)
 
 
@@ -135,9 +146,11 @@ def replay(
     *,
     rng: np.random.Generator,
     pool: Pool = "all",
+    history: Sequence[int] = (),
 ) -> Tree:
     """The template played on another code set: guesses that no longer help are skipped,
     branches no code reaches are dropped, missing branches are grown (crossover repair).
+    ``history``: as for :func:`grow` (a template guess not legal there is skipped too).
 
     >>> import evo, numpy as np
     >>> knuth = evo.baseline(evo.make_game(3, 3), "knuth")
@@ -146,13 +159,23 @@ def replay(
     >>> sub.num_codes, sub.total, int(knuth.subtree_totals()[7])  # Knuth's own: 11
     (6, 17, 11)
     """
+    if game.rule is not None:
+        return _grow_by_rule(game, codes, rng, pool, template, history)
     return _build(game, np.asarray(codes, dtype=np.int32), rng, pool, template, strict=False)
 
 
-def build_exact(game: Game, template: Template, *, codes: np.ndarray | None = None) -> Tree:
+def build_exact(
+    game: Game,
+    template: Template,
+    *,
+    codes: np.ndarray | None = None,
+    history: Sequence[int] = (),
+) -> Tree:
     """The tree that is exactly the template (no growth, no shrinking), checked on every
     code: raises :class:`InvalidTreeError` when a code has no path or a node is reached by
-    no code. Used to load files and to turn hand-built strategies into trees.
+    no code. Used to load files and to turn hand-built strategies into trees. In a game
+    with a rule, a guess not legal at its node is refused too (``history``: the guesses
+    above ``codes``).
 
     >>> import evo, numpy as np
     >>> game = evo.make_game(2, 2)  # codes 11, 12, 21, 22: guess 11, then 12 or 22
@@ -175,7 +198,82 @@ def build_exact(game: Game, template: Template, *, codes: np.ndarray | None = No
             f"(a branch whose feedback cannot happen there)"
         )
     _check_no_repeats(tree)
+    if game.rule is not None:
+        tree.check_legal(history)
     return tree
+
+
+def _grow_by_rule(
+    game: Game,
+    codes: np.ndarray,
+    rng: np.random.Generator,
+    pool: Pool,
+    template: Template | None,
+    history: Sequence[int],
+) -> Tree:
+    """:func:`grow` and :func:`replay` in a game with a rule on guesses, node by node: a
+    one-code set guesses its code, a two-code set one of its two at random (a template
+    guess among them kept), a larger one the template's guess where it is legal and
+    helps (one that is legal but tells nothing is passed, following its only branch),
+    else a uniform draw among the legal guesses of the pool that help."""
+    rule = game.rule
+    assert rule is not None
+    if pool not in POOLS:
+        raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
+    codes = np.sort(np.asarray(codes, dtype=np.int64))
+    guesses: list[int] = []
+    links: list[tuple[int, int, int]] = []
+    t_root = -1 if template is None else int(template.root)
+    start = rule_state(game, history, int(codes[0]))
+    stack: list[tuple[np.ndarray, Hashable, int, int, int]] = [(codes, start, t_root, -1, -1)]
+    while stack:
+        s, state, t, parent, fb = stack.pop()
+        while template is not None and t >= 0 and len(s) > 2:
+            answers = game.feedback_row(int(template.guess[t]), s)
+            if not (answers == answers[0]).all() or answers[0] == game.win:
+                break
+            t = int(template.child[t, int(answers[0])])  # it tells nothing: its branch
+        g = _rule_guess(game, s, state, t, template, rng, pool)
+        me = len(guesses)
+        guesses.append(g)
+        if parent >= 0:
+            links.append((parent, fb, me))
+        answers = game.feedback_row(g, s)
+        for f in sorted(set(answers.tolist()) - {game.win}, reverse=True):
+            part = s[answers == f]
+            below = -1
+            if template is not None and t >= 0 and int(template.guess[t]) == g:
+                below = int(template.child[t, f])
+            stack.append((part, rule.after(state, g, f), below, me, f))
+    child = np.full((len(guesses), game.num_feedbacks), -1, dtype=np.int32)
+    for parent, f, me in links:
+        child[parent, f] = me
+    built = Template(np.array(guesses, dtype=np.int32), child)
+    return build_exact(game, built, codes=codes, history=history)
+
+
+def _rule_guess(
+    game: Game,
+    s: np.ndarray,
+    state: Hashable,
+    t: int,
+    template: Template | None,
+    rng: np.random.Generator,
+    pool: Pool,
+) -> int:
+    """The guess of :func:`_grow_by_rule` at a node of code set ``s`` in ``state``."""
+    wanted = -1 if template is None or t < 0 else int(template.guess[t])
+    if len(s) == 1:
+        return int(s[0])
+    if len(s) == 2:
+        return wanted if wanted in s else int(s[rng.integers(2)])
+    legal = legal_in(game, state)
+    if wanted >= 0 and wanted in legal and game.helps(wanted, s):
+        return wanted
+    cand = s if pool == "consistent" else legal
+    fb = game.feedback(cand[:, None], s[None, :])
+    good = cand[helpful_rows(fb, game.win)]
+    return int(good[rng.integers(len(good))])
 
 
 def _template_size(template: Template) -> int:
@@ -232,7 +330,7 @@ def _build_compiled(
         root = int(template.root)
     arrays = grow_tree(
         game.feedback_source,
-        game.num_codes,
+        game.num_guesses,
         codes,
         game.win,
         nfb,
@@ -424,7 +522,7 @@ def _choose_guesses(
     on a two-code root.
     """
     k = len(count)
-    m = game.num_codes
+    m = game.num_guesses
     tmpl = tmpl.copy()
     # First round: a few candidates per node, the first helpful one wins; nearly all
     # nodes are settled here (a consistent candidate always helps).
@@ -492,7 +590,7 @@ def _skip_template(tmpl, rows, template, constant_fb) -> None:
 
 def _retry(game, cur, first, count, tmpl, template, rng, pool, guesses, pending) -> None:
     """Settle the nodes whose first candidate did not help, in batches of candidates."""
-    m = game.num_codes
+    m = game.num_guesses
     rounds = 0
     while len(pending):
         t = tmpl[pending]
@@ -556,7 +654,7 @@ def _settle_pairs(
 
 
 def _helpful_draw(game: Game, s: np.ndarray, rng: np.random.Generator) -> int:
-    """Uniform draw among all codes that help on code set ``s`` (exact, for rare cases)."""
-    every = game.all_codes()
+    """Uniform draw among all guesses that help on code set ``s`` (exact, for rare cases)."""
+    every = game.all_guesses()
     fb = game.feedback(every[:, None], s[None, :])
     return int(rng.choice(np.flatnonzero(helpful_rows(fb, game.win))))

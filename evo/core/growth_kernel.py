@@ -57,7 +57,7 @@ def _helpful_draw(src, m, cur, lo, hi, win, rng):  # pragma: no cover - compiled
 def grow_tree(
     src, m, codes, win, nfb, consistent, t_guess, t_child, t_root, rng, sampling
 ):  # pragma: no cover - compiled
-    """Grow a breaker for ``codes`` (int32) of a game of ``m`` codes whose feedbacks come
+    """Grow a breaker for ``codes`` (int32) of a game of ``m`` guesses whose feedbacks come
     from ``src``, optionally onto a template (``t_root`` >= 0).
 
     ``sampling``: evo.core.growth's rejection rounds, candidates per retry, first-round width

@@ -17,6 +17,9 @@ POOLS: tuple[str, ...] = get_args(Pool)
 ExactGuesses = Literal["all", "consistent", "mixed"]
 EXACT_GUESSES: tuple[str, ...] = get_args(ExactGuesses)
 
+#: The most impossible guesses a ``mixed`` search tries at a node (its ``impossible``).
+MAX_IMPOSSIBLE = 100
+
 #: How an operator picks a node: uniformly, or weighted by its code set's size or its root.
 NodeWeight = Literal["uniform", "size", "sqrt"]
 NODE_WEIGHTS: tuple[str, ...] = get_args(NodeWeight)
@@ -26,6 +29,12 @@ NODE_WEIGHTS: tuple[str, ...] = get_args(NodeWeight)
 Heuristic = Literal["knuth", "irving", "kooi", "entropy"]
 HEURISTICS: tuple[str, ...] = get_args(Heuristic)
 
-#: Game variants: Mastermind (colors may repeat) and Bulls and Cows (digits do not).
-Variant = Literal["mastermind", "bulls-cows"]
+#: Games of the Mastermind family: Mastermind (colors may repeat), black-peg Mastermind
+#: (answered by black pegs alone) and Bulls and Cows (digits do not repeat).
+Variant = Literal["mastermind", "black-peg", "bulls-cows"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
+
+#: The kinds of game a config or ``--game`` names: the Mastermind family, and ``custom``
+#: (a game defined in Python, :func:`evo.custom_game`, found by its name).
+GameKind = Literal["mastermind", "black-peg", "bulls-cows", "custom"]
+GAME_KINDS: tuple[str, ...] = get_args(GameKind)

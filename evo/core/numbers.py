@@ -51,12 +51,13 @@ def budget_bytes(gib: Any, *, what: str) -> int:
     return max(1, min(MAX_BUDGET_BYTES, math.ceil(min(gib, 2.0**32) * 2**30)))
 
 
-def env_count(name: str, environ: Mapping[str, str]) -> int | None:
+def env_count(name: str, environ: Mapping[str, str], *, high: int) -> int | None:
     """A count from the environment variable ``name`` (None when unset or empty);
-    ValueError naming it when it is not a whole number from 1 up."""
+    ValueError naming it when it is not a whole number from 1 to ``high``."""
     text = environ.get(name, "").strip()
     if not text:
         return None
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"{name} must be a whole number from 1 up, not {text!r}")
+    if not (text.isascii() and text.isdigit() and len(text) < 19 and 1 <= int(text) <= high):
+        shown = text if len(text) <= 40 else text[:40] + "..."
+        raise ValueError(f"{name} must be a whole number from 1 to {high}, not {shown!r}")
     return int(text)

@@ -36,9 +36,7 @@ def random_population(
 class PopulationStats:
     """Fitness (average number of guesses) of a population, as the study tabulates it."""
 
-    pegs: int
-    colors: int
-    variant: str
+    game: dict  # the game's spec (evo.core.game.Game.spec)
     pool: Pool
     size: int
     min: float
@@ -51,7 +49,9 @@ class PopulationStats:
     seconds: float
 
     def as_dict(self) -> dict:
-        return asdict(self)
+        """The figures, the game's keys first (``pegs``, ``colors``, ``variant``)."""
+        out = asdict(self)
+        return {**out.pop("game"), **out}
 
 
 def population_stats(trees: list[Tree], pool: Pool, seconds: float) -> PopulationStats:
@@ -60,9 +60,7 @@ def population_stats(trees: list[Tree], pool: Pool, seconds: float) -> Populatio
     totals = np.array([t.total for t in trees], dtype=np.int64)
     avgs = totals / game.num_codes
     return PopulationStats(
-        pegs=game.pegs,
-        colors=game.colors,
-        variant=game.variant,
+        game=game.spec,
         pool=pool,
         size=len(trees),
         min=float(avgs.min()),

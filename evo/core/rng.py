@@ -5,7 +5,9 @@ NumPy generators come from ``SeedSequence`` entropy keys, one key per independen
 (a tree of a population, a pair of parents bred in a generation, an island), so that a
 task draws the same numbers in any process and any order. Selection and migration, which
 run in the main process with DEAP's ``random``-style calls, get ``random.Random``
-generators of their own (other threads may draw from the shared one).
+generators of their own (other threads may draw from the shared one); a selection
+registered from Python gets a NumPy generator seeded from the run's, as every operator of
+one's own draws from a NumPy generator.
 """
 
 from __future__ import annotations
@@ -52,6 +54,14 @@ def selection_random(seed: int) -> random.Random:
     """The run's own generator for selection, seeded by the run's seed (its state is
     saved in every checkpoint)."""
     return random.Random(seed)
+
+
+def selection_generator(rnd: random.Random) -> np.random.Generator:
+    """The NumPy generator a selection registered from Python draws from in one
+    generation, seeded from the run's selection generator ``rnd`` (whose state every
+    checkpoint saves): operators of one's own all get NumPy generators, and the built-in
+    tournament keeps its ``random.Random`` draws."""
+    return np.random.default_rng(rnd.getrandbits(128))
 
 
 def island_seed(seed: int, i: int) -> int:

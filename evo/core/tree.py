@@ -11,15 +11,20 @@ Trees are treated as immutable: operations return new trees.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from evo.core.game import Game
+from evo.core.game import Game, rule_state
 
 
 class InvalidTreeError(ValueError):
     """A tree (or a file describing one) breaks a rule of docs/DESIGN.md §2."""
+
+
+#: The arrays of a :class:`Tree`: one entry a node (``codes``: one a code).
+ARRAYS = ("guess", "label", "parent", "depth", "terminal", "start", "count", "codes")
 
 
 @dataclass(eq=False)
@@ -369,8 +374,8 @@ class Tree:
             raise InvalidTreeError("the node arrays have different lengths")
         if self.parent[0] != -1 or (n > 1 and np.any(self.parent[1:] >= np.arange(1, n))):
             raise InvalidTreeError("nodes are not in preorder (a parent after its child)")
-        if np.any(self.guess < 0) or np.any(self.guess >= game.num_codes):
-            raise InvalidTreeError("a guess is not a code of the game")
+        if np.any(self.guess < 0) or np.any(self.guess >= game.num_guesses):
+            raise InvalidTreeError("a guess is not a guess of the game")
         if len(np.unique(self.codes)) != len(self.codes):
             raise InvalidTreeError("a code is listed twice")
         child = self.child_table
@@ -403,6 +408,47 @@ class Tree:
                 raise InvalidTreeError(f"node {i}: terminal flag disagrees with its code set")
             if i and self.depth[i] != self.depth[self.parent[i]] + 1:
                 raise InvalidTreeError(f"node {i}: depth is not its parent's plus one")
+        self.check_legal()
+
+    def check_legal(self, history: Sequence[int] = ()) -> None:
+        """Raise :class:`InvalidTreeError` when a guess is not legal at its node under
+        the game's rule (a subtree: below the guesses of ``history``); nothing to check
+        in a game without a rule.
+
+        >>> import evo
+        >>> def hard(guess, earlier, answer):  # a guess keeps the letters found
+        ...     return answer == "0" or any(x in guess for x in earlier)
+        >>> words = ["ab", "bc", "cd", "da"]
+        >>> game = evo.custom_game(words, lambda g, s: str(len(set(g) & set(s))), legal=hard)
+        >>> evo.baseline(game, "optimal").check_legal()  # nothing to say
+        """
+        game = self.game
+        rule = game.rule
+        if rule is None:
+            return
+        state: list[Hashable] = [rule_state(game, history, int(self.codes[0]))] * len(self)
+        for i in range(len(self)):
+            p = int(self.parent[i])
+            if p >= 0:
+                state[i] = rule.after(state[p], int(self.guess[p]), int(self.label[i]))
+            if not rule.legal(state[i])[int(self.guess[i])]:
+                raise InvalidTreeError(
+                    f"guess {game.format_code(int(self.guess[i]))} (node {i}) is not legal "
+                    f"there under {game.name}'s rule"
+                )
+
+    def unlike(self, other: Tree) -> list[str]:
+        """The names of the arrays (:data:`ARRAYS`) in which this tree and ``other``
+        differ: none for the same tree.
+
+        >>> import evo
+        >>> tree = evo.baseline(evo.make_game(3, 3), "knuth")
+        >>> tree.unlike(tree.subtree(0)), tree.unlike(tree.replace(1, tree.subtree(1)))
+        ([], [])
+        """
+        return [
+            name for name in ARRAYS if not np.array_equal(getattr(self, name), getattr(other, name))
+        ]
 
     def is_valid(self) -> bool:
         """Whether :meth:`validate` finds nothing wrong.

@@ -5,17 +5,22 @@ A tree file is JSON: the format name and version, the game, the fitness summary
 {...}}}`` with codes and feedbacks printed as people read them (feedbacks as
 :meth:`~evo.core.game.Game.format_feedback` writes them; the bare counts of older files,
 ``"1,0"`` or ``"1 0"``, are read too, and a feedback given twice under a node, in any
-spelling, is refused). A file named ``.json.gz`` is the same JSON gzip-compressed (the
-big shipped breakers are), decompressed no further than a tree file may be long. A file
-named ``.npz`` is the compact form of the same, for trees of big games (hundreds of
-thousands of nodes): a NumPy archive of the nodes' ``guess``, ``parent`` and ``label``
-arrays in preorder and the same document without its nodes, read only as far as a tree
-of its game can go (:mod:`evo.core.archive`). A file is read by what it holds, whatever
-its name; every tree is checked on every code when loaded, and its summary against it.
+spelling, is refused). A file named ``.json.gz`` (or ``.gz``) is the same JSON
+gzip-compressed (the big shipped breakers are). A JSON document is checked from its
+start before it is parsed whole: beyond :data:`MAX_META_BYTES`, it must name its game
+before its nodes, and is decompressed and parsed only as far as a tree of that game can
+go (a small gzip of ``[[],[],…]`` would take gigabytes to parse). A file named ``.npz``
+is the compact form of the same, for trees of big games (hundreds of thousands of
+nodes): a NumPy archive of the nodes' ``guess``, ``parent`` and ``label`` arrays in
+preorder and the same document without its nodes, read only as far as a tree of its
+game can go (:mod:`evo.core.archive`). A file is read by what it holds, whatever its
+name; every tree is checked on every code when loaded, and its summary against it.
 """
 
 from __future__ import annotations
 
+import codecs
+import errno
 import io
 import json
 import math
@@ -27,16 +32,19 @@ import numpy as np
 
 from evo.core.archive import Archive, ArchiveError
 from evo.core.files import (
+    MAX_READ_BYTES,
+    FileWriteError,
     atomic_write_bytes,
     atomic_write_json,
     check_target,
     decode_text,
     gunzip,
     is_json_number,
+    json_head,
     parse_json,
     read_bytes,
 )
-from evo.core.game import Game, make_game
+from evo.core.game import Game, UnknownGameError, game_from_spec, spec_key, spec_text
 from evo.core.growth import Template, build_exact
 from evo.core.tree import InvalidTreeError, Tree
 
@@ -49,8 +57,14 @@ class TreeFileError(ValueError):
 
 
 #: The names of tree files, by the form they are written in (a name ending otherwise is
-#: written as JSON): the one definition of a tree file's suffix.
-TREE_SUFFIXES = {".json.gz": "json.gz", ".npz": "npz", ".json": "json"}
+#: written as JSON, unless it names another compression, :data:`COMPRESSED_SUFFIXES`):
+#: the one definition of a tree file's suffix.
+TREE_SUFFIXES = {".json.gz": "json.gz", ".gz": "json.gz", ".npz": "npz", ".json": "json"}
+
+#: Suffixes of compressions a tree file is not written in: a name ending so is refused
+#: (written as plain JSON, it would look compressed).
+COMPRESSED_SUFFIXES = (".bz2", ".xz", ".lzma", ".zst", ".lz4", ".lz", ".z", ".br", ".zip",
+                       ".7z", ".tgz", ".tbz2", ".txz")  # fmt: skip
 
 
 def tree_suffix(path: str | os.PathLike) -> str:
@@ -61,8 +75,23 @@ def tree_suffix(path: str | os.PathLike) -> str:
 
 
 def is_tree_name(path: str | os.PathLike) -> bool:
-    """Whether ``path`` is named as a tree file (``.json``, ``.json.gz`` or ``.npz``)."""
+    """Whether ``path`` is named as a tree file (``.json``, ``.json.gz``, ``.gz`` or
+    ``.npz``)."""
     return tree_suffix(path) != ""
+
+
+def tree_form(path: str | os.PathLike) -> str:
+    """The form :func:`save_tree` writes a tree file named ``path`` in (``json``,
+    ``json.gz`` or ``npz``, by :data:`TREE_SUFFIXES`); :class:`FileWriteError` naming it
+    when its name ends in a compression it is not written in."""
+    name = Path(path).name.lower()
+    if tree_suffix(name) == "" and name.endswith(COMPRESSED_SUFFIXES):
+        raise FileWriteError(
+            errno.EINVAL,
+            f"cannot write {path}: a tree file is written as JSON (.json), gzip-compressed "
+            f"JSON (.json.gz or .gz) or the compact form (.npz), not {Path(name).suffix}",
+        )
+    return TREE_SUFFIXES.get(tree_suffix(name), "json")
 
 
 def tree_stem(path: str | os.PathLike) -> str:
@@ -172,7 +201,7 @@ def _parse_all(game: Game, raw: list[Any]) -> np.ndarray:
     out = np.empty(len(raw), dtype=np.int32)
     for i, v in enumerate(raw):
         try:
-            out[i] = _parse(game.parse_code, v, game.num_codes)
+            out[i] = _parse(game.parse_code, v, game.num_guesses)
         except ValueError as e:
             raise _BadGuess(str(e), i) from None
     return out
@@ -197,7 +226,7 @@ def tree_document(tree: Tree, *, nodes: bool = True, **extra: Any) -> dict[str, 
     doc = {
         "format": FORMAT,
         "version": VERSION,
-        "game": {"pegs": g.pegs, "colors": g.colors, "variant": g.variant},
+        "game": g.spec,
         "summary": tree.summary(),
     }
     doc.update(extra)
@@ -208,13 +237,26 @@ def tree_document(tree: Tree, *, nodes: bool = True, **extra: Any) -> dict[str, 
 
 def save_tree(tree: Tree, path: str | os.PathLike, **extra: Any) -> Path:
     """Write a tree atomically: JSON, gzip-compressed JSON when ``path`` ends in
-    ``.json.gz``, or the compact archive when it ends in ``.npz``."""
+    ``.json.gz`` (or ``.gz``), or the compact archive when it ends in ``.npz``
+    (:func:`tree_form`: another compression's name is refused)."""
     check_target(path)  # before the work (the writer checks again)
-    form = TREE_SUFFIXES.get(tree_suffix(path), "json")
+    form = tree_form(path)
     if form == "npz":
         return atomic_write_bytes(path, _archive(tree, **extra))
     doc = tree_document(tree, **extra)
+    head = json.dumps({k: v for k, v in doc.items() if k != "root"})[:-1] + ', "root":'
+    _check_meta(head)  # what a reader reads before the nodes
     return atomic_write_json(path, doc, indent=None, compress=form == "json.gz")
+
+
+def _check_meta(text: str) -> None:
+    """ValueError when a tree file's document without its nodes (``text``) would be
+    longer than a file is read with (:data:`MAX_META_BYTES`): it could not be read back."""
+    if len(text.encode("utf-8")) > MAX_META_BYTES:
+        raise ValueError(
+            f"a tree file's document without its nodes holds at most {MAX_META_BYTES:,} "
+            f"bytes, and the extra keys make it {len(text.encode('utf-8')):,}"
+        )
 
 
 #: The arrays of a compact tree file: ``meta`` is the document without its nodes (UTF-8).
@@ -224,13 +266,15 @@ _ARCHIVE = ("guess", "parent", "label", "meta")
 def _archive(tree: Tree, **extra: Any) -> bytes:
     """The compact file of a tree: its arrays and its document without the nodes."""
     doc = tree_document(tree, nodes=False, **extra)
+    meta = json.dumps(doc)
+    _check_meta(meta)
     buffer = io.BytesIO()
     np.savez_compressed(
         buffer,
         guess=tree.guess.astype(np.int32),
         parent=tree.parent.astype(np.int32),
         label=tree.label.astype(np.int16),
-        meta=np.frombuffer(json.dumps(doc).encode("utf-8"), dtype=np.uint8),
+        meta=np.frombuffer(meta.encode("utf-8"), dtype=np.uint8),
     )
     return buffer.getvalue()
 
@@ -241,8 +285,8 @@ def tree_from_arrays(game: Game, guess: np.ndarray, parent: np.ndarray, label: n
     n = len(guess)
     if n == 0 or not len(parent) == len(label) == n:
         raise InvalidTreeError("the node arrays are empty or of different lengths")
-    if np.any((guess < 0) | (guess >= game.num_codes)):
-        raise InvalidTreeError("a guess is not a code of the game")
+    if np.any((guess < 0) | (guess >= game.num_guesses)):
+        raise InvalidTreeError("a guess is not a guess of the game")
     if parent[0] != -1 or np.any(parent[1:] < 0) or np.any(parent[1:] >= np.arange(1, n)):
         raise InvalidTreeError("parents are not in preorder")
     if np.any((label[1:] <= 0) | (label[1:] >= game.num_feedbacks)):
@@ -261,12 +305,11 @@ def load_tree(
     it, the file's game is made with ``cache``, see :func:`~evo.core.game.make_game`).
     Raises :class:`TreeFileError` that names the file and what is wrong."""
     path = Path(path)
-    data = _file_bytes(path)
+    data = read_bytes(path, what="tree file", error=TreeFileError)
     try:
-        if data[:4] == b"PK\x03\x04":  # a zip: the compact form
+        if data[:4] == _ZIP:  # the compact form
             return _from_archive(data, game=game, cache=cache)
-        text = decode_text(data, path=path, what="tree file", error=TreeFileError)
-        doc = parse_json(text, where=str(path), error=TreeFileError)
+        doc, game = _json_document(data, path=path, game=game, cache=cache)
         return tree_from_document(doc, game=game, cache=cache)
     except (InvalidTreeError, ValueError) as e:
         if isinstance(e, TreeFileError):
@@ -274,12 +317,75 @@ def load_tree(
         raise TreeFileError(f"{path}: {e}") from None
 
 
-def _file_bytes(path: Path) -> bytes:
-    """A tree file's bytes, uncompressed when gzip (no longer than a file read)."""
-    data = read_bytes(path, what="tree file", error=TreeFileError)
-    if data[:2] == b"\x1f\x8b":
-        data = gunzip(data, path=path, what="tree file", error=TreeFileError)
-    return data
+#: The first bytes of a zip archive (a compact tree file) and of a gzip file.
+_ZIP, _GZIP = b"PK\x03\x04", b"\x1f\x8b"
+
+
+def _json_document(
+    data: bytes, *, path: Path, game: Game | None, cache: str | os.PathLike | None
+) -> tuple[Any, Game | None]:
+    """The JSON document of a tree file's bytes (gzip-compressed or not), and the game
+    it was read as (``game``, or the one its start states; None: read whole, unchecked).
+
+    A document of at most :data:`MAX_META_BYTES` is read whole. A longer one is read
+    only as far as a tree of the game it states can go: its members before its nodes
+    (``"root"``) are read first, from its first :data:`MAX_META_BYTES`, and must name
+    the game; then no more than :func:`max_json_bytes` of it is decompressed, and it is
+    parsed only when it holds no more separators than :func:`max_json_separators` (each
+    ``,``, ``:`` or ``[`` can make a value, and parsing a value costs tens of bytes: a
+    small file of ``[[],[],…]`` would take gigabytes)."""
+    gzipped = data[:2] == _GZIP
+    if gzipped:
+        start = gunzip(data, path=path, what="tree file", error=TreeFileError,
+                       max_bytes=MAX_META_BYTES + 1, head=True)  # fmt: skip
+    else:
+        start = data[: MAX_META_BYTES + 1]
+    if len(start) <= MAX_META_BYTES:
+        text = decode_text(start, path=path, what="tree file", error=TreeFileError)
+        return parse_json(text, where=str(path), error=TreeFileError), game
+    game = _stated_game(start[:MAX_META_BYTES], path=path, game=game, cache=cache)
+    what, most = f"tree file of {game.name}", max_json_bytes(game)
+    if gzipped:
+        data = gunzip(data, path=path, what=what, error=TreeFileError, max_bytes=most)
+    elif len(data) > most:
+        raise TreeFileError(
+            f"{path} is too big for a {what} ({len(data):,} bytes; the limit is {most:,})"
+        )
+    separators = data.count(b",") + data.count(b":") + data.count(b"[")
+    if separators > (limit := max_json_separators(game)):
+        raise TreeFileError(
+            f"{path} holds more JSON values than a {what} can ({separators:,} commas, colons "
+            f"and brackets; the limit is {limit:,}): it is not a tree file, or not of that game"
+        )
+    text = decode_text(data, path=path, what="tree file", error=TreeFileError)
+    return parse_json(text, where=str(path), error=TreeFileError), game
+
+
+def _stated_game(
+    start: bytes, *, path: Path, game: Game | None, cache: str | os.PathLike | None
+) -> Game:
+    """The game a long JSON tree document states before its nodes, in ``start`` (its
+    first bytes), checked against ``game`` when given."""
+    try:  # a character cut in two at the end is left out
+        text = codecs.getincrementaldecoder("utf-8")().decode(start, final=False)
+    except UnicodeDecodeError:
+        decode_text(start, path=path, what="tree file", error=TreeFileError)  # says where
+        raise
+    within = f" within its first {MAX_META_BYTES:,} bytes, where it should name its game"
+    members, came = json_head(
+        text, stop="root", where=str(path), error=TreeFileError, within=within
+    )
+    if members is None:
+        raise InvalidTreeError(f'not an evo breaker file (no "format": "{FORMAT}")')
+    if came and "game" not in members:
+        raise InvalidTreeError(
+            f'its "game" should come before its nodes ("root"), as evo writes it: a tree '
+            f"file of more than {MAX_META_BYTES:,} bytes is read only as far as a tree of "
+            "its game can go"
+        )
+    if came:  # a writer that sorts keys puts "version" after "root": checked with the whole
+        members = {"version": VERSION, **members}
+    return _document_game(members, game=game, cache=cache)
 
 
 def tree_file_document(path: str | os.PathLike) -> dict[str, Any]:
@@ -287,16 +393,16 @@ def tree_file_document(path: str | os.PathLike) -> dict[str, Any]:
     added (``save_tree``'s extra keys), read without building the tree. Raises
     :class:`TreeFileError` that names the file and what is wrong."""
     path = Path(path)
-    data = _file_bytes(path)
+    data = read_bytes(path, what="tree file", error=TreeFileError)
     try:
-        if data[:4] == b"PK\x03\x04":
+        if data[:4] == _ZIP:
             with Archive(data, _ARCHIVE, kind="evo breaker archive") as archive:
                 meta = archive.array("meta", max_items=MAX_META_BYTES, kinds="u", itemsize=1)
                 text = meta.tobytes().decode("utf-8")
+            doc = parse_json(text, where=str(path), error=TreeFileError)
         else:
-            text = decode_text(data, path=path, what="tree file", error=TreeFileError)
-        doc = parse_json(text, where=str(path), error=TreeFileError)
-    except (ArchiveError, UnicodeDecodeError) as e:
+            doc, _ = _json_document(data, path=path, game=None, cache=None)
+    except (ArchiveError, UnicodeDecodeError, InvalidTreeError) as e:
         raise TreeFileError(f"{path}: {e}") from None
     if not isinstance(doc, dict):
         raise TreeFileError(f"{path}: not a tree document")
@@ -304,8 +410,19 @@ def tree_file_document(path: str | os.PathLike) -> dict[str, Any]:
     return doc
 
 
-#: The longest document (without its nodes) a compact file may hold, in bytes.
-MAX_META_BYTES = 16 * 2**20
+#: The longest document without its nodes a tree file may hold, in bytes: a compact
+#: file's, and a JSON file's members before its nodes (evo writes a few hundred bytes).
+MAX_META_BYTES = 2**20
+
+#: The most bytes a node may take in a JSON tree file: its guess, its feedback, the keys
+#: and punctuation (about 50 bytes as evo writes it) and the indentation of a file
+#: printed with some.
+NODE_BYTES = 256
+
+#: The most separators (``,``, ``:`` or ``[``) a node takes in a JSON tree file: three
+#: colons (its feedback, guess and children), a comma before its children, another
+#: before its next sibling, and one inside a feedback written the older way (``"1,0"``).
+NODE_SEPARATORS = 8
 
 #: The most nodes a tree file is read with: more than a JSON file of the size read
 #: (:data:`evo.core.files.MAX_READ_BYTES`, over 16 bytes a node) can hold.
@@ -317,6 +434,19 @@ def max_tree_nodes(game: Game) -> int:
     holds a code, so a level holds at most ``M`` nodes, and no guess repeats on a path,
     so there are at most ``M`` levels (and no more than :data:`MAX_TREE_NODES`)."""
     return min(game.num_codes**2, MAX_TREE_NODES)
+
+
+def max_json_bytes(game: Game) -> int:
+    """The most bytes a JSON tree file of ``game`` may hold (decompressed): its document
+    without its nodes, and :func:`max_tree_nodes` of :data:`NODE_BYTES` (no more than
+    :data:`~evo.core.files.MAX_READ_BYTES`)."""
+    return min(MAX_META_BYTES + NODE_BYTES * max_tree_nodes(game), MAX_READ_BYTES)
+
+
+def max_json_separators(game: Game) -> int:
+    """The most separators (``,``, ``:`` or ``[``) a JSON tree file of ``game`` may hold:
+    as many as its document without its nodes can, and :data:`NODE_SEPARATORS` a node."""
+    return MAX_META_BYTES // 2 + NODE_SEPARATORS * max_tree_nodes(game)
 
 
 def _from_archive(data: bytes, *, game: Game | None, cache: str | os.PathLike | None) -> Tree:
@@ -369,22 +499,20 @@ def _document_game(doc: Any, *, game: Game | None, cache: str | os.PathLike | No
     if "game" not in doc:
         raise InvalidTreeError("missing key 'game'")
     gd = doc["game"]
-    if not isinstance(gd, dict) or not {"pegs", "colors"} <= set(gd):
-        raise InvalidTreeError("'game' should be an object with 'pegs' and 'colors'")
-    variant = gd.get("variant", "mastermind")
-    for key in ("pegs", "colors"):
-        if not _is_int(gd[key]):
-            raise InvalidTreeError(f"game.{key} should be a whole number, not {gd[key]!r}")
-    if not isinstance(variant, str):
-        raise InvalidTreeError(f"game.variant should be a name, not {variant!r}")
+    try:
+        key = spec_key(gd)
+    except ValueError as e:
+        raise InvalidTreeError(str(e)) from None
     if game is not None:
-        if (gd["pegs"], gd["colors"], variant) != game.key:
+        if key != game.key:
             raise InvalidTreeError(
-                f"the tree is for {variant} with {gd['pegs']} pegs and {gd['colors']} colors, "
-                f"not for {game.variant} with {game.pegs} pegs and {game.colors} colors"
+                f"the tree is for {spec_text(gd)}, not for {spec_text(game.spec)}"
             )
         return game
-    return make_game(gd["pegs"], gd["colors"], variant, cache=cache)
+    try:
+        return game_from_spec(gd, cache=cache)
+    except UnknownGameError as e:
+        raise InvalidTreeError(str(e)) from None
 
 
 def _check_summary(doc: dict, tree: Tree) -> None:

@@ -13,10 +13,14 @@ import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from evo.config import Config
 from evo.ea.deadline import GenerationCut, TimeLimit
+
+if TYPE_CHECKING:
+    from evo.search.kernels import Kernels
 
 #: Runs island tasks: ``run_map(fn, [args...], limit)`` returns ``[fn(*args)...]``.
 Mapper = Callable[[Callable, list[tuple], TimeLimit], list]
@@ -67,7 +71,13 @@ def check_scheduler(address: str, *, wait: float = 10.0) -> None:
     seconds in all (the connection included: a refused one is retried until then), so
     that a wrong address or an empty cluster is reported before anything is written.
     Raises :class:`ClusterError`."""
-    scheme = urlsplit(address).scheme
+    try:
+        scheme = urlsplit(address).scheme
+    except ValueError as e:  # such as "tcp://[::1": "Invalid IPv6 URL"
+        raise ClusterError(
+            f"cannot use the Dask scheduler at {address}: it is not an address ({e}; one reads "
+            "tcp://HOST:PORT, an IPv6 host in brackets: tcp://[::1]:8786)"
+        ) from None
     if scheme not in SCHEMES:
         raise ClusterError(
             f"cannot use the Dask scheduler at {address}: scheme {scheme!r} is not supported "
@@ -100,10 +110,12 @@ def scheduler_address(config: Config, *, scheduler: str | None = None) -> str | 
 
 
 @contextmanager
-def island_map(config: Config, *, scheduler: str | None = None) -> Iterator[Mapper]:
+def island_map(
+    config: Config, *, scheduler: str | None = None, kernels: Kernels | None = None
+) -> Iterator[Mapper]:
     """A :data:`Mapper` that runs island tasks where the config says. On Dask, a task
     does not see the time limit: its epoch is waited for until the limit, then
-    cancelled."""
+    cancelled; ``kernels``: compiled on every worker's machine before its first task."""
     from evo.ea.workers import local_processes
 
     address = scheduler_address(config, scheduler=scheduler)
@@ -134,6 +146,10 @@ def island_map(config: Config, *, scheduler: str | None = None) -> Iterator[Mapp
         client = Client(address, timeout="20s")
     if client.dashboard_link:
         print(f"Dask dashboard: {client.dashboard_link}", file=sys.stderr, flush=True)
+    if kernels is not None:
+        from evo.search.kernels import prepare_workers, tell
+
+        prepare_workers(client, kernels, say=tell)
 
     def dask_map(fn: Callable, args: list[tuple], limit: TimeLimit) -> list:
         futures = []

@@ -66,7 +66,10 @@ def _graft(
         donor = pick_node(b, rng=rng, weight=node_weight)
         if donor is None:
             return a
-        sub = replay(a.game, a.code_set(x), Template.of(b, donor), rng=rng, pool=pool)
+        history = tuple(a.used_guesses(x)) if a.game.rule is not None else ()
+        sub = replay(
+            a.game, a.code_set(x), Template.of(b, donor), rng=rng, pool=pool, history=history
+        )
     return offer(a, x, sub)
 
 

@@ -93,8 +93,10 @@ class Islands:
     def running(self) -> Iterator[None]:
         """Where the epochs run: this process, a local Dask cluster or a scheduler's."""
         from evo.ea.cluster import island_map
+        from evo.search.kernels import kernels_for
 
-        with island_map(self.config, scheduler=self.scheduler) as run_map:
+        kernels = kernels_for(self.game)
+        with island_map(self.config, scheduler=self.scheduler, kernels=kernels) as run_map:
             self.run_map = run_map
             yield
 

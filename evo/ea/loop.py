@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 from deap import base, tools
 
 from evo.config import Config
-from evo.core.game import Game, make_game
+from evo.core.game import Game, game_from_spec
 from evo.core.numbers import budget_bytes
 from evo.core.rng import breed_key, init_key, selection_random
 from evo.core.tree import Tree
@@ -39,14 +39,7 @@ def config_game(config: Config, *, cache: str | os.PathLike | None = None) -> Ga
     (:class:`~evo.core.game.GameTooLargeError` before any work)."""
     g = config.game
     memory = None if g.memory_gib is None else budget_bytes(g.memory_gib, what="game.memory_gib")
-    return make_game(
-        g.pegs,
-        g.colors,
-        g.variant,
-        trees=config.population.size * 2,
-        memory=memory,
-        cache=cache,
-    )
+    return game_from_spec(g.spec, trees=config.population.size * 2, memory=memory, cache=cache)
 
 
 def initial_state(

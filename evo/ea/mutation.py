@@ -37,20 +37,30 @@ _REJECTION_TRIES = 8
 
 
 def helpful_guess(
-    game: Game, codes: np.ndarray, *, rng: np.random.Generator, pool: Pool, avoid: int = -1
+    game: Game,
+    codes: np.ndarray,
+    *,
+    rng: np.random.Generator,
+    pool: Pool,
+    avoid: int = -1,
+    history: tuple[int, ...] = (),
 ) -> int:
     """A uniform draw among the pool's guesses that help on ``codes``, other than
-    ``avoid`` when there is another."""
-    for _ in range(_REJECTION_TRIES):
+    ``avoid`` when there is another (in a game with a rule, the legal ones after
+    ``history``, the guesses above)."""
+    for _ in range(_REJECTION_TRIES if game.rule is None else 0):
         g = int(
             codes[rng.integers(len(codes))]
             if pool == "consistent"
-            else rng.integers(game.num_codes)
+            else rng.integers(game.num_guesses)
         )
         if g != avoid and game.helps(g, codes):
             return g
-    cand = candidates(game, codes, pool=pool)
-    fb = feedback_block(game, codes, cand if pool == "consistent" else None).T
+    cand = candidates(game, codes, pool=pool, history=history)
+    if game.symmetric_feedback:  # the codes' rows, read as the candidates' columns
+        fb = feedback_block(game, codes, cand if pool == "consistent" else None).T
+    else:
+        fb = feedback_block(game, cand, codes)
     good = cand[helpful_rows(fb, game.win) & (cand != avoid)]
     if len(good) == 0:
         return avoid
@@ -151,8 +161,18 @@ def regrow_mutation(
     if node is None:
         return tree
     codes = tree.code_set(node)
-    g = helpful_guess(tree.game, codes, rng=rng, pool=pool, avoid=int(tree.guess[node]))
-    return splice(tree, node, grow(tree.game, codes, rng=rng, pool=pool, root_guess=g))
+    history = _history(tree, node)
+    g = helpful_guess(
+        tree.game, codes, rng=rng, pool=pool, avoid=int(tree.guess[node]), history=history
+    )
+    sub = grow(tree.game, codes, rng=rng, pool=pool, root_guess=g, history=history)
+    return splice(tree, node, sub)
+
+
+def _history(tree: Tree, node: int) -> tuple[int, ...]:
+    """The guesses above ``node``, where the game's rule needs them (else none: the
+    random growth of the other games does not read them)."""
+    return tuple(tree.used_guesses(node)) if tree.game.rule is not None else ()
 
 
 def best_of_k_mutation(
@@ -170,7 +190,9 @@ def best_of_k_mutation(
     if node is None:
         return tree
     codes = tree.code_set(node)
-    best = min((grow(tree.game, codes, rng=rng, pool=pool) for _ in range(k)), key=total_of)
+    history = _history(tree, node)
+    subs = (grow(tree.game, codes, rng=rng, pool=pool, history=history) for _ in range(k))
+    best = min(subs, key=total_of)
     return offer(tree, node, best, keep_current=keep_current)
 
 
@@ -195,6 +217,7 @@ def greedy_mutation(
     time_limit: TimeLimit | None = None,
     max_guesses: int | None = None,
     on_node: Progress | None = None,
+    strict: bool = False,
 ) -> Tree:
     """*Greedy subtree*: a node's subtree is rebuilt by one-step look-ahead with
     ``heuristic``. ``tries`` root guesses are drawn among the ``top`` best by the heuristic
@@ -210,6 +233,7 @@ def greedy_mutation(
     game takes seconds). With ``max_guesses`` (the run's limit on the worst case), the
     exact searches below keep every code within it when they can (:func:`depth_budget`).
     ``on_node(done, of, tree)``: told after each node of a sweep (a long one's progress).
+    ``strict`` (polish): only a better subtree is taken (:func:`~evo.ea.variation.offer`).
     """
     game = tree.game
 
@@ -256,6 +280,7 @@ def greedy_mutation(
         keep_current=keep_current,
         time_limit=time_limit,
         on_node=on_node,
+        strict=strict,
     )
 
 
@@ -433,11 +458,13 @@ def _rebuild_nodes(
     time_limit: TimeLimit | None,
     at_worst: bool = False,
     on_node: Progress | None = None,
+    strict: bool = False,
 ) -> Tree:
     """``rebuild(tree, node)`` offered at one node of ``min_codes`` to ``max_codes`` codes
     picked at random, or, with ``sweep``, at every such node that no other contains
     (right to left, so the nodes left to do keep their numbers; a worse subtree is then
-    always declined, and the time limit checked between nodes)."""
+    always declined, and the time limit checked between nodes). ``strict``: only a better
+    one is taken (:func:`~evo.ea.variation.offer`)."""
     if not sweep:
         node = pick_node(
             tree,
@@ -451,7 +478,7 @@ def _rebuild_nodes(
         return (
             tree
             if node is None
-            else offer(tree, node, rebuild(tree, node), keep_current=keep_current)
+            else offer(tree, node, rebuild(tree, node), keep_current=keep_current, strict=strict)
         )
     band = outermost_nodes(
         tree, min_codes=min_codes, max_codes=max_codes, max_depth=max_depth, at_worst=at_worst
@@ -459,7 +486,7 @@ def _rebuild_nodes(
     for done, node in enumerate(band[::-1], start=1):
         if time_limit is not None:
             time_limit.check()
-        tree = offer(tree, int(node), rebuild(tree, int(node)), keep_current=True)
+        tree = offer(tree, int(node), rebuild(tree, int(node)), keep_current=True, strict=strict)
         if on_node is not None:
             on_node(done, len(band), tree)
     return tree

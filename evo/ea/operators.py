@@ -1,8 +1,11 @@
-"""The operators by the names configs use: one registry for crossovers and mutations.
+"""The operators by the names configs use: one registry for crossovers, mutations and
+the selections registered from Python.
 
 Each operator is a plain function (a mutation ``op(tree, *, rng, **params) -> tree``, a
-crossover ``op(a, b, *, rng, **params) -> (a, b)``) registered under a name, as DEAP's
-toolbox registers functions. A config entry names it by ``kind``; its other fields but
+crossover ``op(a, b, *, rng, **params) -> (a, b)``, a selection ``op(individuals, k, *,
+rng, **params) -> list``; ``rng`` a NumPy generator for all three) registered under a
+name, as DEAP's toolbox registers functions. A config entry names a crossover or a
+mutation by ``kind`` (a selection by ``selection.method``); its other fields but
 ``weight`` are the function's keyword parameters. An operator that takes ``pool`` gets
 the run's guess pool, one that takes ``time_limit`` the run's
 :class:`~evo.ea.deadline.TimeLimit`, one that takes ``max_guesses`` the run's limit on the
@@ -19,12 +22,15 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 from evo.config import BUILTIN_KINDS, BUILTIN_SELECTIONS, register_kind
 from evo.ea import crossover, mutation
 
 Role = Literal["crossover", "mutation", "selection"]
+
+#: The roles an operator registered from Python may have (:data:`Role`'s values).
+ROLES: tuple[Role, ...] = get_args(Role)
 
 #: What the toolbox hands to an operator that asks for it by parameter name.
 RUN_PARAMETERS = ("pool", "time_limit", "max_guesses")
@@ -65,14 +71,18 @@ OPERATORS: dict[str, Operator] = {
 def register_operator(
     name: str, function: Callable, *, role: Role = "mutation", **params: Any
 ) -> None:
-    """Make ``function`` an operator that configs can name as ``kind: name``, with
-    ``params`` as its default keyword parameters (as ``toolbox.register`` does).
+    """Make ``function`` an operator that configs can name, with ``params`` as its default
+    keyword parameters (as ``toolbox.register`` does): a mutation or a crossover as
+    ``kind: name``, a selection as ``selection.method: name``.
 
-    A mutation is called ``function(tree, rng=..., **params)`` and returns a tree (the same
-    object when nothing changed); a crossover ``function(a, b, rng=..., **params)`` and
-    returns two. Both must draw only from ``rng`` and never change their inputs. A config
-    entry may set any keyword parameter of the function (and ``weight``, for mutations).
-    Registering a name again replaces it; the built-in names cannot be replaced.
+    Every operator draws only from ``rng``, a NumPy ``Generator`` (the same kind for all
+    three roles), and never changes its inputs. A mutation is called ``function(tree,
+    rng=..., **params)`` and returns a tree (the same object when nothing changed); a
+    crossover ``function(a, b, rng=..., **params)`` and returns two; a selection
+    ``function(individuals, k, rng=..., **params)`` and returns ``k`` of the individuals
+    to breed (:func:`register_selection`). A config entry may set any keyword parameter of
+    a mutation or a crossover (and ``weight``, for mutations). Registering a name again
+    replaces it; the built-in names cannot be replaced.
 
     >>> import evo
     >>> from evo.ops import grow, offer, pick_node
@@ -87,20 +97,24 @@ def register_operator(
     >>> evo.evolve(evo.make_game(3, 3), config, seed=1, generations=5).logbook.select("min")
     [78, 76, 76, 74, 74, 74]
     """
-    if name in BUILTIN_KINDS:
-        raise ValueError(f"{name!r} is a built-in operator; register yours under another name")
-    if role not in ("crossover", "mutation"):
-        raise ValueError(f"role must be 'crossover' or 'mutation', not {role!r}")
+    if role not in ROLES:
+        raise ValueError(f"role must be one of {', '.join(map(repr, ROLES))}, not {role!r}")
+    what = "selection" if role == "selection" else "operator"
+    if name in BUILTIN_KINDS or name in BUILTIN_SELECTIONS:
+        raise ValueError(f"{name!r} is a built-in {what}; register yours under another name")
     if not callable(function):
-        raise TypeError(f"the operator {name!r} must be a function, not {function!r}")
+        raise TypeError(f"the {what} {name!r} must be a function, not {function!r}")
     takes = inspect.signature(function).parameters
-    if "rng" not in takes:
-        raise TypeError(f"the operator {name!r} must take the generator as keyword 'rng'")
+    any_keyword = any(p.kind is p.VAR_KEYWORD for p in takes.values())
+    if "rng" not in takes and not any_keyword:
+        raise TypeError(f"the {what} {name!r} must take the generator as keyword 'rng'")
     unknown = set(params) - set(takes)
-    if unknown and not any(p.kind is p.VAR_KEYWORD for p in takes.values()):
+    if unknown and not any_keyword:
         raise TypeError(f"{function.__name__} takes no parameter {', '.join(sorted(unknown))}")
     keywords: set[str] | None = None  # any, for a function that takes **kwargs
-    if not any(p.kind is p.VAR_KEYWORD for p in takes.values()):
+    if role == "selection":
+        keywords = set()  # a config names a selection; its parameters are registered here
+    elif not any_keyword:
         keywords = {
             k
             for k, p in takes.items()
@@ -113,30 +127,24 @@ def register_operator(
 
 def register_selection(name: str, function: Callable, **params: Any) -> None:
     """Make ``function`` a selection that configs can name as ``selection.method: name``,
-    with ``params`` as its default keyword parameters. It is called
-    ``function(individuals, k, rng=..., **params)`` and returns ``k`` individuals to breed
-    (a list, repeats allowed), drawing only from ``rng`` (the run's ``random.Random``,
-    saved in checkpoints); an individual's ``fitness.values[0]`` is its total (less is
-    better). It replaces the tournament on the total (``nsga2`` stays built in).
+    with ``params`` as its default keyword parameters (``register_operator(name, function,
+    role="selection", **params)``). It is called ``function(individuals, k, rng=...,
+    **params)`` and returns ``k`` individuals to breed (a list, repeats allowed), drawing
+    only from ``rng``: a NumPy ``Generator``, as mutations and crossovers get, drawn from
+    the run's selection stream (which checkpoints save, so a resumed run selects alike).
+    An individual's ``fitness.values[0]`` is its total (less is better). It replaces the
+    tournament on the total (``nsga2`` stays built in).
 
     >>> import evo
     >>> def best_half(individuals, k, *, rng):
     ...     ranked = sorted(individuals, key=lambda i: i.fitness.values[0])
-    ...     return [rng.choice(ranked[: len(ranked) // 2]) for _ in range(k)]
+    ...     return [ranked[i] for i in rng.integers(len(ranked) // 2, size=k)]
     >>> evo.register_selection("best-half", best_half)
     >>> config = {"selection": {"method": "best-half"}}
     >>> evo.evolve(evo.make_game(3, 3), config, seed=1, generations=3).logbook.select("min")
     [78, 73, 73, 73]
     """
-    if name in BUILTIN_SELECTIONS:
-        raise ValueError(f"{name!r} is a built-in selection; register yours under another name")
-    if not callable(function):
-        raise TypeError(f"the selection {name!r} must be a function, not {function!r}")
-    takes = inspect.signature(function).parameters
-    if "rng" not in takes and not any(p.kind is p.VAR_KEYWORD for p in takes.values()):
-        raise TypeError(f"the selection {name!r} must take the generator as keyword 'rng'")
-    register_kind(name, "selection", set())
-    OPERATORS[name] = Operator(function, "selection", dict(params))
+    register_operator(name, function, role="selection", **params)
 
 
 def custom_operators(kinds: set[str]) -> dict[str, Operator]:
@@ -150,7 +158,4 @@ def install_operators(operators: Mapping[str, Operator]) -> None:
     for name, op in operators.items():
         if OPERATORS.get(name) is op:
             continue
-        if op.role == "selection":
-            register_selection(name, op.function, **op.defaults)
-        else:
-            register_operator(name, op.function, role=op.role, **op.defaults)
+        register_operator(name, op.function, role=op.role, **op.defaults)

@@ -6,7 +6,11 @@ them) and its search: ``all`` (the exact optimum), ``consistent`` or ``mixed`` (
 search among the possible codes, and with the ``impossible`` best others), or ``greedy``
 (``tries`` root guesses among the ``top`` by look-ahead, completed by look-ahead with
 exact search up to ``exact_below`` and mixed search up to ``mixed_below`` codes). Bands
-run in order; a subtree is replaced only by a better one, so the total never grows.
+run in order; a subtree is replaced only by a better one (:func:`~evo.ea.variation.improves`:
+a lower total, or an equal total with, under ``fewest_last``, fewer codes at the last
+guess, then a lower worst case), so the total never grows, nor the worst case at an
+equal total. Evolution's operators take equal subtrees too (neutral moves); a polish,
+which makes one tree better, does not.
 
 A band's nodes are disjoint, so the exact bands search them side by side on worker
 processes (each node's subtree is a function of its code set and the guesses above it,
@@ -27,9 +31,10 @@ from typing import cast
 
 import numpy as np
 
-from evo.core.engine import set_threads, threads
+from evo.core.engine import MAX_WORKERS, set_threads, threads
 from evo.core.game import Game
-from evo.core.kinds import ExactGuesses
+from evo.core.kinds import MAX_IMPOSSIBLE, ExactGuesses
+from evo.core.numbers import whole
 from evo.core.rng import generator
 from evo.core.tree import Tree
 from evo.ea.mutation import (
@@ -144,6 +149,11 @@ def polish(
     ``on_band`` as each band ends)."""
     if fewest_last and max_guesses is None:
         raise ValueError("fewest_last counts the codes at max_guesses: give max_guesses")
+    whole(impossible, what="impossible", low=1, high=MAX_IMPOSSIBLE)
+    whole(workers, what="workers", low=1, high=MAX_WORKERS)
+    from evo.search.kernels import ensure_compiled, kernels_for, tell
+
+    ensure_compiled(kernels_for(tree.game), say=tell)  # before the bands' clocks
 
     def last(tree: Tree) -> int | None:
         return None if max_guesses is None else tree.solved_at(max_guesses)
@@ -182,6 +192,7 @@ def polish(
                 min_codes=band.min_codes,
                 max_codes=band.max_codes,
                 sweep=True,
+                strict=True,
                 max_guesses=max_guesses,
                 on_node=told,
             )
@@ -250,7 +261,10 @@ def _exact_band(
     grown: dict[int, int] = {}  # node (as first numbered) -> nodes its new subtree added
     pids = set()
     local = min(workers, max(len(jobs), 1))
-    with task_mapper(scheduler=scheduler, workers=local, ordered=False) as mapper:
+    from evo.search.kernels import kernels_for
+
+    need = kernels_for(game, ("search", "within"))
+    with task_mapper(scheduler=scheduler, workers=local, ordered=False, kernels=need) as mapper:
         # The processes share the cores: a big node's search spread over its share.
         share = max(1, threads() // workers) if workers > 1 and scheduler is None else None
         found = mapper(_rebuild_task, [(game, job, guesses, impossible, share) for job in jobs])
@@ -263,7 +277,8 @@ def _exact_band(
                 node = first + sum(d for x, d in grown.items() if x < first)
                 better = settle_rebuild(tree, node, job, sub)
                 size = tree.num_nodes
-                tree = offer(tree, node, better, keep_current=True)
+                last = job.depth if job.lexical else None
+                tree = offer(tree, node, better, strict=True, last=last)
                 grown[first] = tree.num_nodes - size
             done.append(k)
             on_node(tuple(done), len(nodes), tree)

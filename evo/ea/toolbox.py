@@ -8,7 +8,10 @@ does not depend on which process ran it, nor in which order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import functools
+import random
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -17,8 +20,8 @@ from deap import base, tools
 from evo.config import BUILTIN_KINDS, Config
 from evo.core.game import Game
 from evo.core.growth import Template, build_exact, random_breaker
-from evo.core.rng import task_generator
-from evo.core.tree import InvalidTreeError, Tree
+from evo.core.rng import selection_generator, task_generator
+from evo.core.tree import ARRAYS, InvalidTreeError, Tree
 from evo.ea.deadline import TimeLimit
 from evo.ea.fitness import evaluate_total, evaluate_total_worst
 from evo.ea.individuals import as_tree, individual_class
@@ -42,14 +45,14 @@ def build_toolbox(config: Config, game: Game) -> base.Toolbox:
     run = {"pool": config.pool, "time_limit": tb.time_limit, "max_guesses": config.max_guesses}
     cx = config.crossover.operator
     op = OPERATORS[cx.kind]
-    tb.register("mate", op.function, **op.params(_entry_params(cx), **run))
+    tb.register("mate", guarded(op.function, cx.kind), **op.params(_entry_params(cx), **run))
     names, kinds, weights = [], [], []
     for i, m in enumerate(config.mutation.operators):
         op = OPERATORS[m.kind]
         name = f"mutate_{m.kind.replace('-', '_')}"
         if hasattr(tb, name):
             name = f"{name}_{i}"
-        tb.register(name, op.function, **op.params(_entry_params(m), **run))
+        tb.register(name, guarded(op.function, m.kind), **op.params(_entry_params(m), **run))
         names.append(name)
         kinds.append(m.kind)
         weights.append(m.weight)
@@ -78,6 +81,62 @@ def build_toolbox(config: Config, game: Game) -> base.Toolbox:
     tb.register("breed", breed, tb)
     tb.register("map", tb.time_limit.map)
     return tb
+
+
+def guarded(function: Callable, operator: str) -> Callable:
+    """The function of ``operator``, with the trees it is given read-only when it was
+    registered from Python: one that changes them in place (the population's own trees,
+    which would then disagree with their fitness) raises :class:`OperatorError` naming
+    it, where its parent would have been corrupted unseen. Built-in operators are
+    trusted, and called as they are."""
+    if operator in BUILTIN_KINDS:
+        return function
+
+    @functools.wraps(function)
+    def call(*trees: Tree, **kwargs: Any) -> Any:
+        with _read_only(trees, operator=operator):
+            return function(*trees, **kwargs)
+
+    return call
+
+
+@contextmanager
+def _read_only(trees: tuple[Tree, ...], *, operator: str) -> Iterator[None]:
+    """``trees``' arrays (and those they cache) read-only while the block runs; then
+    :class:`OperatorError` naming ``operator`` when it wrote into one, or gave a tree
+    other arrays or another cache."""
+    frozen: list[np.ndarray] = []
+    before = []
+    for tree in trees:
+        if not isinstance(tree, Tree):
+            continue
+        own = {name: getattr(tree, name) for name in ARRAYS}
+        before.append((tree, own, tree._cache, dict(tree._cache)))
+        for a in [*own.values(), *tree._cache.values()]:
+            if isinstance(a, np.ndarray) and a.flags.writeable:
+                a.flags.writeable = False
+                frozen.append(a)
+    try:
+        yield
+    except ValueError as e:
+        if "read-only" not in str(e):
+            raise
+        raise OperatorError(_changed(operator, f"it wrote into one: {e}")) from None
+    finally:  # the arrays that own their memory first: a view follows its base
+        for a in sorted(frozen, key=lambda a: isinstance(a.base, np.ndarray)):
+            a.flags.writeable = True
+    for tree, own, cache, kept in before:
+        if any(getattr(tree, name) is not a for name, a in own.items()) or tree._cache is not cache:
+            raise OperatorError(_changed(operator, "it gave one other arrays"))
+        if any(cache.get(key) is not value for key, value in kept.items()):
+            raise OperatorError(_changed(operator, "it changed what one had computed"))
+
+
+def _changed(operator: str, how: str) -> str:
+    return (
+        f"the operator {operator!r} changed the tree it was given ({how}); an operator "
+        "returns a new tree and leaves its input as it is (docs/DESIGN.md §7)"
+    )
 
 
 def _entry_params(entry) -> dict:
@@ -160,11 +219,14 @@ def breed(tb: base.Toolbox, parents: tuple[Tree, Tree], key: tuple[int, ...]) ->
 
 
 def checked_selection(function: Callable, name: str) -> Callable:
-    """A registered selection whose result is checked: a list of the individuals it was
-    given, as many as asked (:class:`OperatorError` naming it otherwise)."""
+    """A registered selection, called as the loop calls the tournament (with the run's
+    ``random.Random``), that draws from a NumPy generator seeded from it
+    (:func:`~evo.core.rng.selection_generator`) and whose result is checked: a list of
+    the individuals it was given, as many as asked (:class:`OperatorError` naming it
+    otherwise)."""
 
-    def select(individuals: list, k: int, **kw: Any) -> list:
-        chosen = function(individuals, k, **kw)
+    def select(individuals: list, k: int, *, rng: random.Random, **kw: Any) -> list:
+        chosen = function(individuals, k, rng=selection_generator(rng), **kw)
         ids = {id(i) for i in individuals}
         if not isinstance(chosen, list | tuple) or len(chosen) != k:
             raise OperatorError(

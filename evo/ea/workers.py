@@ -13,8 +13,11 @@ import os
 import pickle
 import signal
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
+from pathlib import Path
 from typing import Any
 
 import cloudpickle
@@ -66,18 +69,32 @@ def _init_worker(config_data: dict, game: Game, operators: bytes, threads: int) 
 
 
 def process_context() -> multiprocessing.context.BaseContext:
-    """How worker processes start: from a fork server, a fresh process that imported evo
-    and never ran a compiled kernel, not by forking this one. This process may already
-    run numba's parallel kernels on OpenMP threads, and GNU OpenMP cannot be used in a
-    child forked after that (the child aborts at its first parallel kernel); numba's
-    other layers are slower (workqueue) or not loadable from pip in a virtual
-    environment (TBB). The workers get the game by its parameters (big tables are shared
-    memory-mapped files) and the operators registered from Python by value."""
+    """How worker processes start: from a fork server, a fresh process that never ran a
+    compiled kernel, not by forking this one. This process may already run numba's
+    parallel kernels on OpenMP threads, and GNU OpenMP cannot be used in a child forked
+    after that (the child aborts at its first parallel kernel); numba's other layers are
+    slower (workqueue) or not loadable from pip in a virtual environment (TBB). The fork
+    server preloads nothing: it starts with the current folder first on its path (a
+    checkout of another evo there, or a stray ``evo/`` folder, would be what it
+    imported), while each worker imports evo after taking this process's path, so the
+    same evo as this one. The workers get the game by its parameters (big tables are
+    shared memory-mapped files) and the operators registered from Python by value."""
     if sys.platform == "win32":
         return multiprocessing.get_context("spawn")
     ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload([__name__])
+    ctx.set_forkserver_preload([])
     return ctx
+
+
+def evo_folder() -> str:
+    """The folder of the evo package this process runs."""
+    import evo
+
+    return str(Path(evo.__file__).resolve().parent)
+
+
+class WrongEvo(RuntimeError):
+    """A worker process imported another evo than the process that started it."""
 
 
 def local_processes(asked: int) -> int:
@@ -94,6 +111,35 @@ def local_processes(asked: int) -> int:
         flush=True,
     )
     return cores
+
+
+def slow_start(news: WorkerNews, budget: float) -> str:
+    """The line that says the workers took longer to start than the run's ``budget``
+    seconds, and why."""
+    return (
+        f"the {news.processes} worker processes took {news.start_seconds:.0f} s to start, "
+        f"longer than the run's stop.seconds ({budget:g} s): {start_cause(news)}"
+    )
+
+
+def start_cause(news: WorkerNews) -> str:
+    """Why worker processes were slow: the kernels they compiled, else their start."""
+    if news.compiled:
+        return compiled_cause(news.compiled, "the worker processes")
+    return (
+        "importing evo and loading the game (a busy machine, or a big feedback table read "
+        "from the cache)"
+    )
+
+
+def compiled_cause(kernels: list[str], where: str) -> str:
+    """The cause that ``kernels`` were compiled inside a run, in ``where``."""
+    some = ", ".join(k.rsplit(".", 1)[-1] for k in kernels[:3])
+    more = f" and {len(kernels) - 3} more" if len(kernels) > 3 else ""
+    return (
+        f"{where} compiled evo's kernels ({some}{more}), which numba's cache did not have "
+        "(run again: they are cached now)"
+    )
 
 
 class WorkerLost(RuntimeError):
@@ -114,15 +160,31 @@ _DIED = (
 )
 
 
-def _serve(conn: Connection, init: tuple) -> None:
-    """A worker process: build the toolbox, say so, then run the chunks of tasks sent on
-    ``conn`` until told to stop (None) or the parent is gone."""
-    try:
-        _init_worker(*init)
-    except Exception as e:
-        conn.send(("error", _sendable(e)))
-        return
-    conn.send(("ready", None))
+def _serve(conn: Connection, init: tuple, evo: str) -> None:
+    """A worker process: check that it runs the ``evo`` folder of its parent, build the
+    toolbox, say so, then run the chunks of tasks sent on ``conn`` until told to stop
+    (None) or the parent is gone. Each of evo's kernels that starts compiling here is
+    told to the parent (``compiling``): it should have been compiled before the run."""
+    from evo.search.kernels import watch_compiling
+
+    with watch_compiling(on_start=lambda name: conn.send(("compiling", name))):
+        try:
+            if evo_folder() != evo:
+                raise WrongEvo(
+                    f"a worker process imported evo from {evo_folder()}, not from {evo} as "
+                    "the run did"
+                )
+            _init_worker(*init)
+        except Exception as e:
+            conn.send(("error", _sendable(e)))
+            return
+        conn.send(("ready", None))
+        _work(conn)
+
+
+def _work(conn: Connection) -> None:
+    """Run the chunks of tasks sent on ``conn`` until told to stop (None) or the parent
+    is gone."""
     while True:
         try:
             job = conn.recv()
@@ -146,6 +208,17 @@ def _sendable(e: Exception) -> Exception:
     return e
 
 
+@dataclass
+class WorkerNews:
+    """What worker processes told: how many they are, the seconds until the last was
+    ready, and each of evo's kernels they compiled, once (which should have been compiled
+    before the run: it names the cause when a run is slow to start or does nothing)."""
+
+    processes: int = 0
+    start_seconds: float = 0.0
+    compiled: list[str] = field(default_factory=list)
+
+
 class Processes:
     """Worker processes that each talk to this one on a pipe of their own and share no
     lock: one that dies, or is killed at any moment, leaves nothing for the others or for
@@ -155,9 +228,13 @@ class Processes:
     def __init__(self, ctx: multiprocessing.context.BaseContext, count: int, init: tuple):
         self.workers: list[tuple[Any, Connection]] = []
         self.broken = False
+        self.news = WorkerNews(count)
+        self._started = time.perf_counter()
         for _ in range(count):
             mine, theirs = ctx.Pipe()
-            proc = ctx.Process(target=_serve, args=(theirs, init), daemon=True)  # type: ignore[attr-defined]
+            proc = ctx.Process(  # type: ignore[attr-defined]
+                target=_serve, args=(theirs, init, evo_folder()), daemon=True
+            )
             proc.start()
             theirs.close()
             self.workers.append((proc, mine))
@@ -169,6 +246,7 @@ class Processes:
         while waiting:
             for conn, _ in self._answers(waiting, None, _STARTING):
                 waiting.discard(conn)
+        self.news.start_seconds = time.perf_counter() - self._started
 
     def map(
         self,
@@ -228,6 +306,10 @@ class Processes:
                 raise WorkerLost(died) from None
             if kind == "error":
                 raise value
+            if kind == "compiling":
+                if value not in self.news.compiled:
+                    self.news.compiled.append(value)
+                continue
             yield conn, value
         if any(not proc.is_alive() for proc, _ in self.workers):
             raise WorkerLost(died)
@@ -255,11 +337,12 @@ class Processes:
 @contextlib.contextmanager
 def worker_pool(
     config: Config, tb: base.Toolbox, *, operators: dict[str, Operator] | None = None
-) -> Iterator[None]:
+) -> Iterator[WorkerNews | None]:
     """Run the toolbox's tasks here, or, with ``config.workers > 1``, in worker processes
     registered as its ``map`` (each builds the same toolbox, with the ``operators``
     registered from Python); they are told to leave at the end (ended at once on an
-    error)."""
+    error). Yields what the workers told of their start (None: no workers); a start
+    slower than the run's ``stop.seconds`` is said on standard error, with its cause."""
     _WORKER["toolbox"] = tb
     procs: Processes | None = None
     try:
@@ -274,7 +357,10 @@ def worker_pool(
             procs.wait_ready()
             workers = procs
             tb.register("map", lambda f, items: workers.map(f, items, time_left=tb.time_limit.left))
-        yield
+            budget = config.stop.seconds
+            if budget is not None and procs.news.start_seconds > budget:
+                print(f"evo: {slow_start(procs.news, budget)}", file=sys.stderr, flush=True)
+        yield None if procs is None else procs.news
     except BaseException:
         if procs is not None:
             procs.kill()

@@ -1,121 +1,92 @@
-"""evo's compiled kernels, compiled before a run's clock starts.
+"""The work that compiles evo's kernels: each family run once on tiny games, with every
+kind of argument the real work gives them (a feedback table or packed codes, each pool,
+heuristic and search policy, the threaded paths), in the fresh processes that
+:func:`evo.search.kernels.ensure_compiled` starts.
 
-numba compiles each kernel the first time it is called with a kind of argument, and
-keeps the machine code in its cache: about a minute on a fresh machine, then a fraction
-of a second per process to load. A run that met the compilation inside its clock would
-spend most of a short run compiling. :func:`ensure_compiled` runs every kernel once on
-tiny games, with every kind of argument a run gives them (a feedback table or packed
-codes, each pool, heuristic and search policy, the threaded paths), when this machine's
-cache does not have them yet, and says so in one line. A marker beside numba's cache,
-named by a digest of the kernels' sources and numba's version, tells that it was done.
+``main(["warm", job, ...])`` compiles jobs side by side with other processes (numba's
+index files under a lock); ``main(["finish", job, ...])``, in a process of its own once
+they are done, runs every job again (loading what they compiled, compiling anything they
+missed) and writes each job's marker.
 """
 
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import os
+import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import numpy as np
 
 from evo.core.game import Game
 from evo.core.kinds import ExactGuesses, Pool
+from evo.search import kernels
 from evo.search.exact import Policy
-
-#: About how long a fresh machine takes to compile the kernels (2 cores, 2026-11).
-COMPILE_SECONDS = 60
-
-_EVO = Path(__file__).resolve().parent.parent
+from evo.search.kernels import Family, Profile
 
 
-def _kernel_sources() -> list[Path]:
-    """The modules the compiled kernels are made of: those that import numba, and the
-    core and search modules whose types they take (the look-ahead's ``Palette``)."""
-    return sorted(
-        p
-        for p in _EVO.rglob("*.py")
-        if "__pycache__" not in p.parts
-        and (
-            p.parent.name in ("core", "search")
-            or "from numba import" in p.read_text(encoding="utf-8")
-        )
-    )
+def main(argv: Sequence[str]) -> None:
+    """A compiling process: ``warm`` or ``finish`` (see the module), then the jobs."""
+    import evo
+
+    kernels._COMPILING = True
+    expected = Path(__file__).resolve().parent.parent
+    if Path(evo.__file__).resolve().parent != expected:  # pragma: no cover - a broken path
+        sys.exit(f"evo was imported from {evo.__file__}, not from {expected}")
+    step, *names = argv
+    jobs = [kernels.parse_job(n) for n in names]
+    if step == "warm":
+        lock = kernels.locked_index() if kernels.can_share_cache() else contextlib.nullcontext()
+        with lock:
+            for kind, family in jobs:
+                compile_family(kind, family)
+    elif step == "finish":
+        for kind, family in jobs:
+            seconds = compile_family(kind, family)
+            kernels.write_marker(kind, family, seconds)
+    else:
+        raise ValueError(f"unknown step {step!r}")
 
 
-#: A kind of run, as the kernels see it: feedbacks from a table or from packed codes, and
-#: look-ahead trees in one call (small games) or node by node (big ones).
-Profile = tuple[bool, bool]
-
-#: Every profile: what ``make setup`` compiles.
-PROFILES: tuple[Profile, ...] = ((True, False), (True, True), (False, False), (False, True))
-
-
-def profile(game: Game) -> Profile:
-    """The kernels a run of ``game`` uses: (its feedback table is kept, it is built node by
-    node)."""
-    from evo.search.lookahead import WHOLE_TREE_CODES
-
-    return (bool(game.use_table), game.num_codes > WHOLE_TREE_CODES)
-
-
-def marker(kind: Profile) -> Path:
-    """The file that says the kernels of a profile, of these sources and this numba, are
-    compiled in this machine's cache (``$NUMBA_CACHE_DIR``, else beside evo's modules)."""
-    import numba
-
-    digest = hashlib.sha256(numba.__version__.encode())
-    for path in _kernel_sources():
-        digest.update(path.name.encode() + path.read_bytes())
-    root = Path(os.environ.get("NUMBA_CACHE_DIR") or _EVO / "__pycache__")
-    table, big = kind
-    name = f"{'table' if table else 'packed'}-{'nodes' if big else 'whole'}"
-    return root / f"evo-kernels-{digest.hexdigest()[:16]}-{name}.compiled"
-
-
-def ensure_compiled(game: Game | None = None, say: Callable[[str], None] | None = None) -> float:
-    """Compile the kernels a run of ``game`` uses (every kernel, without a game) unless
-    the cache has them (``say`` is told, in one line before and one after); returns the
-    seconds spent (0 when cached)."""
-    kinds = PROFILES if game is None else (profile(game),)
-    missing = [k for k in kinds if not marker(k).is_file()]
-    if not missing:
-        return 0.0
-    if say is not None:
-        about = COMPILE_SECONDS * len(missing)
-        say(f"compiling evo's kernels, once per machine: about {about} s")
-    start = time.perf_counter()
-    for kind in missing:
-        compile_kernels(kind)
-    seconds = time.perf_counter() - start
-    if say is not None:
-        say(f"evo's kernels compiled in {seconds:.0f} s")
-    return seconds
-
-
-def compile_kernels(kind: Profile) -> float:
-    """Run every kernel of a profile once on a tiny game (every kind of argument a run
-    gives them), then write its marker; returns the seconds it took."""
+def compile_family(kind: Profile, family: Family) -> float:
+    """Run every kernel of a family of a profile once on a tiny game; returns the seconds
+    it took."""
     start = time.perf_counter()
     from evo.core.game import make_game
 
-    table, big = kind
-    game = make_game(3, 4, table=table)
-    _growth(game)
+    source, big = kind
+    game = _pair_game() if source == "pair" else make_game(3, 4, table=source == "table")
+    work: dict[Family, Callable[[], None]] = {
+        "growth": lambda: _growth(game),
+        "lookahead": lambda: _lookahead(game),
+        "search": lambda: _search(game),
+        "within": lambda: _within(game),
+        "operators": lambda: _operators(game),
+    }
     with _every_path(big):
-        _lookahead(game)
-        _exact(game)
-        _operators(game)
-    if not table:
-        list(game._compiled_blocks(16))  # a big table's build, from packed codes
-    _bounds(make_game(3, 3, table=table))
-    path = marker(kind)
-    with contextlib.suppress(OSError):  # a read-only cache: compiled again next time
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(f"compiled in {time.perf_counter() - start:.1f} s\n")
+        work[family]()
     return time.perf_counter() - start
+
+
+def _pair_game() -> Game:
+    """A tiny game whose feedback is not symmetric, with more guesses than secrets (the
+    kernels then read a table and its transpose): the secrets are the words of 3 distinct
+    letters of ``abcd``, the guesses every word of 3 letters, and a letter answers 2 in
+    place, 1 elsewhere in the secret, 0 else."""
+    import itertools
+
+    from evo.core.custom import custom_game
+
+    codes = ["".join(p) for p in itertools.permutations("abcd", 3)]
+    guesses = list(dict.fromkeys(codes + ["".join(p) for p in itertools.product("abcd", repeat=3)]))
+
+    def marks(guess: str, secret: str) -> str:
+        return "".join(
+            "2" if g == s else "1" if g in secret else "0" for g, s in zip(guess, secret)
+        )
+
+    return custom_game(codes, marks, guesses=guesses, name="evo-compile-pair")
 
 
 @contextlib.contextmanager
@@ -153,39 +124,46 @@ def _every_path(big: bool) -> Iterator[None]:
 _POOLS: tuple[Pool, ...] = ("all", "consistent")
 _POLICIES: tuple[Policy, ...] = ("symmetry", "path-independent")
 _GUESSES: tuple[ExactGuesses, ...] = ("all", "consistent", "mixed")
+#: The classes of the exact search: (pool, impossible codes allowed).
+_CLASSES: tuple[tuple[Pool, int], ...] = (("all", 0), ("consistent", 0), ("consistent", 2))
 
 
 def _growth(game: Game) -> None:
+    """Random growth in each pool, and a big table's build (from packed codes)."""
     from evo.core.population import random_population
 
     for pool in _POOLS:
         random_population(game, 2, seed=0, pool=pool)
+    blocks = getattr(game, "_compiled_blocks", None)  # the Mastermind family's
+    if blocks is not None:
+        list(blocks(16))
 
 
 def _lookahead(game: Game) -> None:
+    """One-step trees of every heuristic and pool, and the greedy mutation's look-ahead
+    (without its exact search: the search family's)."""
     from evo.core.kinds import HEURISTICS
     from evo.search.lookahead import lookahead_tree
 
     for heuristic in HEURISTICS:
         for pool in _POOLS:
             lookahead_tree(game, heuristic, pool=pool, engine="compiled")
+    _greedy(game, exact_below=0)
 
 
-def _exact(game: Game) -> None:
+def _search(game: Game) -> None:
+    """The exact search without a depth limit: its policies and classes, the optimum, a
+    memo outgrown, a big set spread over threads; and lower bounds."""
     from evo.baselines.optimal import optimal
+    from evo.search.bound import lower_bound
     from evo.search.exact import UNBOUNDED, Solver, shared_solver
     from evo.search.lookahead import palette
     from evo.search.memo_kernel import grown, new_memo
 
     codes = game.all_codes().astype(np.int64)
-    classes: tuple[tuple[Pool, int], ...] = (("all", 0), ("consistent", 0), ("consistent", 2))
     for policy in _POLICIES:
-        for pool, impossible in classes:
-            solver = shared_solver(game, pool=pool, policy=policy, impossible=impossible)
-            solver.total(codes)
-            solver.total(codes[: len(codes) // 2], depth=4)
-        # The second objective's sets three guesses from the limit (its own kernel).
-        Solver(game, policy=policy, fewest_last=True).total(codes[: len(codes) // 2], depth=4)
+        for pool, impossible in _CLASSES:
+            shared_solver(game, pool=pool, policy=policy, impossible=impossible).total(codes)
     optimal(game, time_limit=None)
     grown(new_memo(4))  # a memo outgrown: a big game's search
     group = palette(game, (), symmetries=True)
@@ -194,22 +172,55 @@ def _exact(game: Game) -> None:
             solver = Solver(game, policy=policy, deadline=deadline)
             solver.spread(codes, UNBOUNDED, group, True, split=4, inline=2)
             solver.spread(codes, UNBOUNDED, solver._identity, False, split=4, inline=2)
+    lower_bound(game, depth=1, workers=1)  # small parts solved exactly
+    for depth in (0, 1, 2):  # sets above 4 codes bounded, not solved: the bound's kernels
+        lower_bound(game, depth=depth, exact_below=4, workers=1)
+
+
+def _within(game: Game) -> None:
+    """The exact search within a depth limit: its policies and classes, the second
+    objective's, and the exhaustive mutation (which keeps the depth or not)."""
+    from evo.search.exact import Solver, shared_solver
+
+    half = game.all_codes().astype(np.int64)[: game.num_codes // 2]
+    for policy in _POLICIES:
+        for pool, impossible in _CLASSES:
+            shared_solver(game, pool=pool, policy=policy, impossible=impossible).total(
+                half, depth=4
+            )
+        # The second objective's sets three guesses from the limit (its own kernel).
+        Solver(game, policy=policy, fewest_last=True).total(half, depth=4)
+    _exhaustive(game)
 
 
 def _operators(game: Game) -> None:
+    """The mutations as a run calls them (their look-ahead and exact search together)."""
+    _greedy(game, exact_below=10)
+    _exhaustive(game)
+
+
+def _greedy(game: Game, *, exact_below: int) -> None:
     from evo.core.growth import random_breaker
-    from evo.ea.mutation import exhaustive_mutation, greedy_mutation
+    from evo.ea.mutation import greedy_mutation
 
     tree = random_breaker(game, rng=np.random.default_rng(0))
     for keep_depth in (False, True):
         greedy_mutation(
             tree,
             rng=np.random.default_rng(0),
-            exact_below=10,
-            mixed_below=30,
+            exact_below=exact_below,
+            mixed_below=3 * exact_below,
             sweep=True,
             keep_depth=keep_depth,
         )
+
+
+def _exhaustive(game: Game) -> None:
+    from evo.core.growth import random_breaker
+    from evo.ea.mutation import exhaustive_mutation
+
+    tree = random_breaker(game, rng=np.random.default_rng(0))
+    for keep_depth in (False, True):
         for guesses in _GUESSES:
             exhaustive_mutation(
                 tree,
@@ -219,10 +230,3 @@ def _operators(game: Game) -> None:
                 sweep=True,
                 keep_depth=keep_depth,
             )
-
-
-def _bounds(game: Game) -> None:
-    from evo.search.bound import lower_bound
-
-    for depth in (0, 1):
-        lower_bound(game, depth=depth, workers=1)

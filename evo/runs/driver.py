@@ -14,14 +14,15 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from evo.baselines.limits import PLANT_SECONDS
+from evo.baselines.limits import DEFAULT_TIME_LIMIT
 from evo.config import Config, ConfigError
 from evo.core.game import Game
 from evo.core.tree import Tree
@@ -43,6 +44,10 @@ from evo.runs.rundir import (
     write_summary,
 )
 from evo.runs.summary import RunSummary, make_summary
+
+if TYPE_CHECKING:
+    from evo.ea.workers import WorkerNews
+    from evo.search.kernels import CompileWatch
 
 #: Signals that stop a run: Ctrl-C, and ``kill``, ``timeout``, batch schedulers, a closed
 #: terminal. The first one lets the step under way finish, then the run is checkpointed
@@ -93,7 +98,7 @@ class Plan:
 
     game: Game
     trees: list[Tree]
-    time_limit: float | None = PLANT_SECONDS
+    time_limit: float | None = DEFAULT_TIME_LIMIT
     baselines_planted: bool = False
 
     def planted(self, config: Config) -> list[Tree]:
@@ -114,7 +119,7 @@ def check_run(
     config: Config,
     *,
     cache: str | os.PathLike | None = None,
-    time_limit: float | None = PLANT_SECONDS,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
     plant: bool = True,
     trees: Sequence[Tree] = (),
 ) -> Plan:
@@ -163,7 +168,8 @@ def check_run(
 
 def _whole_breaker(tree: Any, game: Game, i: int) -> Tree:
     """A tree given in memory to plant, rebuilt from its guesses and feedbacks on every
-    code of ``game`` (its other arrays are not trusted); ValueError naming it otherwise."""
+    code of ``game``, and checked as a whole: each of its other arrays (depths, codes,
+    whether a node wins…) must be the rebuilt tree's; ValueError naming it otherwise."""
     from evo.core.growth import Template, build_exact
     from evo.core.tree import InvalidTreeError
 
@@ -172,9 +178,16 @@ def _whole_breaker(tree: Any, game: Game, i: int) -> Tree:
     if tree.game.key != game.key:
         raise ValueError(f"plant[{i}] is a tree of {tree.game.name}, not of {game.name}")
     try:
-        return build_exact(game, Template.of(tree))
+        rebuilt = build_exact(game, Template.of(tree))
     except InvalidTreeError as e:
         raise ValueError(f"plant[{i}] is not a whole breaker of {game.name}: {e}") from None
+    wrong = rebuilt.unlike(tree)
+    if wrong:
+        raise ValueError(
+            f"plant[{i}] is not a valid tree: its array(s) {', '.join(wrong)} disagree with "
+            "its guesses and feedbacks (edited after it was made?)"
+        )
+    return rebuilt
 
 
 def run_config(
@@ -221,13 +234,17 @@ def run_config(
         knuth_total = _knuth(game, knuth)
         recorder = _Recorder(path, config, saved, game, knuth_total)
         state: State | None = None
+        from evo.search.kernels import watch_compiling
+
         try:
-            with engine.running():
+            with watch_compiling() as here, engine.running() as news:
+                recorder.compiled = (here, news)
                 if resume:
                     assert path is not None
                     state = saved.load(path)
                 else:
                     state = engine.first(plan.planted(config))
+                    recorder.first_seconds = state.elapsed
                 recorder.start(state, resumed=resume)
                 if on_start is not None:
                     on_start()
@@ -248,11 +265,12 @@ def run_config(
         except GenerationCut:  # the time limit fell inside a step: the one before stands
             if recorder.last_good is None:
                 recorder.stopped_by = "seconds"
+                cause = recorder.compile_cause()
                 raise RunInterrupted(
                     -1,
                     path,
                     reason="the time limit (stop.seconds) passed before the first "
-                    "population was complete",
+                    "population was complete" + (f": {cause}" if cause else ""),
                 ) from None
             state = recorder.last_good
             state.elapsed += time.perf_counter() - recorder.clock  # the cut step's time too
@@ -273,6 +291,9 @@ def run_config(
                 last, path, reason=str(e), result=recorder.result("interrupted")
             ) from None
         assert state is not None
+        recorder.warning = recorder.no_generation(state, resumed=resume)
+        if recorder.warning is not None:
+            print(f"evo: {recorder.warning}", file=sys.stderr, flush=True)
         recorder.save(state, status="finished")
     result = recorder.result("finished", state)
     assert result is not None
@@ -472,6 +493,40 @@ class _Recorder:
         self.last_good: State | None = None
         self.stopped_by: str | None = None
         self.clock = time.perf_counter()  # when the last step ended
+        self.first_seconds: float | None = None  # the first population's
+        #: What was compiled during the run: in this process, and in its workers.
+        self.compiled: tuple[CompileWatch, WorkerNews | None] | None = None
+        self.warning: str | None = None  # said when the run ends without a generation
+
+    def compile_cause(self) -> str | None:
+        """The kernels compiled during the run, said as a cause (None: none were)."""
+        from evo.ea.workers import compiled_cause
+
+        if self.compiled is None:
+            return None
+        here, news = self.compiled
+        if news is not None and news.compiled:
+            return compiled_cause(news.compiled, "the worker processes")
+        if here.kernels:
+            return compiled_cause(here.kernels, "this process")
+        return None
+
+    def no_generation(self, state: State, *, resumed: bool) -> str | None:
+        """The warning of a run that ended, stopped by its time, without a generation
+        (None for any other): it says so and why."""
+        if state.generation > 0 or self.stopped_by != "seconds" or resumed:
+            return None
+        budget = self.config.stop.seconds
+        said = f"no generation was completed within stop.seconds ({budget:g} s): "
+        cause = self.compile_cause()
+        if cause is not None:
+            return said + cause
+        first = self.first_seconds or 0.0
+        left = max(0.0, (budget or 0.0) - first)
+        return said + (
+            f"the first population took {first:.1f} s, and the first generation more than "
+            f"the {left:.1f} s left (give the run more seconds)"
+        )
 
     def start(self, state: State, *, resumed: bool) -> None:
         """The first state of this process: checkpointed when new; the logbook file made
@@ -532,6 +587,8 @@ class _Recorder:
             stopped_by=stopped_by,
             status=status,
         )
+        if self.warning is not None:
+            summary["warning"] = self.warning
         self.engine.summary(summary)
         return Result(best, state, summary)
 

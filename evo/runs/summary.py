@@ -35,6 +35,7 @@ class RunSummary(TypedDict, total=False):
     gap_to_best_known: int | None
     pareto_front: list[tuple[int, ...]]
     islands: int
+    warning: str
 
 
 def make_summary(
@@ -55,7 +56,7 @@ def make_summary(
     known = known_optimum(game)
     summary = RunSummary(
         name=config.name,
-        game={"pegs": game.pegs, "colors": game.colors, "variant": game.variant},
+        game=game.spec,
         codes=game.num_codes,
         seed=config.seed,
         best_total=int(best.total),

@@ -45,7 +45,8 @@ from typing import Any
 import numpy as np
 
 from evo.core.files import is_json_number
-from evo.core.game import Game, make_game
+from evo.core.game import Game, game_from_spec, spec_key
+from evo.core.mastermind import peg_game
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver
 from evo.search.symmetry import Stabilizer
@@ -105,7 +106,10 @@ class Bounder:
         self._kind_parts = kind_parts
         self._refined = refined_least
         self._kinds, self._common = self.solver._kinds, self.solver._common
-        self._pegs = game.pegs
+        # The kinds' bound reads the pegs; a game of another family has no kinds (its
+        # bound is then every feedback, more than any set's parts).
+        pegs = peg_game(game)
+        self._pegs = game.num_feedbacks if pegs is None else pegs.pegs
         self._palette = palette
         self._identity = identity_palette(game)
         self._free: Solver | None = None
@@ -418,7 +422,7 @@ class Bound:
         g = self.game
         return {
             "format": FORMAT,
-            "game": {"pegs": g.pegs, "colors": g.colors, "variant": g.variant},
+            "game": g.spec,
             "codes": g.num_codes,
             "lower_bound": self.lower_bound,
             "optimal": self.optimal,
@@ -513,51 +517,56 @@ def lower_bound(
         raise ValueError(f"depth must be 0 or more, not {depth}")
     if seconds is not None and seconds <= 0:
         raise ValueError(f"seconds must be positive, not {seconds}")
-    start = began = time.monotonic()
-    target = None if depth is None else depth - 1  # the parts' depth
-    history: list[tuple[float, int]] = []
-    tasks = 0
-    if resume is None:
-        classes = _initial_classes(game)
-    else:
-        classes = certificate_classes(resume, game, exact_below=exact_below)
-        run = _certificate_run(resume)
-        if certificate_sealed(resume):
-            before, tasks, history = run
-            start -= before  # the time reported: the certificate's and this call's
-        else:
-            # Not written here (edited, or another machine's): nothing of it is taken as
-            # proved before each part is proved again (CertificateError if one is not).
-            check_certificate(resume, game=game)
+    from evo.search.kernels import kernels_for
 
-    def least() -> ClassBound:
-        return min(classes, key=lambda c: (c.total, c.guess))
-
-    def snapshot(optimal: bool = False) -> Bound:
-        top = least()
-        d = top.depth
-        return Bound(
-            game,
-            top.total,
-            classes,
-            exact_below,
-            time.monotonic() - start,
-            optimal,
-            None if d is None else d + 1,
-            tasks,
-            history,
-        )
-
-    def record() -> None:
-        value = least().total
-        if not history or history[-1][1] != value:
-            history.append((time.monotonic() - start, value))
-        if progress is not None:
-            progress(snapshot())  # after every task: a bound proved so far
-
-    record()
-    tasks_run = task_mapper(scheduler=scheduler, workers=workers, ordered=False)
+    # The kernels compiled where the tasks run (here, or a Dask worker's machine) first:
+    # not on the clock.
+    need = kernels_for(game, ("search",))
+    tasks_run = task_mapper(scheduler=scheduler, workers=workers, ordered=False, kernels=need)
     with tasks_run as mapper:
+        start = began = time.monotonic()
+        target = None if depth is None else depth - 1  # the parts' depth
+        history: list[tuple[float, int]] = []
+        tasks = 0
+        if resume is None:
+            classes = _initial_classes(game)
+        else:
+            classes = certificate_classes(resume, game, exact_below=exact_below)
+            run = _certificate_run(resume)
+            if certificate_sealed(resume):
+                before, tasks, history = run
+                start -= before  # the time reported: the certificate's and this call's
+            else:
+                # Not written here (edited, or another machine's): nothing of it is taken
+                # as proved before each part is proved again (CertificateError if not).
+                check_certificate(resume, game=game)
+
+        def least() -> ClassBound:
+            return min(classes, key=lambda c: (c.total, c.guess))
+
+        def snapshot(optimal: bool = False) -> Bound:
+            top = least()
+            d = top.depth
+            return Bound(
+                game,
+                top.total,
+                classes,
+                exact_below,
+                time.monotonic() - start,
+                optimal,
+                None if d is None else d + 1,
+                tasks,
+                history,
+            )
+
+        def record() -> None:
+            value = least().total
+            if not history or history[-1][1] != value:
+                history.append((time.monotonic() - start, value))
+            if progress is not None:
+                progress(snapshot())  # after every task: a bound proved so far
+
+        record()
         while True:
             top = least()
             if all(p.exact for p in top.parts):
@@ -595,7 +604,7 @@ def lower_bound(
                 record()
             if not progressed:
                 break
-    return snapshot()
+        return snapshot()
 
 
 def _task(
@@ -677,10 +686,16 @@ def certificate_parts(data: dict[str, Any]) -> list[tuple[int, int, dict[str, An
     return out
 
 
-def certificate_game(data: dict[str, Any]) -> tuple[int, int, str]:
-    """``(pegs, colors, variant)`` of a certificate."""
+def certificate_game(data: dict[str, Any]) -> tuple:
+    """The key of a certificate's game (:func:`evo.core.game.spec_key`): ``(pegs,
+    colors, variant)`` for the Mastermind family."""
     g = _field(data, "game", dict)
-    return _field(g, "pegs", int), _field(g, "colors", int), _field(g, "variant", str)
+    if g.get("kind") != "custom":
+        _field(g, "pegs", int), _field(g, "colors", int), _field(g, "variant", str)
+    try:
+        return spec_key(g)
+    except ValueError as e:
+        raise CertificateError(f"game: {e}") from None
 
 
 def certificate_classes(
@@ -739,7 +754,7 @@ def check_certificate(
     key = certificate_game(data)
     if game is None:
         try:
-            game = make_game(*key)
+            game = game_from_spec(data["game"])
         except ValueError as e:
             raise CertificateError(f"game: {e}") from None
     elif game.key != key:

@@ -19,6 +19,7 @@ import numpy as np
 
 from evo.core.game import Game
 from evo.core.growth import Template, build_exact
+from evo.core.mastermind import PegGame, peg_game
 from evo.core.tree import Tree
 from evo.search.partition import split
 from evo.search.symmetry import Relabel, Stabilizer, canonical_frame
@@ -163,15 +164,18 @@ def build_tree(
     child = np.full((len(guesses), game.num_feedbacks), -1, dtype=np.int32)
     for parent, fb, me in links:
         child[parent, fb] = me
-    return build_exact(game, Template(np.array(guesses, dtype=np.int32), child), codes=codes)
+    template = Template(np.array(guesses, dtype=np.int32), child)
+    return build_exact(game, template, codes=codes, history=history)
 
 
 def _frame(game: Game, history: tuple[int, ...]) -> Relabel | None:
     """The relabelling that makes the first guess of ``history`` the lowest code of its
-    orbit; None when there is none to make (no history, or it is that code already)."""
-    if not history:
+    orbit; None when there is none to make (no history, it is that code already, or the
+    game has no known symmetry)."""
+    pegs = peg_game(game)
+    if not history or pegs is None:
         return None
-    phi = canonical_frame(game, history[0])
+    phi = canonical_frame(pegs, history[0])
     return None if phi.identity else phi
 
 
@@ -183,11 +187,12 @@ def in_canonical_frame_args(
     phi = _frame(game, history)
     if phi is None:
         return np.sort(codes), history
+    assert isinstance(game, PegGame)
     return _relabelled(game, phi, codes, history)
 
 
 def _relabelled(
-    game: Game, phi: Relabel, codes: np.ndarray, history: tuple[int, ...]
+    game: PegGame, phi: Relabel, codes: np.ndarray, history: tuple[int, ...]
 ) -> tuple[np.ndarray, tuple[int, ...]]:
     """``codes`` (sorted) and ``history`` relabelled by ``phi``."""
     return np.sort(phi.apply(game, codes)), tuple(int(g) for g in phi.apply(game, history))
@@ -206,6 +211,7 @@ def in_canonical_frame(
     phi = _frame(game, history)
     if phi is None:
         return build(codes, history)
+    assert isinstance(game, PegGame)
     sub = build(*_relabelled(game, phi, codes, history))
     back = phi.inverse().apply(game, sub.guess).astype(np.int32)
     return build_exact(game, Template(back, sub.child_table), codes=np.sort(codes))

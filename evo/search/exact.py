@@ -45,20 +45,21 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from functools import lru_cache, partial
 from typing import Literal, get_args
 
 import numpy as np
 
 from evo.core.engine import threads
-from evo.core.game import Game
+from evo.core.game import Game, rule_state
 from evo.core.kinds import POOLS, Pool
+from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
 from evo.search import spread as spreading
 from evo.search.build import Node, build_tree
 from evo.search.lookahead import Palette, identity_palette, palette
-from evo.search.partition import partition_counts
+from evo.search.partition import candidates, partition_counts
 from evo.search.spread import UNBOUNDED
 from evo.search.symmetry import Stabilizer
 
@@ -172,8 +173,11 @@ class Solver:
         self._parts = max_parts(game)
         self.lb = perfect_split_bounds(game.num_codes, self._parts)
         self._room = depth_room(game.num_codes, self._parts)
-        self.exact: dict[bytes, tuple[int, int]] = {}
-        self.lower: dict[bytes, int] = {}
+        self.exact: dict[Hashable, tuple[int, int]] = {}
+        self.lower: dict[Hashable, int] = {}
+        #: A rule on guesses: the search runs in Python, its memo keyed by each set's
+        #: state of the rule too (the legal guesses below it depend on it).
+        self._rule = game.rule is not None
         self._py_nodes = 0
         # Compiled on first use (numba): imported here so that importing this module,
         # as the evolution's operators do, stays cheap.
@@ -187,11 +191,14 @@ class Solver:
         self._nf = game.num_feedbacks
         # The kernels' feedback source: the table as a plain (maybe read-only) view, also
         # of a memory-mapped file, or the packed codes when the game keeps no table.
-        t = game.table
-        self._source = game.packed_source if t is None else np.asarray(t)
-        self._all = np.arange(game.num_codes, dtype=np.int64)
-        self._digits = np.ascontiguousarray(game.digits, dtype=np.uint8)
-        self._colors = game.colors
+        src = game.feedback_source
+        self._source = np.asarray(src) if isinstance(src, np.ndarray) else src
+        self._all = np.arange(game.num_guesses, dtype=np.int64)
+        pegs = peg_game(game)
+        # The codes as pegs, whose colors absent from a set are interchangeable; a game of
+        # no known symmetry is one peg of one color (none ever absent).
+        self._digits = np.ascontiguousarray(palette(game).digits, dtype=np.uint8)
+        self._colors = 1 if pegs is None else pegs.colors
         self._key_type = np.uint16 if game.num_codes <= 1 << 16 else np.uint32
         self._wide = game.num_codes > 1 << 16
         self._memo = self._new_memo(memory)
@@ -216,7 +223,7 @@ class Solver:
         self._game: tuple = (src, src, *fixed, consistent, self.impossible, *kinds)
         self._identity = identity_palette(game)
         # The compiled recursion carries a node's symmetries as color bit masks (uint32).
-        self._symmetric_kernel = game.colors <= 32
+        self._symmetric_kernel = self._colors <= 32
         self._search = exact_kernel.search
         self._lookup = memo_kernel.lookup_both
         self._search_within = within_kernel.search_within
@@ -347,12 +354,13 @@ class Solver:
         s = _sorted(codes)
         if len(s) <= 2:
             return int(s[0])
-        guess = self._memo_guess(s, depth)
+        node = node or Node(self.game)
+        guess = self._memo_guess(s, depth, node)
         if guess < 0 and not search:
             raise LookupError(f"no choice known for a set of {len(s)} codes")
         if guess < 0:
-            self.solve(s, node or Node(self.game), UNBOUNDED, depth=depth)
-            guess = self._memo_guess(s, depth)
+            self.solve(s, node, UNBOUNDED, depth=depth)
+            guess = self._memo_guess(s, depth, node)
         if guess < 0:
             raise ValueError(f"no subtree solves these {len(s)} codes within {depth} guesses")
         return guess
@@ -377,11 +385,16 @@ class Solver:
         solves one code and splits the rest into at most ``P`` parts)."""
         return depth is None or n <= self._room[self._limited(depth)]
 
-    def _key(self, codes: np.ndarray, depth: int | None) -> bytes:
+    def _key(self, codes: np.ndarray, depth: int | None, node: Node | None = None) -> Hashable:
         """The memo key of a sorted code set (its codes as 2- or 4-byte integers: a big
-        search keeps millions), and of its depth limit when there is one."""
+        search keeps millions), and of its depth limit when there is one; with a rule on
+        guesses, and of the rule's state at ``node`` (the set's)."""
         key = codes.astype(self._key_type).tobytes()
-        return key if depth is None else key + bytes([min(depth, 255)])
+        key = key if depth is None else key + bytes([min(depth, 255)])
+        if self._rule:
+            assert node is not None
+            return (key, rule_state(self.game, node.history, int(codes[0])))
+        return key
 
     # ------------------------------------------------------------------ search
     def solve(self, codes: np.ndarray, node: Node, bound: int, *, depth: int | None = None) -> int:
@@ -394,6 +407,12 @@ class Solver:
             return UNBOUNDED
         if n <= 2:  # the lower code, then the other: the last one at ``depth`` or not
             return (2 * n - 1) * self.scale + int(self.fewest_last and depth == n)
+        if self._rule:
+            if depth is not None and depth <= 2:
+                return self._two_guesses(codes, node, bound)
+            if depth == 3 and self.fewest_last:
+                return self._three_guesses(codes, node, bound)
+            return self._solve(codes, self._key(codes, depth, node), node, bound, depth)
         if depth is not None and self._compiled_within:
             return self._within(codes, bound, depth, node)
         if depth is not None and depth <= 2:
@@ -709,12 +728,14 @@ class Solver:
         walk(codes)
         return np.asarray(out, dtype=np.int64), memo
 
-    def _memo_guess(self, codes: np.ndarray, depth: int | None) -> int:
+    def _memo_guess(self, codes: np.ndarray, depth: int | None, node: Node) -> int:
         """The guess the memos (the Python recursion's, then the compiled one's) know for
-        a sorted code set, or -1."""
-        hit = self.exact.get(self._key(codes, depth))
+        a sorted code set (of ``node``), or -1."""
+        hit = self.exact.get(self._key(codes, depth, node))
         if hit is not None:
             return hit[1]
+        if self._rule:
+            return -1
         if depth is None:
             return int(self._lookup(self._memo, self._base, codes)[1])
         if not self._compiled_within:
@@ -727,7 +748,7 @@ class Solver:
     def _two_guesses(self, codes: np.ndarray, node: Node, bound: int) -> int:
         """``solve`` within two guesses: a guess that leaves single codes, consistent first
         (``2n - 1``; else ``2n``), the lowest code among equals."""
-        key = self._key(codes, 2)
+        key = self._key(codes, 2, node)
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
@@ -755,7 +776,7 @@ class Solver:
         candidate's least cost is below the best found. Here the kernel's shortcuts would
         take the first guess of least total, whatever the codes it leaves at the last guess.
         A mixed pool tries every guess here (its impossible ones are chosen by bound)."""
-        key = self._key(codes, 3)
+        key = self._key(codes, 3, node)
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
@@ -775,7 +796,7 @@ class Solver:
             if int(parts.max(initial=0)) <= 2:
                 best, best_g = int(least[j]), g
                 break
-            below = node.then(g) if self.policy == "symmetry" else node
+            below = node.then(g) if self.policy == "symmetry" or self._rule else node
             total, pos = n * k_, 0
             for s in parts.tolist():
                 if s <= 2:
@@ -790,7 +811,7 @@ class Solver:
         low = UNBOUNDED if not len(order) else max(low, bound, int(least[order[0]]))
         return self._settle(key, best, best_g, low)
 
-    def _settle(self, key: bytes, best: int, guess: int, low: int) -> int:
+    def _settle(self, key: Hashable, best: int, guess: int, low: int) -> int:
         """A searched set's answer, kept in the memo: its cost and ``guess`` when one was
         found (``guess >= 0``), else the lower bound ``low`` its search proved."""
         if guess >= 0:
@@ -800,7 +821,7 @@ class Solver:
         return low
 
     def _solve(
-        self, codes: np.ndarray, key: bytes, node: Node, bound: int, depth: int | None = None
+        self, codes: np.ndarray, key: Hashable, node: Node, bound: int, depth: int | None = None
     ) -> int:
         hit = self.exact.get(key)
         if hit is not None:
@@ -810,7 +831,7 @@ class Solver:
         low = max(lb[n] * k_, self.lower.get(key, 0))
         if low >= bound:
             return low
-        if depth is None and node.stabilizer.trivial:
+        if depth is None and node.stabilizer.trivial and not self._rule:
             # No symmetry left (a node's symmetries only shrink below it): the compiled
             # recursion, whose candidates do not depend on the node, chooses the same.
             return self._compiled(codes, bound)
@@ -847,11 +868,14 @@ class Solver:
                 best, best_g = b, g
                 break
             grouped, sizes, label = self._split(self._source, cands[i], codes, codes, self._nf)
-            # A guess that splits the codes as one already tried costs the same.
+            # A guess that splits the codes as one already tried costs the same (but under
+            # a rule, which the guess itself changes).
             mark = label.tobytes()
             if mark in seen:
                 continue
-            seen.add(mark)
+            if not self._rule:
+                seen.add(mark)
+            below = node.then(g) if symmetry or self._rule else node
             # The parts of three codes or more, with the best bound the memo knows.
             parts = []
             pos = 0
@@ -861,7 +885,7 @@ class Solver:
                     total += (2 * s - 1) * k_
                 else:
                     part = grouped[pos : pos + s]
-                    k = self._key(part, below_depth)
+                    k = self._key(part, below_depth, below)
                     known = exact.get(k)
                     low_k = known[0] if known is not None else max(lb[s] * k_, lower.get(k, 0))
                     parts.append((part, k, low_k))
@@ -869,7 +893,6 @@ class Solver:
             rest = sum(p[2] for p in parts)
             if total + rest >= best:
                 continue
-            below = node.then(g) if symmetry else node
             for part, k, low_k in parts:
                 rest -= low_k
                 if below_depth is None:
@@ -883,7 +906,10 @@ class Solver:
         return self._settle(key, best, best_g, max(low, bound, int(least) * k_))
 
     def _pool(self, codes: np.ndarray, node: Node) -> np.ndarray:
-        """The candidate guesses at a node, ascending (one per orbit with ``symmetry``)."""
+        """The candidate guesses at a node, ascending (one per orbit with ``symmetry``;
+        only the legal ones under a rule)."""
+        if self._rule and (self.pool == "all" or self.impossible):
+            return candidates(self.game, codes, pool="all", history=node.history)
         if self.pool == "all" or self.impossible:
             if self.policy == "symmetry":
                 return node.stabilizer.representatives()
@@ -902,16 +928,21 @@ MAX_KINDS = 8192
 def code_kinds(game: Game) -> tuple[np.ndarray, np.ndarray]:
     """``(kind, common)``: each code's color multiset, numbered (codes of one kind have
     the same colors), and how many colors two kinds have in common, with repeats (empty
-    above :data:`MAX_KINDS` kinds, every code then of kind 0). Computed once per game
-    (0.4 s for (6,9)), shared by its solvers, which only read it."""
-    ordered = np.sort(game.digits, axis=1).astype(np.int64)
-    key = ordered @ (game.colors ** np.arange(game.pegs, dtype=np.int64))
+    above :data:`MAX_KINDS` kinds, and for a game not of the Mastermind family, every
+    code then of kind 0). Computed once per game (0.4 s for (6,9)), shared by its
+    solvers, which only read it. The floors it gives hold for black-peg Mastermind too:
+    its parts are unions of Mastermind's, no more of them."""
+    pegs = peg_game(game)
+    if pegs is None:
+        return np.zeros(game.num_guesses, dtype=np.int32), np.zeros((0, 0), dtype=np.uint8)
+    ordered = np.sort(pegs.digits, axis=1).astype(np.int64)
+    key = ordered @ (pegs.colors ** np.arange(pegs.pegs, dtype=np.int64))
     _, first, kind = np.unique(key, return_index=True, return_inverse=True)
     nk = len(first)
     if nk > MAX_KINDS:
         return np.zeros(game.num_codes, dtype=np.int32), np.zeros((0, 0), dtype=np.uint8)
-    counts = np.zeros((nk, game.colors), dtype=np.uint8)
-    for p in range(game.pegs):
+    counts = np.zeros((nk, pegs.colors), dtype=np.uint8)
+    for p in range(pegs.pegs):
         np.add.at(counts, (np.arange(nk), ordered[first, p]), 1)
     common = np.zeros((nk, nk), dtype=np.uint8)
     for a in range(0, nk, 256):

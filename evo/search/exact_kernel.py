@@ -7,10 +7,11 @@ compiled with numba. ``cache=True`` keeps the machine code on disk, so compiling
 happens once per machine, not on every start.
 
 Feedbacks are read as ``feedback(rows, cands[i], codes[j])`` or
-``feedback(cols, codes[j], cands[i])`` (:mod:`evo.core.feedback_kernel`): the
-feedback of candidate ``i`` against code ``j`` of the set. With the game's table
-(symmetric) both are the table and the indices are codes; without one both are the
-game's packed codes, the feedbacks computed where they are read.
+``by_secret(cols, codes[j], cands[i])`` (:mod:`evo.core.feedback_kernel`): the
+feedback of candidate ``i`` against code ``j`` of the set, along the candidate's row or
+the code's. Both sources are the game's: its table (with its transpose where the
+feedback is not symmetric), or its packed codes, the feedbacks computed where they are
+read.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from evo.core.feedback_kernel import feedback, popcount
+from evo.core.feedback_kernel import by_secret, feedback, popcount
 from evo.search.lookahead import Palette
 from evo.search.memo_kernel import (
     MOST,
+    NO_GUESS,
     STATUS,
+    ZERO,
     counted,
     lookup,
     lookup_both,
@@ -191,14 +194,14 @@ def score(cands, codes, limit, target, game, palette):
         for j in range(n):
             r = codes[j]
             for a in range(nl):
-                table[a, feedback(cols, r, cands[live[a]])] += 1
+                table[a, by_secret(cols, r, cands[live[a]])] += 1
     else:
         table = np.empty((0, nf), dtype=np.int32)
         sub = np.empty((n, nl), dtype=np.uint8)
         for j in range(n):
             r = codes[j]
             for a in range(nl):
-                sub[j, a] = feedback(cols, r, cands[live[a]])
+                sub[j, a] = by_secret(cols, r, cands[live[a]])
     for a in range(nl):
         i = live[a]
         low_i = floor[kinds[cands[i]]]
@@ -301,7 +304,7 @@ def three_guess_bounds(rows, cands, codes, nf, most, scale):  # pragma: no cover
     counts = np.zeros((k, nf), dtype=np.int32)
     for j in range(n):
         for i in range(k):
-            counts[i, feedback(rows, codes[j], cands[i])] += 1
+            counts[i, by_secret(rows, codes[j], cands[i])] += 1
     fit = np.empty(k, dtype=np.int64)
     least = np.empty(k, dtype=np.int64)
     m = 0
@@ -334,7 +337,7 @@ def _tiny_bound(block, g, codeidx, n, by_row):  # pragma: no cover - compiled
     dup = np.uint64(0)
     tri = np.uint64(0)
     for j in range(n):
-        f = feedback(block, g, codeidx[j]) if by_row else feedback(block, codeidx[j], g)
+        f = feedback(block, g, codeidx[j]) if by_row else by_secret(block, codeidx[j], g)
         bit = one << np.uint64(f)
         tri |= dup & bit
         dup |= seen & bit
@@ -581,7 +584,7 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
     if len(kept) > 0 and bounds[0] < bound and biggest[0] <= 2:
         # The first candidate's parts have one or two codes: its bound is its cost, the
         # least (most sets end here).
-        store_both(memo, base, codes, bounds[0], cands[kept[0]], 0)
+        store_both(memo, base, codes, bounds[0], cands[kept[0]], ZERO)
         return bounds[0]
     best = bound
     best_g = np.int64(-1)
@@ -623,10 +626,10 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
         if done:
             best, best_g = total, g
     if best_g >= 0:
-        store_both(memo, base, codes, best, best_g, 0)
+        store_both(memo, base, codes, best, best_g, ZERO)
         return best
     low = max(low, bound, least)
-    store_both(memo, base, codes, 0, -1, low)
+    store_both(memo, base, codes, ZERO, NO_GUESS, low)
     return low
 
 
@@ -753,6 +756,6 @@ def plant(codes, guesses, pos, memo, rows, nf, m):  # pragma: no cover - compile
             return cost, pos
         total += cost
         p += s
-    if not store(memo, codes, total, g, 0):
+    if not store(memo, codes, total, g, ZERO):
         return np.int64(-2), pos
     return total, pos

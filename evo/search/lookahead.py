@@ -22,6 +22,7 @@ import numpy as np
 from evo.core.engine import Engine, compiled, numba_threads, threads
 from evo.core.game import Game, helpful_counts
 from evo.core.kinds import HEURISTICS, Pool
+from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
 from evo.search.build import Node, Player, SubtreeArrays, Subtrees, build_tree
 from evo.search.partition import candidates, partition_counts, perfect_consistent
@@ -45,15 +46,24 @@ def score(name: str, counts: np.ndarray) -> np.ndarray:
 
 
 def ranked_guesses(
-    game: Game, codes: np.ndarray, *, heuristic: str, pool: Pool = "all", node: Node | None = None
+    game: Game,
+    codes: np.ndarray,
+    *,
+    heuristic: str,
+    pool: Pool = "all",
+    node: Node | None = None,
+    history: tuple[int, ...] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """The helpful candidate guesses for ``codes``, best first by ``heuristic``, then a
     consistent guess first, then the lowest code; and their scores. With ``node``, one
-    candidate per symmetry orbit of its history."""
-    cand = candidates(game, codes, pool=pool)
+    candidate per symmetry orbit of its history. In a game with a rule, only the guesses
+    legal after ``history`` (by default the node's)."""
+    if history is None and node is not None:
+        history = node.history
+    cand = candidates(game, codes, pool=pool, history=history)
     if node is not None and not node.stabilizer.trivial:
         cand = node.stabilizer.representatives(None if pool == "all" else cand)
-    sizes = partition_counts(game, codes, None if len(cand) == game.num_codes else cand)
+    sizes = partition_counts(game, codes, None if len(cand) == game.num_guesses else cand)
     useful = helpful_counts(sizes, game.win)
     consistent = sizes[:, game.win] > 0
     value = score(heuristic, sizes)
@@ -82,12 +92,19 @@ def lookahead_player(
         if len(codes) <= 2:
             return int(min(codes))
         if use_kernel:
-            return _compiled_choice(game, codes, heuristic, pool, node if symmetry else None)
+            return _compiled_choice(
+                game, codes, heuristic, pool, node if symmetry else None, node.history
+            )
         quick = perfect_consistent(game, codes)
         if quick is not None:
             return quick
         found, _ = ranked_guesses(
-            game, codes, heuristic=heuristic, pool=pool, node=node if symmetry else None
+            game,
+            codes,
+            heuristic=heuristic,
+            pool=pool,
+            node=node if symmetry else None,
+            history=node.history,
         )
         return int(found[0])
 
@@ -110,22 +127,31 @@ class Palette(NamedTuple):
 def _shape(game: Game) -> tuple[bool, np.ndarray, tuple[np.ndarray, np.ndarray]]:
     """The parts of :func:`palette` that depend on the game only and on no color's bit
     (computed once): whether pegs are distinct, the codes' pegs, the identity as a group
-    of one element."""
+    of one element. A game of no known symmetry is given as one peg of one color: its
+    group is the identity, and no color is ever free or absent."""
+    pegs = peg_game(game)
+    if pegs is None:
+        one = np.zeros((1, 1), dtype=np.int64)
+        return False, np.zeros((game.num_guesses, 1), dtype=np.uint8), (one, one.copy())
     identity = (
-        np.arange(game.pegs, dtype=np.int64)[None, :],
-        np.arange(game.colors, dtype=np.int64)[None, :],
+        np.arange(pegs.pegs, dtype=np.int64)[None, :],
+        np.arange(pegs.colors, dtype=np.int64)[None, :],
     )
-    return game.variant != "mastermind", np.ascontiguousarray(game.digits), identity
+    return pegs.distinct, np.ascontiguousarray(pegs.digits), identity
 
 
 @lru_cache(maxsize=8)
 def _colors(game: Game) -> tuple[np.ndarray, bool, np.uint32, np.ndarray, tuple]:
     """The parts of :func:`palette` that depend on the game only (computed once), the
-    identity as a group of one element among them."""
-    masks = np.zeros(game.num_codes, dtype=np.uint32)
-    for p in range(game.pegs):
-        masks |= np.left_shift(np.uint32(1), game.digits[:, p].astype(np.uint32))
-    every = np.uint32((1 << game.colors) - 1)
+    identity as a group of one element among them (no color bit for a game of no known
+    symmetry)."""
+    masks = np.zeros(game.num_guesses, dtype=np.uint32)
+    pegs = peg_game(game)
+    every = np.uint32(0)
+    if pegs is not None:
+        for p in range(pegs.pegs):
+            masks |= np.left_shift(np.uint32(1), pegs.digits[:, p].astype(np.uint32))
+        every = np.uint32((1 << pegs.colors) - 1)
     distinct, digits, identity = _shape(game)
     return masks, distinct, every, digits, identity
 
@@ -151,7 +177,7 @@ def identity_palette(game: Game) -> Palette:
     or that no symmetry reduces."""
     distinct, digits, (pis, luts) = _shape(game)
     none = np.uint32(0)
-    masks = np.zeros(game.num_codes, dtype=np.uint32)
+    masks = np.zeros(game.num_guesses, dtype=np.uint32)
     return Palette(masks, distinct, none, digits, none, pis, luts)
 
 
@@ -182,10 +208,16 @@ def _threaded_work() -> int:
 
 
 def _compiled_choice(
-    game: Game, codes: np.ndarray, heuristic: str, pool: Pool, node: Node | None
+    game: Game,
+    codes: np.ndarray,
+    heuristic: str,
+    pool: Pool,
+    node: Node | None,
+    history: tuple[int, ...] = (),
 ) -> int:
     """The first guess of :func:`ranked_guesses` (after :func:`perfect_consistent`), by
-    the compiled kernel."""
+    the compiled kernel; candidates reduced by the symmetries of ``node`` (None: not),
+    legal after ``history`` in a game with a rule."""
     from evo.search.lookahead_kernel import best_guess, perfect_guess
 
     src = game.feedback_source
@@ -194,7 +226,7 @@ def _compiled_choice(
         quick = int(perfect_guess(src, codes, game.win))
         if quick >= 0:
             return quick
-    cand = candidates(game, codes, pool=pool)
+    cand = candidates(game, codes, pool=pool, history=history)
     if node is not None and not node.stabilizer.trivial:
         cand = np.sort(node.stabilizer.representatives(None if pool == "all" else cand))
     kernel = best_guess
@@ -261,13 +293,14 @@ def lookahead_tree(
     if heuristic not in HEURISTICS:
         raise ValueError(f"heuristic must be one of {', '.join(HEURISTICS)}, not {heuristic!r}")
     use_kernel = compiled(game, engine)
-    if use_kernel and game.num_codes <= WHOLE_TREE_CODES:
+    whole = game.rule is None  # a rule's legal guesses are chosen node by node
+    if use_kernel and whole and game.num_codes <= WHOLE_TREE_CODES:
         codes = game.all_codes().astype(np.int64)
         return Tree(game, *_compiled_tree(game, codes, Node(game), heuristic, pool))
     player = lookahead_player(game, heuristic, pool=pool, engine=engine)
-    below = (
-        Subtrees(SUBTREE_CODES, _compiled_subtrees(game, heuristic, pool)) if use_kernel else None
-    )
+    below = None
+    if use_kernel and whole:
+        below = Subtrees(SUBTREE_CODES, _compiled_subtrees(game, heuristic, pool))
     return build_tree(game, player, progress=progress, subtrees=below)
 
 
@@ -320,7 +353,7 @@ def _compiled_tree(game: Game, codes: np.ndarray, node: Node, heuristic: str, po
         cand = np.sort(node.stabilizer.representatives(None if pool == "all" else cand))
     return compiled_tree(
         game.feedback_source,
-        np.arange(game.num_codes, dtype=np.int64),
+        np.arange(game.num_guesses, dtype=np.int64),
         codes,
         cand,
         HEURISTICS.index(heuristic),

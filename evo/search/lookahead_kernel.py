@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 
-from evo.core.feedback_kernel import feedback, popcount
+from evo.core.feedback_kernel import by_secret, feedback, popcount
 from evo.core.tree_kernel import node_arrays
 from evo.search.lookahead import Palette
 from evo.search.symmetry_kernel import fixing, lowest_of_its_orbit
@@ -41,7 +41,8 @@ def _row_reads(src):
 
 @overload(_row_reads)
 def _row_reads_of(src):  # pragma: no cover - compiled
-    limit = _ROW_READS if isinstance(src, types.Array) else _ROW_READS_COMPUTED
+    table = isinstance(src, types.Array) or len(src) == 2  # a table, or a table pair
+    limit = _ROW_READS if table else _ROW_READS_COMPUTED
     return lambda src: limit
 
 
@@ -171,8 +172,9 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
     """Scores the block's candidates ``blk[:nb]`` (consistent or not) in order and returns
     the best as ``(code, score, stop)``: a candidate replaces the best only when strictly
     lower, and ``stop`` once the best reaches ``floor``. Sets under ``_row_reads`` codes
-    are read by code rows for the block (the table is symmetric: each row is read in
-    order); larger ones by each candidate's own row, which stays cached."""
+    are read by code rows for the block (:func:`~evo.core.feedback_kernel.by_secret`:
+    each row is read in order); larger ones by each candidate's own row, which stays
+    cached."""
     blk, fbs, counts, touched, sizes, row, _ = scratch
     n = len(codes)
     nfb = len(counts)
@@ -181,7 +183,7 @@ def _scan(src, codes, nb, consistent, heuristic, floor, nlogn, scratch, best, be
         for j in range(n):
             r = codes[j]
             for b in range(nb):
-                fbs[b, j] = feedback(src, r, blk[b])
+                fbs[b, j] = by_secret(src, r, blk[b])
     # Integer bounds from the best score (an integer but for entropy): a candidate is
     # dropped once its partial score reaches it (every score only grows as codes are
     # counted: Knuth's largest part, Irving's sum of squares, entropy's n log n; Kooi's

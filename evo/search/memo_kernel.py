@@ -39,6 +39,11 @@ FULL, OUT_OF_BUDGET, STOPPED = 1, 2, 3
 #: this: still a lower bound).
 MOST = (1 << 31) - 1
 
+#: A cost or lower bound of 0, no guess, and MOST as int64 values: what the kernels pass
+#: to :func:`store` instead of literals, so that numba compiles one version of it (and of
+#: what calls it) rather than one per literal (ten, once).
+ZERO, NO_GUESS, MOST_64 = np.int64(0), np.int64(-1), np.int64(MOST)
+
 
 def new_memo(entries: int = 1 << 12, *, limit: int | None = None, wide: bool = False) -> tuple:
     """An empty memo with room for ``entries`` sets; ``limit``: entries kept before the
@@ -330,9 +335,9 @@ def merge(memo, other, start, least):  # pragma: no cover - compiled
             continue
         codes = arena[off : off + n]
         if entries[e, GUESS] >= 0:
-            ok = store(memo, codes, entries[e, COST], entries[e, GUESS], 0)
+            ok = store(memo, codes, np.int64(entries[e, COST]), np.int64(entries[e, GUESS]), ZERO)
         else:
-            ok = store(memo, codes, 0, -1, entries[e, LOWER])
+            ok = store(memo, codes, ZERO, NO_GUESS, np.int64(entries[e, LOWER]))
         if not ok:
             return False
     return True

@@ -7,9 +7,11 @@ in :func:`evo.core.game.helpful_rows`, and used here on part sizes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
-from evo.core.game import Game
+from evo.core.game import Game, legal_guesses
 from evo.core.kinds import POOLS, Pool
 
 #: Elements of the feedback block handled at once (bounds the working memory).
@@ -17,12 +19,14 @@ _BLOCK = 1 << 22
 
 
 def feedback_block(game: Game, rows: np.ndarray, cols: np.ndarray | None) -> np.ndarray:
-    """``(len(rows), len(cols))`` uint8 feedbacks (``cols=None``: every code)."""
+    """``(len(rows), len(cols))`` uint8 feedbacks of guesses ``rows`` against secrets
+    ``cols`` (``cols=None``: every secret); with a symmetric feedback, ``rows`` may be
+    secrets and ``cols`` guesses as well."""
     t = game.table
     if t is not None:
         if cols is None:
             return t[rows]
-        if len(cols) < len(rows):
+        if len(cols) < len(rows) and game.symmetric_feedback:
             # The table is symmetric: copy the fewer rows, then read them as columns.
             return t[cols][:, rows].T
         return t[rows][:, cols]
@@ -33,13 +37,16 @@ def feedback_block(game: Game, rows: np.ndarray, cols: np.ndarray | None) -> np.
 
 def partition_counts(game: Game, codes: np.ndarray, cands: np.ndarray | None) -> np.ndarray:
     """``(k, F)`` int64: how many codes of ``codes`` each candidate puts in each part
-    (``cands=None``: every code is a candidate)."""
+    (``cands=None``: every guess is a candidate)."""
     f = game.num_feedbacks
-    k = game.num_codes if cands is None else len(cands)
+    k = game.num_guesses if cands is None else len(cands)
     n = len(codes)
     counts = np.zeros(k * f, dtype=np.int64)
-    if cands is not None and k <= n:
-        # Candidates as rows: the feedback is symmetric, read the candidates' rows.
+    if (cands is not None and k <= n) or not game.symmetric_feedback:
+        # Candidates as rows (where the feedback is symmetric, only when they are the
+        # fewer: otherwise the codes' rows are read as the candidates' columns).
+        if cands is None:
+            cands = np.arange(k, dtype=np.int64)
         step = max(1, _BLOCK // max(1, n))
         for lo in range(0, k, step):
             block = feedback_block(game, cands[lo : lo + step], codes).astype(np.intp)
@@ -68,14 +75,23 @@ def split(game: Game, guess: int, codes: np.ndarray) -> list[tuple[int, np.ndarr
     return [(first[a], grouped[a:b]) for a, b in zip(cuts, cuts[1:]) if a < b and first[a] != win]
 
 
-def candidates(game: Game, codes: np.ndarray, *, pool: Pool) -> np.ndarray:
-    """The guesses a search considers at a node, ascending: every code (``all``) or the
-    node's own code set (``consistent``)."""
+def candidates(
+    game: Game, codes: np.ndarray, *, pool: Pool, history: Sequence[int] | None = None
+) -> np.ndarray:
+    """The guesses a search considers at a node, ascending: every guess (``all``) or the
+    node's own code set (``consistent``); in a game with a rule, only the legal ones at
+    the node ``history`` (the guesses above it, which such a game needs) leads to."""
     if pool not in POOLS:
         raise ValueError(f"pool must be one of {', '.join(POOLS)}, not {pool!r}")
     if pool == "consistent":
-        return np.sort(np.asarray(codes, dtype=np.int64))
-    return np.arange(game.num_codes, dtype=np.int64)
+        return np.sort(np.asarray(codes, dtype=np.int64))  # always legal (GuessRule)
+    if game.rule is not None:
+        if history is None:
+            raise ValueError(f"{game.name} has a rule on guesses: a node's history is needed")
+        legal = legal_guesses(game, history, codes)
+        assert legal is not None
+        return legal
+    return np.arange(game.num_guesses, dtype=np.int64)
 
 
 def perfect_consistent(game: Game, codes: np.ndarray) -> int | None:

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 import numpy as np
 
 if TYPE_CHECKING:
+    from evo.search.kernels import Kernels
     from evo.search.lookahead import Palette
 
 #: The bound that means "no limit".
@@ -384,11 +385,16 @@ class Cluster:
 
 @contextmanager
 def dask_client(
-    scheduler: str | None = None, *, workers: int = 2, memory: int | None = None
+    scheduler: str | None = None,
+    *,
+    workers: int = 2,
+    memory: int | None = None,
+    kernels: Kernels | None = None,
 ) -> Iterator[Any]:
     """A Dask client: of the scheduler at ``scheduler``, or of a local cluster of
     ``workers`` single-threaded worker processes (each may take ``memory`` bytes, none
-    of them more than its share), closed after."""
+    of them more than its share), closed after; ``kernels``: compiled on every worker's
+    machine before its first task."""
     from distributed import Client, LocalCluster
 
     cluster = None
@@ -407,6 +413,10 @@ def dask_client(
         client = Client(scheduler, timeout="20s")
     try:
         client.wait_for_workers(1, timeout=60)
+        if kernels is not None:
+            from evo.search.kernels import prepare_workers, tell
+
+            prepare_workers(client, kernels, say=tell)
         yield client
     finally:
         close_client(client, cluster)

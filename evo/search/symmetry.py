@@ -1,7 +1,8 @@
 """Symmetries of a game that fix the history of a node (docs/DESIGN.md §5).
 
-Permuting the positions and the colors of every code keeps the feedback of every
-pair, so an automorphism ``phi`` that maps each guess of the history to itself maps
+In the Mastermind family (:mod:`evo.core.mastermind`: Mastermind, black-peg Mastermind,
+Bulls and Cows) permuting the positions and the colors of every code keeps the feedback
+of every pair, so an automorphism ``phi`` that maps each guess of the history to itself maps
 the code set of a node onto itself: candidate guesses ``g`` and ``phi(g)`` split it
 into parts of the same sizes, are both consistent or both not, and lead to subtrees
 of the same cost. Testing one candidate per orbit is enough.
@@ -12,7 +13,8 @@ Colors no guess has used yet ("fresh" colors) can be permuted freely: that part 
 the group is handled by relabelling them in order of first appearance. The lowest
 code of an orbit is its lexicographically smallest digit tuple, for Mastermind and
 for Bulls and Cows alike, so the representative kept is the lowest code of its orbit,
-which the tie rule "lowest code" would pick anyway.
+which the tie rule "lowest code" would pick anyway. A game of no known symmetry (a
+custom game) has the trivial group: every stabilizer is the identity alone.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import numpy as np
 
 from evo.core.engine import compiled, numba_threads
 from evo.core.game import Game
+from evo.core.mastermind import PegGame, peg_game
 
 #: Rows (element, code) canonicalised at once.
 _ROWS = 1 << 18
@@ -49,10 +52,20 @@ class Stabilizer:
 
     @staticmethod
     def root(game: Game) -> Stabilizer:
-        """Every position permutation, no color used yet: the whole group."""
-        none = tuple([-1] * game.colors)
-        perms = tuple((p, none) for p in itertools.permutations(range(game.pegs)))
-        return _interned(Stabilizer(game, perms, tuple([False] * game.colors)))
+        """Every position permutation, no color used yet: the whole group (the identity
+        alone for a game of no known symmetry)."""
+        pegs = peg_game(game)
+        if pegs is None:  # the identity, on one peg of one color (as the kernels see it)
+            return _interned(Stabilizer(game, (((0,), (-1,)),), (True,)))
+        none = tuple([-1] * pegs.colors)
+        perms = tuple((p, none) for p in itertools.permutations(range(pegs.pegs)))
+        return _interned(Stabilizer(game, perms, tuple([False] * pegs.colors)))
+
+    @property
+    def pegs(self) -> PegGame:
+        """The game, of the Mastermind family (only a group of such a game is not trivial)."""
+        assert isinstance(self.game, PegGame)
+        return self.game
 
     @property
     def fresh(self) -> list[int]:
@@ -72,7 +85,9 @@ class Stabilizer:
         return hit
 
     def _extend(self, guess: int) -> Stabilizer:
-        g = [int(x) for x in self.game.digits[guess]]
+        if peg_game(self.game) is None:
+            return self
+        g = [int(x) for x in self.pegs.digits[guess]]
         used = list(self.used)
         for c in g:
             used[c] = True
@@ -101,7 +116,7 @@ class Stabilizer:
         codes = np.asarray(codes, dtype=np.int64)
         if self.trivial or len(codes) == 0:
             return codes.copy()
-        game = self.game
+        game = self.pegs
         digits = game.digits[codes].astype(np.int64)
         fresh = np.array(self.fresh, dtype=np.int64)
         fresh_mask = np.zeros(game.colors, dtype=bool)
@@ -137,12 +152,12 @@ class Stabilizer:
 
     @cached_property
     def _all_representatives(self) -> np.ndarray:
-        codes = self.game.all_codes().astype(np.int64)
+        codes = self.game.all_guesses().astype(np.int64)
         return codes if self.trivial else codes[self.canonical(codes) == codes]
 
     def representatives(self, codes: np.ndarray | None = None) -> np.ndarray:
-        """The codes of ``codes`` (every code by default) that are the lowest of their
-        orbit: one per orbit, when ``codes`` is closed under the group (all codes, or a
+        """The codes of ``codes`` (every guess by default) that are the lowest of their
+        orbit: one per orbit, when ``codes`` is closed under the group (all guesses, or a
         code set of the node)."""
         if codes is None:
             return self._all_representatives
@@ -160,7 +175,7 @@ class Relabel:
     pi: tuple[int, ...]
     sigma: tuple[int, ...]  # a permutation of all the colors
 
-    def apply(self, game: Game, codes: np.ndarray | Sequence[int]) -> np.ndarray:
+    def apply(self, game: PegGame, codes: np.ndarray | Sequence[int]) -> np.ndarray:
         """The images of ``codes``."""
         d = game.digits[np.asarray(codes, dtype=np.int64)][:, list(self.pi)]
         return encode(game, np.asarray(self.sigma, dtype=np.int64)[d])
@@ -179,7 +194,7 @@ class Relabel:
         return self.pi == tuple(sorted(self.pi)) and self.sigma == tuple(sorted(self.sigma))
 
 
-def canonical_frame(game: Game, guess: int) -> Relabel:
+def canonical_frame(game: PegGame, guess: int) -> Relabel:
     """An automorphism that maps ``guess`` to the lowest code of its orbit (the first such
     in a fixed order, so the same for every caller): nodes below symmetric first guesses
     then meet as the same code sets, and share memos and caches."""
@@ -228,11 +243,11 @@ def _relabel_fresh(d: np.ndarray, fresh_mask: np.ndarray, fresh: np.ndarray, col
     return out
 
 
-def encode(game: Game, digits: np.ndarray) -> np.ndarray:
-    """The codes of rows of 0-based pegs (vectorised :meth:`Game.code_of_digits`)."""
+def encode(game: PegGame, digits: np.ndarray) -> np.ndarray:
+    """The codes of rows of 0-based pegs (vectorised :meth:`PegGame.code_of_digits`)."""
     d = np.asarray(digits, dtype=np.int64)
     n, c = game.pegs, game.colors
-    if game.variant == "mastermind":
+    if game.variant != "bulls-cows":
         return d @ (c ** np.arange(n - 1, -1, -1, dtype=np.int64))
     # Bulls and Cows: rank among tuples without repetition, in lexicographic order.
     code = np.zeros(len(d), dtype=np.int64)

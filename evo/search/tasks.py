@@ -7,7 +7,10 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from evo.search.kernels import Kernels
 
 #: Runs tasks: ``mapper(fn, [args, ...])`` gives ``fn(*args)`` of each, in order, as they
 #: come (an iterator: the first results can be used before the last are done); unordered,
@@ -19,12 +22,22 @@ class task_mapper:
     """A :data:`Mapper` as a context: the tasks on a Dask scheduler at ``scheduler``
     (``Client(address).map``), else on ``workers`` local processes (1: in this process,
     in order). ``ordered``: the results in the tasks' order, else ``(index, result)`` as
-    each task ends (a slow task holds back none of the others)."""
+    each task ends (a slow task holds back none of the others). ``kernels``: the compiled
+    kernels the tasks call, made ready before the first one (on a Dask worker's machine
+    too), never inside a task."""
 
-    def __init__(self, *, scheduler: str | None = None, workers: int = 1, ordered: bool = True):
+    def __init__(
+        self,
+        *,
+        scheduler: str | None = None,
+        workers: int = 1,
+        ordered: bool = True,
+        kernels: Kernels | None = None,
+    ):
         self.scheduler = scheduler
         self.workers = max(1, workers)
         self.ordered = ordered
+        self.kernels = kernels
         self._close: Callable[[], None] | None = None
         self._stop: Callable[[], None] | None = None
 
@@ -34,11 +47,19 @@ class task_mapper:
         return self.scheduler is None and self.workers == 1
 
     def __enter__(self) -> Mapper:
+        if self.kernels is not None:
+            from evo.search.kernels import ensure_compiled, tell
+
+            ensure_compiled(self.kernels, say=tell)  # this process, and the local ones
         if self.scheduler is not None:
             from dask.distributed import Client
 
             client = Client(self.scheduler, timeout="20s")
             self._close = client.close
+            if self.kernels is not None:
+                from evo.search.kernels import prepare_workers, tell
+
+                prepare_workers(client, self.kernels, say=tell)
 
             def dask_map(fn: Callable, args: list[tuple]) -> Iterator[Any]:
                 from dask.distributed import as_completed
@@ -57,6 +78,7 @@ class task_mapper:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
+        quiet_resource_tracker()
         # Spawned, not forked: the parent may run numba's threads already.
         pool = ProcessPoolExecutor(
             self.workers,
@@ -101,3 +123,19 @@ def die_with_parent(parent: int) -> None:
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # the parent ended before that
         os._exit(1)
+
+
+#: The resource tracker's warning after a parent killed with SIGKILL (the pool's queue
+#: locks it then removes itself): noise for a user who stopped a bound on purpose.
+TRACKER_WARNING = "ignore:resource_tracker:UserWarning"
+
+
+def quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker told to ignore its "leaked semaphore"
+    warning: it still cleans up after a parent killed with SIGKILL (issue 50), quietly."""
+    import sys
+    from multiprocessing import resource_tracker
+
+    if TRACKER_WARNING not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_WARNING)  # the tracker starts with these flags
+    resource_tracker.ensure_running()

@@ -27,7 +27,10 @@ from evo.core.feedback_kernel import feedback
 from evo.search.exact_kernel import _below, _candidates, part_bounds, repeats, scratch, split
 from evo.search.memo_kernel import (
     MOST,
+    MOST_64,
+    NO_GUESS,
     STATUS,
+    ZERO,
     counted,
     lookup,
     store,
@@ -99,7 +102,7 @@ def _within_two(codes, memo, game, table, cols):  # pragma: no cover - compiled
     if lower >= MOST:
         return NONE, False
     cost, guess = two_guesses(codes, game, table, cols)
-    if not store(memo, key, cost, guess, MOST):
+    if not store(memo, key, cost, guess, MOST_64):
         return np.int64(0), True
     return cost, True
 
@@ -191,10 +194,10 @@ def search_within(codes, bound, depth, room, memo, game, palette, symmetry):  # 
         if done:
             best, best_g = total, g
     if best_g >= 0:
-        if not store(memo, key, best, best_g, 0):
+        if not store(memo, key, best, best_g, ZERO):
             return np.int64(0)
         return best
     low = max(low, bound, least)
-    if not store(memo, key, 0, -1, low):
+    if not store(memo, key, ZERO, NO_GUESS, low):
         return np.int64(0)
     return low

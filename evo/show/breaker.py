@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from evo.core.tree import Tree
 
@@ -26,16 +26,23 @@ INLINE_NODES = 60
 
 class Breaker(Tree):
     """A breaker tree: ``total``, ``average``, ``worst``, ``histogram`` (guesses: codes),
-    ``to_networkx()``, ``to_dataframe()``, ``render(path, depth=...)``, and an SVG of
-    its top levels in Jupyter (and every method of :class:`~evo.core.tree.Tree`).
+    ``to_networkx()``, ``to_dataframe()``, ``render(path, depth=...)``, ``explore(path,
+    beside=...)``, and an SVG of its top levels in Jupyter (and every method of
+    :class:`~evo.core.tree.Tree`). A breaker of a run also has its DEAP ``fitness``.
 
     >>> import evo
     >>> knuth = evo.baseline(evo.make_game(4, 6), "knuth")
     >>> knuth
-    Breaker(mastermind 4 pegs 6 colors: total 5801, average 4.4761, worst 5, 1378 nodes)
+    Breaker(mastermind-4-6: total 5801, average 4.4761, worst 5, 1378 nodes)
     >>> knuth.total, knuth.worst, knuth.histogram
     (5801, 5, {1: 1, 2: 6, 3: 62, 4: 533, 5: 694})
     """
+
+    #: The DEAP fitness of a breaker of a run (the best, the last population, the hall of
+    #: fame and the Pareto front of :func:`evo.evolve`), as :func:`evo.steps`'
+    #: individuals have it: ``fitness.values`` is ``(total,)`` (with a penalty past
+    #: ``max_guesses``), or NSGA-II's objectives; None for a breaker from elsewhere.
+    fitness: Any = None
 
     @classmethod
     def of(cls, tree: Tree) -> Breaker:
@@ -107,6 +114,35 @@ class Breaker(Tree):
 
         return render_tree(self, path, depth=depth, min_codes=min_codes, title=title)
 
+    def explore(
+        self,
+        path: str | os.PathLike,
+        *,
+        name: str = "this tree",
+        beside: Tree | None = None,
+        beside_name: str = "the other",
+    ) -> Path:
+        """Write the explorer into ``path``: one HTML page (offline, nothing fetched) to
+        walk the tree, a click per answer, a secret typed to see its game; ``beside``,
+        another breaker of the game, pairs each line with what it does on the same codes
+        and lists where the two first guess differently, most costly first (what
+        ``evo explore`` writes). A path that is not a regular file is refused.
+
+        >>> import evo
+        >>> game = evo.make_game(3, 3)
+        >>> knuth, optimum = evo.baseline(game, "knuth"), evo.baseline(game, "optimal")
+        >>> page = optimum.explore("explore.html", name="optimal", beside=knuth,
+        ...                        beside_name="knuth")
+        >>> page.name, page.read_text().startswith("<!DOCTYPE html>")
+        ('explore.html', True)
+        """
+        from evo.show.explore import write_explorer
+
+        if beside is not None and (not isinstance(beside, Tree) or beside.game != self.game):
+            what = beside.game.name if isinstance(beside, Tree) else type(beside).__name__
+            raise ValueError(f"beside must be a breaker of {self.game.name}, not {what}")
+        return write_explorer(path, self, name, beside, beside_name if beside is not None else "")
+
     def svg(self, *, depth: int | None = None, min_codes: int | None = None) -> str:
         """The drawing as SVG text (by default the top levels, at most
         :data:`INLINE_NODES` nodes).
@@ -126,8 +162,7 @@ class Breaker(Tree):
         return self.svg()
 
     def __repr__(self) -> str:
-        g = self.game
         return (
-            f"Breaker({g.variant} {g.pegs} pegs {g.colors} colors: total {self.total}, "
+            f"Breaker({self.game.name}: total {self.total}, "
             f"average {self.average:.4f}, worst {self.worst}, {len(self)} nodes)"
         )

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from evo.core.files import atomic_write_text, check_target
+from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
 from evo.show.render import PALETTE, text_color
 from evo.show.text import printable
@@ -118,6 +119,10 @@ def tree_data(tree: Tree, name: str, *, other: Tree | None = None) -> dict[str, 
     }
     if other is not None:
         data["aligned"] = aligned_nodes(tree, other).astype(int).tolist()
+    if peg_game(game) is None:  # the page cannot compute this game's feedbacks
+        win = np.full(game.num_codes, -1, dtype=np.int64)
+        win[tree.codes] = tree.terminal_node
+        data["win_node"] = win.tolist()  # the node where each code is guessed
     return data
 
 
@@ -126,19 +131,20 @@ def page_data(a: Tree, name_a: str, b: Tree | None = None, name_b: str = "") -> 
     game = a.game
     if b is not None and b.game != game:
         raise ValueError(f"{name_a} plays {game.name} but {name_b} plays {b.game.name}")
-    data: dict[str, Any] = {
-        "game": {
-            "name": game.name,
-            "pegs": game.pegs,
-            "colors": game.colors,
-            "variant": game.variant,
-            "codes": game.num_codes,
-            "offset": 1 if game.variant == "mastermind" else 0,
-            "feedbacks": [game.format_feedback(f) for f in range(game.num_feedbacks)],
-            "palette": [[c, text_color(c)] for c in PALETTE],
-        },
-        "trees": [tree_data(a, name_a, other=b)],
+    pegs = peg_game(game)
+    shown: dict[str, Any] = {
+        "name": game.name,
+        "title": game.description,
+        "kind": game.kind,
+        "codes": game.num_codes,
+        "feedbacks": [game.format_feedback(f) for f in range(game.num_feedbacks)],
+        "palette": [[c, text_color(c)] for c in PALETTE],
     }
+    if pegs is not None:  # the page plays a secret itself
+        shown.update(pegs=pegs.pegs, colors=pegs.colors, variant=pegs.variant, offset=pegs._offset)
+    else:  # the page finds a secret's node by its label
+        shown["labels"] = game.format_codes(game.all_codes())
+    data: dict[str, Any] = {"game": shown, "trees": [tree_data(a, name_a, other=b)]}
     if b is not None:
         data["trees"].append(tree_data(b, name_b, other=a))
         data["divergences"] = [[d.node_a, d.node_b, d.codes, d.cost] for d in divergences(a, b)]

@@ -12,7 +12,7 @@ from typing import Any
 
 import networkx as nx
 
-from evo.core.game import feedback_pair
+from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
 
 
@@ -24,9 +24,11 @@ def to_networkx(tree: Tree) -> nx.DiGraph:
     them), ``codes`` (size of the code set), ``subtotal`` (guesses the codes of the subtree
     make from this node on: the additive total of docs/DESIGN.md §2), ``depth`` (root =
     1), ``terminal``. Edge attributes: ``feedback`` (integer), ``label`` (as evo writes
-    it, ``1B 2W``), ``black``, ``white``. Graph attributes: the game (``pegs``,
+    it, ``1B 2W``), ``black``, ``white``. Graph attributes: the game (its spec: ``pegs``,
     ``colors``, ``variant``), ``total``, ``average`` and ``worst`` (GraphML keeps them;
-    GEXF has no graph attributes).
+    GEXF has no graph attributes). A game not of the Mastermind family has no ``pegs``
+    of nodes nor ``black`` and ``white`` of edges; black-peg Mastermind has no
+    ``white``.
 
     >>> import evo
     >>> graph = evo.baseline(evo.make_game(3, 3), "knuth").to_networkx()
@@ -36,11 +38,10 @@ def to_networkx(tree: Tree) -> nx.DiGraph:
     ('2B 0W', 74)
     """
     game = tree.game
+    pegs = peg_game(game)
     subtotals = tree.subtree_totals()
     graph = nx.DiGraph(
-        pegs=int(game.pegs),
-        colors=int(game.colors),
-        variant=str(game.variant),
+        **{k: v for k, v in game.spec.items() if isinstance(v, str | int)},
         total=int(tree.total),
         average=float(tree.average),
         worst=int(tree.worst),
@@ -51,7 +52,6 @@ def to_networkx(tree: Tree) -> nx.DiGraph:
             {
                 "guess": int(tree.guess[i]),
                 "label": game.format_code(int(tree.guess[i])),
-                "pegs": ",".join(str(int(p)) for p in game.digits[int(tree.guess[i])]),
                 "codes": int(tree.count[i]),
                 "subtotal": int(subtotals[i]),
                 "depth": int(tree.depth[i]),
@@ -60,16 +60,18 @@ def to_networkx(tree: Tree) -> nx.DiGraph:
         )
         for i in range(len(tree))
     )
+    if pegs is not None:
+        for i in range(len(tree)):
+            digits = pegs.digits[int(tree.guess[i])]
+            graph.nodes[i]["pegs"] = ",".join(str(int(p)) for p in digits)
     for i in range(1, len(tree)):
         fb = int(tree.label[i])
-        black, white = feedback_pair(fb, game.pegs)
+        counts: dict[str, int] = {}
+        if pegs is not None:
+            black, white = pegs.black_white(fb)
+            counts = {"black": black} if white is None else {"black": black, "white": white}
         graph.add_edge(
-            int(tree.parent[i]),
-            i,
-            feedback=fb,
-            label=game.format_feedback(fb),
-            black=black,
-            white=white,
+            int(tree.parent[i]), i, feedback=fb, label=game.format_feedback(fb), **counts
         )
     return graph
 

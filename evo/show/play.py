@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from evo.core.game import Game, feedback_text
+from evo.core.game import Game
 from evo.core.tree import Tree
 
 UNDO = ("undo", "u", "back")
@@ -42,12 +42,7 @@ def parse_answer(game: Game, text: str) -> int:
     try:
         return game.parse_feedback(text)
     except ValueError:
-        kind = "bulls,cows" if game.variant == "bulls-cows" else "black,white"
-        example = feedback_text(1, 2, game.variant)
-        raise AnswerError(
-            f"{text.strip()!r} is not an answer: type the {kind} counts, such as {example}, "
-            f"1,2 or 1 2, each from 0 to {game.pegs} and together at most {game.pegs}"
-        ) from None
+        raise AnswerError(f"{text.strip()!r} is not an answer: type {game.feedback_help}") from None
 
 
 def answer(tree: Tree, pos: Position, fb: int) -> Position:
@@ -75,9 +70,8 @@ def answer(tree: Tree, pos: Position, fb: int) -> Position:
 
 def prompt_text(tree: Tree, pos: Position) -> str:
     """``Guess 1: 1122 — your feedback (black,white)? ``"""
-    kind = "bulls,cows" if tree.game.variant == "bulls-cows" else "black,white"
     guess = tree.game.format_code(asked_guess(tree, pos))
-    return f"Guess {len(pos.history) + 1}: {guess} — your feedback ({kind})? "
+    return f"Guess {len(pos.history) + 1}: {guess} — your feedback ({tree.game.feedback_prompt})? "
 
 
 def solved_text(tree: Tree, pos: Position) -> str:

@@ -81,8 +81,9 @@ def _escape(text: str) -> str:
 
 def guess_label(pegs: tuple[int, ...], printed: str, variant: str, *, note: str = "") -> str:
     """The HTML-like label of a guess: one colored cell per peg with its printed symbol
-    (Mastermind) or the digits (Bulls and Cows), and an optional small note below."""
-    if variant == "mastermind":
+    (Mastermind, black-peg too), or the printed code (Bulls and Cows' digits, a custom
+    game's label), and an optional small note below."""
+    if variant in ("mastermind", "black-peg"):
         cells = "".join(
             f'<TD BGCOLOR="{peg_color(p)}" WIDTH="18" HEIGHT="18" FIXEDSIZE="FALSE">'
             f'<FONT COLOR="{text_color(peg_color(p))}" POINT-SIZE="12"><B>{_escape(s)}</B></FONT>'
@@ -172,7 +173,7 @@ def graph_dot(
     if min_codes is not None and min_codes < 1:
         raise ValueError(f"min_codes must be at least 1, not {min_codes}")
     cut = Cut(depth, min_codes)
-    variant = graph.graph["variant"]
+    variant = str(graph.graph.get("variant", graph.graph.get("kind", "")))
     kept = drawn_nodes(graph, cut)
     kept_set = set(kept)
 
@@ -209,7 +210,7 @@ def graph_dot(
         note = f"{a['codes']} codes" if a["codes"] > 1 else ""
         dot.node(
             f"n{node}",
-            label=guess_label(node_pegs(a), a["label"], variant, note=note),
+            label=guess_label(node_pegs(a) if "pegs" in a else (), a["label"], variant, note=note),
             fillcolor=TERMINAL_FILL if a["terminal"] else INNER_FILL,
             color="#8A6D00" if a["terminal"] else "#555555",
             penwidth="1.6" if a["terminal"] else "1",

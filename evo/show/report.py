@@ -23,7 +23,7 @@ from evo.baselines.reference import (
     reference_tree,
 )
 from evo.core.files import atomic_write_text, check_target
-from evo.core.game import Game, make_game
+from evo.core.game import Game, game_from_spec
 from evo.core.tree import Tree
 from evo.runs.rundir import BEST, LOGBOOK, RunDirError, load_run
 from evo.show.explore import write_explorer
@@ -102,13 +102,6 @@ def read_run(run_dir: str | os.PathLike, *, cache: str | os.PathLike | None = No
 # ------------------------------------------------------------------ tables
 
 
-def game_title(game: Game) -> str:
-    """``Mastermind, 4 pegs, 6 colors (1296 codes)``."""
-    kind = "Mastermind" if game.variant == "mastermind" else "Bulls and Cows"
-    unit = "colors" if game.variant == "mastermind" else "digits"
-    return f"{kind}, {game.pegs} pegs, {game.colors} {unit} ({game.num_codes} codes)"
-
-
 def _hist_text(hist: dict[int, int] | None) -> str:
     return " ".join(f"{d}:{c}" for d, c in sorted(hist.items())) if hist else ""
 
@@ -152,7 +145,7 @@ def summary_rows(run: RunData) -> list[tuple[str, str]]:
     """Key facts of the run, as label and value."""
     s, last, best = run.summary, run.logbook[-1], run.best
     rows = [
-        ("game", game_title(run.game)),
+        ("game", run.game.description),
         ("generations", str(s.get("generations", last["gen"]))),
         ("time", f"{float(s['seconds']):.1f} s" if "seconds" in s else "unknown"),
         ("best total", f"{best.total} (average {best.average:.4f}, worst {best.worst})"),
@@ -406,7 +399,7 @@ def write_report(
         known.total if known and known.proved else None
     )
     lines = {b.name: b.total for b in figures if b.name != "optimal"}
-    title = f"{run.name}: {game_title(game)}"
+    title = f"{run.name}: {game.description}"
     plot_fitness(
         run.logbook,
         game.num_codes,
@@ -517,8 +510,7 @@ def compare_runs(
         run = load_run(run_dir)
         summary = run.summary or {}
         last = check_logbook(run.path, run.logbook)[-1]
-        g = run.config.game
-        game = make_game(g.pegs, g.colors, g.variant, cache=cache)
+        game = game_from_spec(run.config.game.spec, cache=cache)
         if game.key not in per_game:
             per_game[game.key] = []
             for k, name in enumerate(names, 1):

@@ -13,7 +13,7 @@ Two history notations (``style``):
   answer written as ``|`` followed by its letters, ``R`` for a peg right in place and
   ``W`` for one right in color only (``B`` and ``C``, bulls and cows, in Bulls and
   Cows): ``|RW|W``. An answer with no peg is a bare ``|``, so ``|`` (no peg on the first
-  guess) differs from the root's empty history.
+  guess) differs from the root's empty history. Games of the Mastermind family only.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Literal
 
 import numpy as np
 
-from evo.core.game import feedback_pair
+from evo.core.mastermind import feedback_pair, peg_game
 from evo.core.tree import Tree
 
 Style = Literal["feedback", "writeup"]
@@ -41,15 +41,20 @@ def feedback_letters(fb: int, pegs: int, *, letters: str = "RW") -> str:
 def node_histories(tree: Tree, *, style: Style = "feedback") -> list[str]:
     """The feedback history of every node in ``style`` (the root's is empty)."""
     game = tree.game
-    letters = "BC" if game.variant == "bulls-cows" else "RW"
+    pegs = peg_game(game)
     if style not in STYLES:
         raise ValueError(f"style must be one of {', '.join(STYLES)}, not {style!r}")
+    if style == "writeup" and pegs is None:
+        raise ValueError(f"the writeup style writes pegs: {game.name} has none (use feedback)")
+    letters = "BC" if game.kind == "bulls-cows" else "RW"
     out = [""] * len(tree)
     for i in range(1, len(tree)):  # preorder: the parent comes first
         p = int(tree.parent[i])
         fb = int(tree.label[i])
         if style == "writeup":
-            out[i] = f"{out[p]}|{feedback_letters(fb, game.pegs, letters=letters)}"
+            assert pegs is not None
+            b, w = pegs.black_white(fb)
+            out[i] = f"{out[p]}|{letters[0] * b + letters[1] * (w or 0)}"
         else:
             said = game.format_feedback(fb)
             out[i] = said if p == 0 else f"{out[p]}{SEPARATOR}{said}"

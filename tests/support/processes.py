@@ -12,7 +12,11 @@ from collections.abc import Mapping, Sequence
 
 
 def run_or_dump(
-    args: Sequence[str], *, env: Mapping[str, str], timeout: float
+    args: Sequence[str],
+    *,
+    env: Mapping[str, str],
+    timeout: float,
+    cwd: str | os.PathLike | None = None,
 ) -> subprocess.CompletedProcess:
     """``subprocess.run(args)`` with its output captured, in a session of its own; past
     ``timeout`` seconds, every process of the session is sent SIGABRT (Python's fault
@@ -24,6 +28,7 @@ def run_or_dump(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        cwd=cwd,
     )
     try:
         out, err = proc.communicate(timeout=timeout)

@@ -42,11 +42,14 @@
     }
     for (var c in cg) if (cs[c]) common += Math.min(cg[c], cs[c]);
     var white = common - black, rest = GAME.pegs - black;
+    if (GAME.variant === "black-peg") return rest;
     return rest * (rest + 1) / 2 + white;
   }
+  // Codes drawn as colored pegs (Mastermind, black-peg too), else as their text.
+  function colored() { return GAME.variant === "mastermind" || GAME.variant === "black-peg"; }
   function pegs(code) {
     var span = el("span", "pegs");
-    if (GAME.variant !== "mastermind") {
+    if (!colored()) {
       span.appendChild(el("span", "digits", code));
       return span;
     }
@@ -157,9 +160,20 @@
     });
   }
 
-  // The game path of a secret: nodes visited and feedbacks, ending on the win.
+  // The game path of a secret: nodes visited and feedbacks, ending on the win. A game
+  // the page cannot play (no pegs) gives each code's winning node: its path goes up.
   function playSecret(t, s) {
     var steps = [], i = 0;
+    if (!GAME.pegs) {
+      var path = [];
+      for (var j = t.win_node[s]; j >= 0; j = t.parent[j]) path.push(j);
+      path.reverse();
+      path.forEach(function (n, k) {
+        var fb = k + 1 < path.length ? t.label[path[k + 1]] : 0;
+        steps.push({ node: n, guess: guessOf(t, n), fb: fb });
+      });
+      return steps.length ? steps : null;
+    }
     for (var guard = 0; guard <= t.parent.length; guard++) {
       var fb = feedback(digits(guessOf(t, i)), s);
       steps.push({ node: i, guess: guessOf(t, i), fb: fb });
@@ -172,6 +186,18 @@
     return null;
   }
   function parseSecret(text) {
+    if (!GAME.pegs) {
+      var at = GAME.labels.indexOf(text);
+      if (at < 0) {
+        var folded = text.replace(/\s+/g, "").toLowerCase(), hits = [];
+        GAME.labels.forEach(function (l, k) {
+          if (l.replace(/\s+/g, "").toLowerCase() === folded) hits.push(k);
+        });
+        if (hits.length === 1) at = hits[0];
+      }
+      if (at < 0) throw JSON.stringify(text) + " is not a code of " + GAME.name;
+      return at;
+    }
     var s = text.replace(/\s+/g, "").toUpperCase();
     if (s.length !== GAME.pegs) {
       throw "a secret has " + GAME.pegs + " pegs, " + JSON.stringify(text) + " has " + s.length;
@@ -181,7 +207,7 @@
     for (var k = 0; k < ds.length; k++) {
       if (!(ds[k] >= 0 && ds[k] < GAME.colors)) throw JSON.stringify(s[k]) + " is not a color " + lo + ".." + hi;
     }
-    if (GAME.variant !== "mastermind" && new Set(ds).size !== ds.length) {
+    if (GAME.variant === "bulls-cows" && new Set(ds).size !== ds.length) {
       throw "Bulls and Cows secrets repeat no digit";
     }
     return ds;
@@ -265,10 +291,7 @@
 
   function build() {
     var app = document.getElementById("app");
-    var kind = GAME.variant === "mastermind" ? "Mastermind" : "Bulls and Cows";
-    var unit = GAME.variant === "mastermind" ? " colors" : " digits";
-    app.appendChild(el("h1", null, "Breaker explorer — " + kind + ", " + GAME.pegs + " pegs, " +
-      GAME.colors + unit + " (" + GAME.codes + " codes)"));
+    app.appendChild(el("h1", null, "Breaker explorer — " + GAME.title));
     var summary = el("table", "summary");
     var head = el("tr");
     ["", "tree", "total", "average", "worst", "nodes", "first guess"].forEach(function (h) {
@@ -290,7 +313,7 @@
     var label = el("label", null, "Secret: ");
     var input = el("input");
     input.id = "secret";
-    input.placeholder = SYMBOLS.substr(GAME.offset, GAME.pegs);
+    input.placeholder = GAME.pegs ? SYMBOLS.substr(GAME.offset, GAME.pegs) : GAME.labels[0];
     input.autocomplete = "off";
     label.appendChild(input);
     form.appendChild(label);

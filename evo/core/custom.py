@@ -1,0 +1,448 @@
+"""Custom games (docs/DESIGN.md §1): any list of codes and a feedback function, defined in
+Python, evolved, bounded and drawn like the games evo ships.
+
+The codes (the secrets) are any hashable labels; the guesses are the codes, followed by
+the extra guesses given (``guesses``, a superset of the codes). The feedback function is
+called once per guess and secret, and its answers become the feedback integers: the
+answer to a secret guessed is the win, 0; the others follow in their own order when they
+can be sorted, else in order of first appearance. The whole ``(G, M)`` table is kept, so
+the kernels read it as they read Mastermind's. A custom game has no known symmetry.
+
+A custom game may restrict the guesses, as Wordle's hard mode does: ``legal(guess,
+earlier, answer)`` says whether ``guess`` may be played after ``earlier`` was answered
+``answer``, and a guess is legal at a node when it is so after every guess above
+(:class:`StepRule`; tabulated when the game is made, so every code still possible must
+be legal).
+
+A game is registered in this process under its name when it is made, so that tree files,
+configs and worker processes that name it find it again; files name it with a digest of
+its codes, guesses and feedback table, and one of another game of that name is refused.
+
+>>> import evo
+>>> words = ["ant", "bug", "cat", "dog", "elk", "fox"]
+>>> def shared(guess, secret):  # letters in common
+...     return len(set(guess) & set(secret))
+>>> game = evo.custom_game(words, shared, name="pets")
+>>> game.num_codes, game.num_feedbacks, game.format_feedback(0)
+(6, 4, '3')
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from evo.core.game import Game, GuessRule, UnknownGameError
+
+#: What a custom game's name may hold: it names cache folders and run directories.
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+
+#: The most codes and guesses a custom game's table may hold (its bytes).
+MAX_TABLE_BYTES = 1 << 31
+
+#: Every custom game made in this process, by name (the last one made under a name).
+_REGISTRY: dict[str, CustomGame] = {}
+
+
+class CustomGame(Game):
+    """A game of codes, guesses and feedbacks given in Python (:func:`custom_game`)."""
+
+    use_table = True
+    cache = None
+
+    def __init__(
+        self,
+        name: str,
+        codes: Sequence[Hashable],
+        guesses: Sequence[Hashable],
+        feedbacks: Sequence[Hashable],
+        table: np.ndarray,
+        allowed: np.ndarray | None = None,
+    ):
+        self._name = name
+        self._rule = None if allowed is None else StepRule(allowed)
+        self.codes = tuple(codes)
+        self.guesses = tuple(guesses)
+        self.feedbacks = tuple(feedbacks)
+        self._table = np.ascontiguousarray(table, dtype=np.uint8)
+        self._table.setflags(write=False)
+        self._code_text = [str(c) for c in self.guesses]
+        self._feedback_text = [str(f) for f in self.feedbacks]
+
+    # ---------------------------------------------------------------- identity
+    @property
+    def kind(self) -> str:
+        return "custom"
+
+    @property
+    def num_codes(self) -> int:
+        return len(self.codes)
+
+    @property
+    def num_guesses(self) -> int:
+        return len(self.guesses)
+
+    @property
+    def num_feedbacks(self) -> int:
+        return len(self.feedbacks)
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @cached_property
+    def digest(self) -> str:
+        """A SHA-256 of the codes, guesses and feedbacks as written, and of the table
+        (16 hex digits): what tells this game from another of its name."""
+        h = hashlib.sha256()
+        for part in (self._code_text[: self.num_codes], self._code_text, self._feedback_text):
+            h.update(repr(part).encode())
+        h.update(np.array(self._table.shape, dtype=np.int64).tobytes())
+        h.update(self._table.tobytes())
+        if self._rule is not None:
+            h.update(np.packbits(self._rule.allowed).tobytes())
+        return h.hexdigest()[:16]
+
+    @property
+    def rule(self) -> StepRule | None:
+        """The rule on legal guesses given to :func:`custom_game` (None: every guess)."""
+        return self._rule
+
+    @property
+    def key(self) -> tuple:
+        return ("custom", self._name, self.digest)
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "custom", "name", "codes", "guesses", "feedbacks", "digest"}``:
+        enough to find the game again in a process that defined it, and to refuse
+        another."""
+        return {
+            "kind": "custom",
+            "name": self._name,
+            "codes": self.num_codes,
+            "guesses": self.num_guesses,
+            "feedbacks": self.num_feedbacks,
+            "digest": self.digest,
+        }
+
+    @property
+    def description(self) -> str:
+        extra = self.num_guesses - self.num_codes
+        more = f", {extra} more guesses" if extra else ""
+        return f"{self._name} (custom game, {self.num_codes} codes{more})"
+
+    @cached_property
+    def symmetric_feedback(self) -> bool:
+        t = self._table
+        return t.shape[0] == t.shape[1] and bool(np.array_equal(t, t.T))
+
+    def __repr__(self) -> str:
+        return (
+            f"CustomGame({self._name!r}: {self.num_codes} codes, {self.num_guesses} guesses, "
+            f"{self.num_feedbacks} feedbacks)"
+        )
+
+    def __reduce__(self):
+        # Pickled whole (worker processes have not defined it), then interned there.
+        allowed = None if self._rule is None else self._rule.allowed
+        args = (self._name, self.codes, self.guesses, self.feedbacks, self._table, allowed)
+        return (_rebuilt, args)
+
+    # ---------------------------------------------------------------- codes
+    def label(self, code: int) -> Hashable:
+        """The label the code (or guess) was given."""
+        return self.guesses[int(code)]
+
+    def format_code(self, code: int) -> str:
+        return self._code_text[int(code)]
+
+    @cached_property
+    def _code_ids(self) -> dict[str, int]:
+        return {t: i for i, t in enumerate(self._code_text)}
+
+    @cached_property
+    def _folded_ids(self) -> dict[str, int]:
+        """Codes by their text without case and spaces, where that is unambiguous."""
+        out: dict[str, int] = {}
+        seen: set[str] = set()
+        for i, t in enumerate(self._code_text):
+            k = _fold(t)
+            if k in seen:
+                out.pop(k, None)
+            else:
+                out[k] = i
+                seen.add(k)
+        return out
+
+    def parse_code(self, text: str) -> int:
+        """The guess written ``text`` (as :meth:`format_code` writes it; case and spaces
+        ignored where no two guesses differ only by them)."""
+        s = str(text)
+        hit = self._code_ids.get(s)
+        if hit is None:
+            hit = self._folded_ids.get(_fold(s))
+        if hit is None:
+            shown = ", ".join(repr(t) for t in self._code_text[:3])
+            raise ValueError(f"{text!r} is not a guess of {self._name} (such as {shown})")
+        return hit
+
+    # ------------------------------------------------------------ feedbacks
+    def format_feedback(self, fb: int) -> str:
+        return self._feedback_text[int(fb)]
+
+    @cached_property
+    def _feedback_ids(self) -> dict[str, int]:
+        return {t: i for i, t in enumerate(self._feedback_text)}
+
+    def parse_feedback(self, text: str) -> int:
+        """The feedback written ``text`` (as :meth:`format_feedback` writes it; spaces
+        and case ignored where no two feedbacks differ only by them)."""
+        s = str(text)
+        hit = self._feedback_ids.get(s)
+        if hit is None:
+            folded = [i for i, t in enumerate(self._feedback_text) if _fold(t) == _fold(s)]
+            hit = folded[0] if len(folded) == 1 else None
+        if hit is None:
+            shown = ", ".join(repr(t) for t in self._feedback_text[:4])
+            raise ValueError(f"feedback {text!r} is not one of {self._name} (such as {shown})")
+        return hit
+
+    def compute_feedback(self, guesses: np.ndarray | int, secrets: np.ndarray | int) -> np.ndarray:
+        """The table's feedbacks (a custom game is its table)."""
+        g = np.asarray(guesses, dtype=np.int64)
+        s = np.asarray(secrets, dtype=np.int64)
+        return self._table[g, s]
+
+    @property
+    def table(self) -> np.ndarray:
+        return self._table
+
+
+class StepRule(GuessRule):
+    """A rule made of steps: ``allowed[h, f, g]`` says whether guess ``g`` may follow
+    guess ``h`` answered ``f``; the state is the set of (guess, feedback) steps above a
+    node, and a guess is legal when every step allows it."""
+
+    def __init__(self, allowed: np.ndarray):
+        self.allowed = np.asarray(allowed, dtype=bool)
+        self.allowed.setflags(write=False)
+        self._legal: dict[frozenset, np.ndarray] = {}
+
+    def start(self) -> frozenset:
+        return frozenset()
+
+    def after(self, state: Hashable, guess: int, feedback: int) -> frozenset:
+        assert isinstance(state, frozenset)
+        return state | {(int(guess), int(feedback))}
+
+    def legal(self, state: Hashable) -> np.ndarray:
+        assert isinstance(state, frozenset)
+        hit = self._legal.get(state)
+        if hit is None:
+            hit = np.ones(self.allowed.shape[2], dtype=bool)
+            for h, f in state:
+                hit &= self.allowed[h, f]
+            if len(self._legal) > 1 << 16:
+                self._legal.clear()
+            self._legal[state] = hit
+        return hit
+
+
+def _fold(text: str) -> str:
+    return "".join(text.split()).casefold()
+
+
+def _rebuilt(
+    name: str,
+    codes: tuple,
+    guesses: tuple,
+    feedbacks: tuple,
+    table: np.ndarray,
+    allowed: np.ndarray | None = None,
+) -> CustomGame:
+    """A pickled custom game, made again and interned (a worker process)."""
+    return _intern(CustomGame(name, codes, guesses, feedbacks, table, allowed))
+
+
+def _intern(game: CustomGame) -> CustomGame:
+    """The game registered under ``game``'s name when it is the same game, else ``game``,
+    registered in its place (the last definition of a name is the one files find)."""
+    known = _REGISTRY.get(game.name)
+    if known is not None and known.digest == game.digest:
+        return known
+    _REGISTRY[game.name] = game
+    return game
+
+
+def _feedback_order(values: list[Hashable]) -> list[Hashable]:
+    """The answers that are not the win, sorted when they can be, else as they came."""
+    try:
+        return sorted(values)  # type: ignore[type-var]
+    except TypeError:
+        return values
+
+
+def custom_game(
+    codes: Sequence[Hashable],
+    feedback: Callable[[Any, Any], Hashable],
+    *,
+    guesses: Sequence[Hashable] | None = None,
+    legal: Callable[[Any, Any, Any], bool] | None = None,
+    name: str = "custom",
+) -> CustomGame:
+    """A game of ``codes`` (the secrets: any distinct hashable labels, such as strings)
+    and ``feedback(guess, secret)`` (any hashable answer), called once per guess and
+    secret; ``guesses``: the guesses allowed (the codes, and more), by default the codes.
+    Every code answers itself alike (the win), and no other pair answers so.
+    ``legal(guess, earlier, answer)``: whether ``guess`` may be played below ``earlier``
+    answered ``answer`` (labels as given; a rule such as Wordle's hard mode; every guess
+    by default); a code that answers ``earlier`` so must be allowed. ``name``
+    names it in files, caches and run directories (letters, digits, ``.``, ``_``, ``-``);
+    the game is registered in this process under it, so that a tree file of the game
+    loads here (the last game made under a name is the one found).
+
+    >>> import evo
+    >>> game = evo.custom_game(["ab", "ba", "aa"], lambda g, s: sum(x == y for x, y in zip(g, s)))
+    >>> game.num_feedbacks, [game.format_feedback(f) for f in range(3)]
+    (3, ['2', '0', '1'])
+    >>> evo.custom_game(["a", "b"], lambda g, s: 0)
+    Traceback (most recent call last):
+    ...
+    ValueError: custom game 'custom': the guess 'a' answers the secret 'b' as a win (0)
+    """
+    if not isinstance(name, str) or not _NAME.fullmatch(name):
+        raise ValueError(
+            f"a custom game's name must be 1 to 64 letters, digits, '.', '_' or '-' "
+            f"(a letter or digit first), not {name!r}"
+        )
+    what = f"custom game {name!r}"
+    if isinstance(codes, str | bytes) or not isinstance(codes, Sequence) or not len(codes):
+        raise ValueError(f"{what}: codes must be a non-empty list of labels, not {codes!r}")
+    if not callable(feedback):
+        raise ValueError(f"{what}: feedback must be a function of (guess, secret)")
+    codes = list(codes)
+    extra: list[Hashable] = []
+    if guesses is not None:
+        if isinstance(guesses, str | bytes) or not isinstance(guesses, Sequence):
+            raise ValueError(f"{what}: guesses must be a list of labels, not {guesses!r}")
+        secret_set = set(_hashable(codes, what, "codes"))
+        given = list(guesses)
+        missing = secret_set - set(_hashable(given, what, "guesses"))
+        if missing:
+            raise ValueError(
+                f"{what}: guesses must hold every code; {sorted(map(str, missing))[:3]} missing"
+            )
+        extra = [g for g in given if g not in secret_set]
+    everything = codes + extra
+    texts = [str(c) for c in _hashable(everything, what, "codes")]
+    if len(set(everything)) != len(everything):
+        raise ValueError(f"{what}: a code or guess is given twice")
+    if len(set(texts)) != len(texts):
+        raise ValueError(f"{what}: two codes or guesses are written alike ({texts!r:.60})")
+    m, g = len(codes), len(everything)
+    if m * g > MAX_TABLE_BYTES:
+        raise ValueError(f"{what}: {g:,} guesses by {m:,} codes is too big a table")
+    answers = [[feedback(x, s) for s in codes] for x in everything]
+    win = answers[0][0]
+    try:
+        hash(win)
+    except TypeError:
+        raise ValueError(
+            f"{what}: feedback({texts[0]!r}, {texts[0]!r}) is {win!r}, not hashable"
+        ) from None
+    for i in range(m):
+        if answers[i][i] != win:
+            raise ValueError(
+                f"{what}: the code {texts[i]!r} answers itself {answers[i][i]!r}, "
+                f"not {win!r} as the code {texts[0]!r} does: every code guessed must win alike"
+            )
+    values = {win}
+    for i, row in enumerate(answers):
+        for j, a in enumerate(row):
+            if a == win and i != j:
+                raise ValueError(
+                    f"{what}: the guess {texts[i]!r} answers the secret {texts[j]!r} as a win "
+                    f"({win!r})"
+                )
+            try:
+                values.add(a)
+            except TypeError:
+                raise ValueError(
+                    f"{what}: feedback({texts[i]!r}, {texts[j]!r}) is {a!r}, not hashable"
+                ) from None
+    order = [win, *_feedback_order([v for v in values if v != win])]
+    if len(order) > 256:
+        raise ValueError(f"{what}: {len(order)} different feedbacks, more than 256")
+    if len({str(v) for v in order}) != len(order):
+        raise ValueError(f"{what}: two feedbacks are written alike ({[str(v) for v in order]})")
+    index = {v: k for k, v in enumerate(order)}
+    table = np.array([[index[a] for a in row] for row in answers], dtype=np.uint8).reshape(g, m)
+    allowed = None if legal is None else _steps(what, legal, everything, order, table)
+    return _intern(CustomGame(name, codes, everything, order, table, allowed))
+
+
+#: The most entries (guesses x feedbacks x guesses) a custom rule's table may hold.
+MAX_RULE_ENTRIES = 1 << 27
+
+
+def _steps(
+    what: str, legal: Callable, guesses: list, feedbacks: list, table: np.ndarray
+) -> np.ndarray:
+    """``allowed[h, f, g]``: ``legal(g, h, f)`` on labels, for every feedback ``f`` that
+    guess ``h`` gives; checked to allow every code that answers ``h`` with ``f``."""
+    if not callable(legal):
+        raise ValueError(f"{what}: legal must be a function of (guess, earlier, answer)")
+    g, f = len(guesses), len(feedbacks)
+    if g * f * g > MAX_RULE_ENTRIES:
+        raise ValueError(f"{what}: a rule over {g:,} guesses and {f} feedbacks is too big")
+    allowed = np.zeros((g, f, g), dtype=bool)
+    for h in range(g):
+        for fb in np.unique(table[h]).tolist():
+            if fb == 0:
+                continue  # the win ends the game
+            row = [bool(legal(x, guesses[h], feedbacks[fb])) for x in guesses]
+            allowed[h, fb] = row
+            for s in np.flatnonzero(table[h] == fb).tolist():
+                if not row[s]:
+                    raise ValueError(
+                        f"{what}: legal forbids {str(guesses[s])!r} after {str(guesses[h])!r} "
+                        f"answered {str(feedbacks[fb])!r}, though it is still possible there"
+                    )
+    return allowed
+
+
+def _hashable(labels: list, what: str, role: str) -> list:
+    """``labels``, each checked to be hashable."""
+    for x in labels:
+        try:
+            hash(x)
+        except TypeError:
+            raise ValueError(f"{what}: {role} must be hashable labels, not {x!r}") from None
+    return labels
+
+
+def registered_game(spec: Mapping[str, Any]) -> CustomGame:
+    """The custom game a file's ``spec`` names, defined in this process;
+    :class:`~evo.core.game.UnknownGameError` (one line) when it is not, or is another."""
+    name = spec.get("name")
+    if not isinstance(name, str):
+        raise ValueError(f"a custom game is named by a string, not {name!r}")
+    game = _REGISTRY.get(name)
+    if game is None:
+        raise UnknownGameError(
+            f"the custom game {name!r} is not defined in this process: make it first with "
+            f"evo.custom_game(..., name={name!r})"
+        )
+    digest = spec.get("digest")
+    if digest is not None and digest != game.digest:
+        raise UnknownGameError(
+            f"the custom game {name!r} defined here is not the one named ({game.num_codes} "
+            f"codes, digest {game.digest}, not {spec.get('codes')} codes, digest {digest})"
+        )
+    return game

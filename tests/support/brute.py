@@ -1,0 +1,57 @@
+"""The least total and the least worst case of a game, by trying every guess at every
+node (docs/DESIGN.md §2), on the game's own labels and feedback function: nothing of
+evo's tables, kernels, symmetries or bounds. For games of a few dozen codes."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from functools import cache
+
+
+def least(
+    secrets: Sequence[Hashable],
+    feedback: Callable[[Hashable, Hashable], Hashable],
+    *,
+    guesses: Sequence[Hashable] | None = None,
+    worst: bool = False,
+    legal: Callable[[Hashable, Hashable, Hashable], bool] | None = None,
+) -> int:
+    """The least total over every breaker of ``secrets`` (with ``worst``: the least
+    worst case), every guess of ``guesses`` (the secrets by default) tried at every node;
+    with ``legal(guess, earlier, answer)``, only the guesses it allows after every guess
+    above (the path followed in full: nothing memoised across paths but the sets' own)."""
+    secrets = list(secrets)
+    every = list(guesses) if guesses is not None else secrets
+    answers = [[feedback(g, s) for s in secrets] for g in every]
+    index = {s: k for k, s in enumerate(every)}
+    wins = [index[s] for s in secrets]  # the guess of each secret
+
+    @cache
+    def cost(codes: frozenset[int], path: frozenset = frozenset()) -> int:
+        if len(codes) == 1:
+            return 1
+        best = None
+        for g, row in enumerate(answers):
+            if legal is not None and not all(legal(every[g], every[h], f) for h, f in path):
+                continue
+            parts: dict[Hashable, list[int]] = {}
+            for s in codes:
+                parts.setdefault(row[s], []).append(s)
+            win = any(wins[s] == g for s in codes)
+            if not win and len(parts) == 1:
+                continue  # tells nothing
+            rest = [
+                (frozenset(p), path | {(g, row[p[0]])} if legal is not None else path)
+                for p in parts.values()
+                if not (len(p) == 1 and wins[p[0]] == g)
+            ]
+            if worst:
+                here = 1 + max((cost(*p) for p in rest), default=0)
+            else:
+                here = len(codes) + sum(cost(*p) for p in rest)
+            if best is None or here < best:
+                best = here
+        assert best is not None
+        return best
+
+    return cost(frozenset(range(len(secrets))))
