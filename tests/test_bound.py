@@ -20,6 +20,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+import evo
 from evo.baselines.optimal import KNOWN_OPTIMA
 from evo.cli import main
 from evo.core.game import make_game
@@ -555,3 +556,27 @@ def test_one_worker_takes_the_smallest_parts_first_several_the_largest(monkeypat
     assert len(first) > 2 and first == sorted(first) and first != sorted(first, reverse=True)
     assert second == sorted(second, reverse=True)
     assert alone.lower_bound == many.lower_bound
+
+
+def test_a_first_guess_that_is_not_a_code_is_a_class_of_its_own():
+    """Five secrets that only a guess outside them tells apart: the optimum opens with it
+    (5 + 5 = 10), every code first costs at least 13; the bound must not exceed 10 (it said
+    13 when only codes were first guesses), unlimited it is 10, and --check agrees."""
+    from evo.core.custom import custom_game
+
+    codes = list("abcde")
+
+    def answer(guess: str, secret: str) -> str:
+        if guess == secret:
+            return "win"
+        return f"is {secret}" if guess == "x" else "no"
+
+    game = custom_game(codes, answer, guesses=codes + ["x"], name="one-outside")
+    assert evo.baseline(game, "optimal").total == 10
+    for depth in (0, 1, None):
+        b = lower_bound(game, depth=depth)
+        assert b.lower_bound <= 10, depth
+    exact = lower_bound(game, depth=None)
+    assert exact.lower_bound == 10
+    check = check_certificate(exact.to_json(), game=game)
+    assert check.lower_bound == 10

@@ -220,8 +220,9 @@ def test_every_guess_order_is_kept():
 def test_floors_only_where_every_guess_is_a_code_and_no_rule_holds(monkeypatch):
     """A custom game whose only optimal first guess is not a code (``x`` tells the five
     secrets apart: 5 + 5 = 10; a code first wins one and tells nothing of the others,
-    1 + 4 * 3 = 13 at best): the floors of the codes' first guesses would bound it above
-    10, so they are refused when asked for, and ``auto`` plants none."""
+    1 + 4 * 3 = 13 at best): the floors count ``x`` as a first guess of its own (the
+    codes' alone would bound the game above 10), and the search still takes floors only
+    where every guess is a code and no rule holds: refused when asked for, ``auto`` none."""
     import evo
 
     secrets = ["a", "b", "c", "d", "e"]
@@ -230,7 +231,7 @@ def test_floors_only_where_every_guess_is_a_code_and_no_rule_holds(monkeypatch):
         return "win" if g == s else (s if g == "x" else "no")
 
     game = evo.custom_game(secrets, answer, guesses=[*secrets, "x"], name="test-floors-extra")
-    assert floors_at_depth(game, 1).least > 10  # what they would wrongly claim
+    assert floors_at_depth(game, 1).least <= 10
     with pytest.raises(ValueError, match="guesses are its codes"):
         optimal(game, time_limit=None, where=Where(floors=1))
     monkeypatch.setattr(optmod, "FLOOR_CODES", 1)

@@ -456,11 +456,14 @@ class Bound:
 
 def first_guess_classes(game: Game) -> list[tuple[int, int]]:
     """``(guess, orbit size)`` of each symmetry class of first guesses: the lowest code
-    of each orbit of the game's automorphisms and how many codes the orbit has."""
+    of each orbit of the game's automorphisms and how many codes the orbit has; then
+    each guess that is not a code (Wordle's, a custom game's) as a class of its own, for
+    an optimal tree may open with one (the bound would otherwise be too high)."""
     stab = Stabilizer.root(game)
     canon = stab.canonical(game.all_codes())
     reps, counts = np.unique(canon, return_counts=True)
-    return [(int(r), int(c)) for r, c in zip(reps, counts)]
+    classes = [(int(r), int(c)) for r, c in zip(reps, counts)]
+    return classes + [(g, 1) for g in range(game.num_codes, game.num_guesses)]
 
 
 def first_guess_floors(game: Game, *, depth: int = 1) -> dict[int, int]:
@@ -763,8 +766,11 @@ def check_certificate(
     if _field(data, "codes", int) != m:
         raise CertificateError(f"codes: {data['codes']} is not the game's {m}")
     exact_below = _field(data, "exact_below", int)
-    if not 0 <= exact_below <= m:
-        raise CertificateError(f"exact_below: {exact_below} is not a number of codes from 0 to {m}")
+    top = max(m, EXACT_BELOW)  # a small game's sets are all below the default
+    if not 0 <= exact_below <= top:
+        raise CertificateError(
+            f"exact_below: {exact_below} is not a number of codes from 0 to {top}"
+        )
     expected = {g: o for g, o in first_guess_classes(game)}
     classes = _field(data, "classes", list)
     seen: set[int] = set()
