@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from support.definitions import wordle_reference as rule
 
 import evo
 from evo.baselines import BaselineRefused, build
@@ -25,20 +25,6 @@ from evo.core import engine
 from evo.core.game import game_from_spec, make_game, spec_key, spec_text
 from evo.core.treeio import load_tree, save_tree
 from evo.core.wordle import hard_mode_legal, hard_mode_mask, load_words
-
-
-def rule(guess: str, secret: str) -> str:
-    """The game's colours by its statement: greens first, then each other letter, left to
-    right, yellow while the secret has a copy no green and no earlier yellow took."""
-    out = ["B"] * 5
-    left = Counter(s for g, s in zip(guess, secret) if g != s)
-    for p, (g, s) in enumerate(zip(guess, secret)):
-        if g == s:
-            out[p] = "G"
-        elif left[g] > 0:
-            out[p] = "Y"
-            left[g] -= 1
-    return "".join(out)
 
 
 @pytest.fixture(scope="module")
