@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import json
 import sys
-from collections import Counter
 from pathlib import Path
 
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from support.definitions import wordle_reference as rule
 
 import evo
 from evo.baselines import BaselineRefused, build
@@ -24,21 +24,7 @@ from evo.config.schema import game_codes
 from evo.core import engine
 from evo.core.game import game_from_spec, make_game, spec_key, spec_text
 from evo.core.treeio import load_tree, save_tree
-from evo.core.wordle import load_words
-
-
-def rule(guess: str, secret: str) -> str:
-    """The game's colours by its statement: greens first, then each other letter, left to
-    right, yellow while the secret has a copy no green and no earlier yellow took."""
-    out = ["B"] * 5
-    left = Counter(s for g, s in zip(guess, secret) if g != s)
-    for p, (g, s) in enumerate(zip(guess, secret)):
-        if g == s:
-            out[p] = "G"
-        elif left[g] > 0:
-            out[p] = "Y"
-            left[g] -= 1
-    return "".join(out)
+from evo.core.wordle import hard_mode_legal, hard_mode_mask, load_words
 
 
 @pytest.fixture(scope="module")
@@ -254,3 +240,90 @@ def test_the_shipped_config_evolves_wordle_from_random_breakers():
     assert result.total < first and result.best.game is game
     assert result.summary["best_known_total"] == 7920
     assert summary_table(result.summary).startswith("Wordle, 2315 answers")  # not "None"
+
+
+# ---------------------------------------------------------------- hard mode
+
+
+def test_hard_modes_rule_is_the_and_of_the_masks_of_its_history():
+    """The rule's state after two guesses allows exactly what hard_mode_mask allows
+    after each of them (tests/test_wordle_rules.py checks the mask letter by letter)."""
+    hard = make_game("wordle-hard")
+    words, rule_ = hard.words, hard.rule
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        secret = int(rng.integers(hard.num_codes))
+        first, second = (int(g) for g in rng.integers(0, hard.num_guesses, 2))
+        state = rule_.start()
+        assert rule_.legal(state).all()
+        masks = []
+        for g in (first, second):
+            fb = int(hard.feedback(g, secret))
+            state = rule_.after(state, g, fb)
+            masks.append(hard_mode_mask(words, words[g], fb))
+        assert np.array_equal(rule_.legal(state), masks[0] & masks[1])
+        assert rule_.legal(state)[secret]  # the secret is always legal
+
+
+def legal_paths(tree, secrets) -> bool:
+    """Every guess on the game path of each secret is allowed by hard mode after the
+    guesses above it (by the string rule of evo.core.wordle)."""
+    game = tree.game
+    for secret in secrets:
+        history: list[tuple[str, int]] = []
+        for guess, fb in tree.play(int(secret)):
+            if not hard_mode_legal(game.words[guess], history):
+                return False
+            history.append((game.words[guess], fb))
+    return True
+
+
+def test_hard_mode_breakers_and_baselines_play_only_legal_guesses():
+    hard = make_game("wordle-hard")
+    secrets = np.random.default_rng(7).choice(hard.num_codes, 200, replace=False)
+    grown = evo.random_breaker(hard, seed=1)
+    assert grown.is_valid() and legal_paths(grown, secrets)
+    normal = evo.random_breaker(make_game("wordle"), seed=1)
+    assert not legal_paths(normal, secrets)  # so the check can fail
+    kooi = build(hard, "kooi")
+    assert kooi.is_valid() and legal_paths(kooi, secrets)
+    assert kooi.total > 8122  # the published hard-mode optimum (within 6 guesses)
+
+
+def test_hard_mode_is_its_own_game_in_files_and_configs(tmp_path):
+    hard = make_game("wordle-hard")
+    tree = evo.random_breaker(hard, seed=2, pool="consistent")
+    path = save_tree(tree, tmp_path / "h.json")
+    assert load_tree(path).game is hard
+    with pytest.raises(ValueError, match="for Wordle in hard mode, not for Wordle"):
+        evo.load_tree(path, game=make_game("wordle"))
+    cfg = Config.model_validate({"game": {"kind": "wordle-hard"}})
+    assert game_from_spec(cfg.game.spec) is hard
+
+
+@pytest.mark.parametrize(
+    ("name", "total", "worst"),
+    [("wordle-hard.json", 8116, 7), ("wordle-hard-worst-6.json", 8122, 6)],
+)
+def test_the_shipped_hard_mode_breakers_replay_by_the_rules_statement(name, total, worst):
+    """Every answer replayed by :func:`rule` (not evo's table), each guess checked legal
+    by hard_mode_legal after the ones above: 8,122 within 6 guesses is Selby's proved
+    hard-mode optimum; 8,116 his SALET without the limit."""
+    tree = load_tree(SHIPPED.parent / name)
+    game = tree.game
+    assert game == make_game("wordle-hard") and tree.is_valid()
+    words, child = game.words, tree.child_table
+    moves = []
+    for secret in load_words().answers:
+        node, history = 0, []
+        while True:
+            word = words[int(tree.guess[node])]
+            assert hard_mode_legal(word, history), (secret, word, history)
+            reply = rule(word, secret)
+            history.append((word, game.parse_feedback(reply)))
+            if word == secret:
+                break
+            node = int(child[node, game.parse_feedback(reply)])
+            assert node >= 0
+        moves.append(len(history))
+    assert (sum(moves), max(moves)) == (total, worst) == (tree.total, tree.worst)

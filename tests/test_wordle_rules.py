@@ -34,6 +34,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from support.definitions import wordle_reference as reference
 
 from evo.core import wordle
 from evo.core.wordle import (
@@ -59,20 +60,6 @@ DATA = Path(__file__).resolve().parent.parent / "evo" / "data" / "wordle"
 #: Typed here from the five sources compared by hand (the data README lists them).
 ANSWERS_SHA256 = "f40e47975cf360ff9febe7d49c8e285054d8fa3fb9644cea575922060951d6ee"
 GUESSES_SHA256 = "feacc549249b5dcb43e2799fbbcda14ebc33d55904fb15d043779104e60c1579"
-
-
-def reference(guess: str, secret: str) -> str:
-    """The feedback as the rule states it, letter by letter: greens first; then left to
-    right a letter is yellow while the secret has an unmatched copy of it, which it takes."""
-    out = ["B"] * 5
-    unmatched = Counter(s for g, s in zip(guess, secret) if g != s)
-    for i, (g, s) in enumerate(zip(guess, secret)):
-        if g == s:
-            out[i] = "G"
-        elif unmatched[g] > 0:
-            unmatched[g] -= 1
-            out[i] = "Y"
-    return "".join(out)
 
 
 def norvig(reply: str) -> str:

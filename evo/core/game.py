@@ -22,16 +22,13 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from evo.core.files import path_argument
 from evo.core.kinds import VARIANTS, WORDLE_KINDS
 from evo.core.numbers import MAX_BUDGET_BYTES, whole
-
-if TYPE_CHECKING:
-    from evo.core.mastermind import PegGame
 
 #: Above this many bytes the full feedback table is not built (rows are computed on the fly).
 TABLE_LIMIT_BYTES = 2 * 1024**3
@@ -533,46 +530,13 @@ def make_game(
     memory: int | None = None,
     cache: str | os.PathLike | None = None,
 ) -> Game:
-    """The game of ``pegs`` and ``colors`` of a ``variant`` of Mastermind
-    (:func:`make_peg_game`), or Wordle: ``make_game("wordle")``,
-    ``make_game("wordle-hard")`` (or ``variant="wordle"``; its words are fixed, so
-    ``pegs``, ``colors`` and the options do not apply:
-    :func:`evo.core.wordle_game.wordle_game`).
-
-    >>> import evo
-    >>> game = evo.make_game("wordle")
-    >>> game.num_codes, game.num_guesses, game.num_feedbacks
-    (2315, 12972, 243)
-    """
-    kind = pegs if isinstance(pegs, str) else variant
-    if isinstance(kind, str) and kind in WORDLE_KINDS:
-        from evo.core.wordle_game import wordle_game
-
-        return wordle_game(kind == "wordle-hard")
-    if isinstance(pegs, str):
-        raise ValueError(
-            f"a game named alone is one of {', '.join(WORDLE_KINDS)}, not {pegs!r} "
-            "(the Mastermind family is named by pegs and colors)"
-        )
-    return make_peg_game(
-        pegs, colors, variant, trees=trees, table=table, memory=memory, cache=cache
-    )
-
-
-def make_peg_game(
-    pegs: int = 4,
-    colors: int = 6,
-    variant: str = "mastermind",
-    *,
-    trees: int = 1,
-    table: bool | None = None,
-    memory: int | None = None,
-    cache: str | os.PathLike | None = None,
-) -> PegGame:
     """Check the parameters and the memory, then build a game of the Mastermind family:
     ``pegs`` and ``colors`` (digits for Bulls and Cows) of a ``variant``: ``mastermind``
     (colors may repeat), ``black-peg`` (Mastermind answered by black pegs only) or
-    ``bulls-cows`` (distinct digits).
+    ``bulls-cows`` (distinct digits). Or Wordle: ``make_game("wordle")`` or
+    ``make_game("wordle-hard")`` (also ``variant="wordle"``), whose words are fixed, so
+    that ``pegs``, ``colors`` and the options do not apply
+    (:func:`evo.core.wordle_game.wordle_game`).
 
     ``trees`` is how many breakers the caller will hold at once, for the estimate.
     ``table`` forces the full feedback table on or off (default: when it fits).
@@ -594,7 +558,20 @@ def make_peg_game(
     Traceback (most recent call last):
     ...
     evo.core.game.GameTooLargeError: the mastermind game (8 pegs, 12 colors) has ...
+    >>> game = evo.make_game("wordle")
+    >>> game.num_codes, game.num_guesses, game.num_feedbacks
+    (2315, 12972, 243)
     """
+    kind = pegs if isinstance(pegs, str) else variant
+    if isinstance(kind, str) and kind in WORDLE_KINDS:
+        from evo.core.wordle_game import wordle_game
+
+        return wordle_game(kind == "wordle-hard")
+    if isinstance(pegs, str):
+        raise ValueError(
+            f"a game named alone is one of {', '.join(WORDLE_KINDS)}, not {pegs!r} "
+            "(the Mastermind family is named by pegs and colors)"
+        )
     from evo.core.mastermind import SYMBOLS, count_codes, interned_game, peg_memory_estimate
 
     if not isinstance(variant, str) or variant not in VARIANTS:

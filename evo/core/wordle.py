@@ -229,13 +229,32 @@ def hard_mode_mask(words: Sequence[str], previous: str, value: int) -> np.ndarra
     per word. The rule (Wordle's hard mode, and the rule of Selby's hard-mode optimum):
     each green letter of ``previous`` again in its place, and each letter that came back
     green or yellow ``n`` times in ``previous`` at least ``n`` times in the word."""
-    w = letters(words)
     (prev,) = letters([previous], what="guess")
+    greens, least = revealed(prev, value)
+    return hard_mode_allows(letters(words), greens, least)
+
+
+def revealed(previous: np.ndarray, value: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """What feedback ``value`` to a guess of letters ``previous`` (5 letter numbers)
+    revealed, as hard mode reads it: the green letter of each place (-1 where none), and
+    the least count of each of the 26 letters (its copies shown green or yellow)."""
     shown = np.array(colours(value))
-    ok = np.all((w == prev) | (shown != GREEN), axis=1)
-    need = np.bincount(prev[shown != GREY], minlength=26)
-    for c in np.flatnonzero(need):
-        ok &= (w == c).sum(axis=1) >= need[c]
+    prev = np.asarray(previous, dtype=np.int64)
+    greens = tuple(int(c) if s == GREEN else -1 for c, s in zip(prev, shown))
+    least = np.bincount(prev[shown != GREY], minlength=26)
+    return greens, tuple(int(n) for n in least)
+
+
+def hard_mode_allows(words: np.ndarray, greens: Sequence[int], least: Sequence[int]) -> np.ndarray:
+    """Which words (letters ``(n, 5)``) hard mode allows once ``greens`` (a letter per
+    place, -1 for none) and ``least`` (a count per letter) are revealed: bool per word."""
+    ok = np.ones(len(words), dtype=bool)
+    for p, c in enumerate(greens):
+        if c >= 0:
+            ok &= words[:, p] == c
+    for c, n in enumerate(least):
+        if n:
+            ok &= (words == c).sum(axis=1) >= n
     return ok
 
 

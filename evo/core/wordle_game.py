@@ -31,19 +31,15 @@ from evo.core.game import Game, GuessRule, memory_estimate
 from evo.core.kinds import WORDLE_KINDS
 from evo.core.wordle import (
     FEEDBACKS,
-    GREEN,
-    GREY,
     LENGTH,
-    colours,
     feedback_table,
     format_feedback,
+    hard_mode_allows,
     letters,
     load_words,
     parse_feedback,
+    revealed,
 )
-
-#: The game's own limit on guesses: a hard-mode breaker that needs more loses.
-WORDLE_GUESSES = 6
 
 
 class WordleGame(Game):
@@ -200,17 +196,14 @@ class WordleGame(Game):
 
 
 class HardRule(GuessRule):
-    """Wordle's hard mode as a rule on guesses. The state is what the feedback revealed:
-    the green letter of each place (-1 where none), and the least count of each letter
-    (the most copies shown green or yellow in one guess); a guess is legal when it has
-    every green in its place and every letter at least that often."""
+    """Wordle's hard mode as a rule on guesses. The state is what the feedback revealed
+    (:func:`evo.core.wordle.revealed`): the green letter of each place (-1 where none),
+    and the least count of each letter, the most shown green or yellow in one guess; a
+    guess is legal when :func:`evo.core.wordle.hard_mode_allows` it (the AND of
+    :func:`~evo.core.wordle.hard_mode_mask` over the history)."""
 
     def __init__(self, game: WordleGame):
         self._letters = game.letters
-        counts = np.zeros((len(self._letters), 26), dtype=np.int8)
-        for p in range(LENGTH):
-            np.add.at(counts, (np.arange(len(self._letters)), self._letters[:, p]), 1)
-        self._counts = counts
         self._legal: dict[Hashable, np.ndarray] = {}
 
     def start(self) -> tuple:
@@ -218,30 +211,15 @@ class HardRule(GuessRule):
 
     def after(self, state: Hashable, guess: int, feedback: int) -> tuple:
         assert isinstance(state, tuple)
-        greens, least = list(state[0]), list(state[1])
-        shown = colours(int(feedback))
-        word = self._letters[int(guess)]
-        seen = [0] * 26
-        for p in range(LENGTH):
-            c = int(word[p])
-            if shown[p] == GREEN:
-                greens[p] = c
-            if shown[p] != GREY:
-                seen[c] += 1
-        return (tuple(greens), tuple(max(a, b) for a, b in zip(least, seen)))
+        greens, least = revealed(self._letters[int(guess)], int(feedback))
+        merged = tuple(b if b >= 0 else a for a, b in zip(state[0], greens))
+        return (merged, tuple(max(a, b) for a, b in zip(state[1], least)))
 
     def legal(self, state: Hashable) -> np.ndarray:
         hit = self._legal.get(state)
         if hit is None:
             assert isinstance(state, tuple)
-            greens, least = state
-            hit = np.ones(len(self._letters), dtype=bool)
-            for p, c in enumerate(greens):
-                if c >= 0:
-                    hit &= self._letters[:, p] == c
-            for c, n in enumerate(least):
-                if n:
-                    hit &= self._counts[:, c] >= n
+            hit = hard_mode_allows(self._letters, *state)
             hit.setflags(write=False)
             if len(self._legal) > 1 << 14:
                 self._legal.clear()

@@ -5,6 +5,7 @@ tree's total recomputed from its arrays, and the structural rules every offsprin
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 import numpy as np
 
@@ -95,3 +96,18 @@ def first_difference(a: Tree, b: Tree) -> int | None:
     if len(diff):
         return int(diff[0])
     return None if len(a) == len(b) else n
+
+
+def wordle_reference(guess: str, secret: str) -> str:
+    """Wordle's colours as the rule states them, letter by letter (G, Y, B): greens
+    first; then left to right a letter is yellow while the secret has an unmatched copy
+    of it, which it takes."""
+    out = ["B"] * 5
+    unmatched = Counter(s for g, s in zip(guess, secret) if g != s)
+    for i, (g, s) in enumerate(zip(guess, secret)):
+        if g == s:
+            out[i] = "G"
+        elif unmatched[g] > 0:
+            unmatched[g] -= 1
+            out[i] = "Y"
+    return "".join(out)
