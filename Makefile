@@ -1,5 +1,5 @@
-# evo: two commands, `make run` and `make test` (`make test-fast` without the slow tests),
-# each setting everything up first;
+# evo: two commands, `make run` and `make test` (`make test-fast` without the slow tests,
+# `make test-heavy` for the few heavy ones), each setting everything up first;
 # `make install` also links the `evo` command into ~/.local/bin.
 PYTHON ?= python3
 VENV   := .venv
@@ -7,18 +7,27 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 CONFIG ?= configs/quick.yaml
 
-.PHONY: run test test-fast bench setup dot chromium kernels install docs lint clean
+.PHONY: run test test-fast test-heavy bench setup dot chromium kernels install docs lint clean
 
 run: setup
 	$(BIN)/evo run $(CONFIG)
 
-# Every test (CI runs them all), then the 15 slowest; test-fast leaves out those marked
-# slow (each over about 20 s here: subprocess runs, compiling, big games, the notebook).
+# The tests run on every core (pytest-xdist: -n auto); a test that must share a worker with
+# another is in an xdist_group. `make test` runs every test but the heavy ones, then names
+# the 15 slowest; `make test-fast` also leaves out those marked slow (each over about 10 s
+# here: subprocess runs, big games, Dask clusters); `make test-heavy` runs only the heavy
+# ones (the wheel in a fresh venv, compiling from an empty cache, the big breakers' replay,
+# the notebook). CI runs `make test` and `make test-heavy`: every test, each once.
+PYTEST := $(BIN)/python -m pytest -n auto --dist loadgroup
+
 test: setup
-	$(BIN)/python -m pytest --durations=15
+	$(PYTEST) -m "not heavy" --durations=15
 
 test-fast: setup
-	$(BIN)/python -m pytest -m "not slow"
+	$(PYTEST) -m "not slow and not heavy"
+
+test-heavy: setup
+	$(PYTEST) -m heavy --durations=15
 
 bench: setup
 	$(BIN)/python benchmarks/run_all.py

@@ -238,6 +238,8 @@ def _game_keys(game: Game) -> dict[str, Any]:
     if pegs is not None:
         return {"kind": pegs.variant, "pegs": pegs.pegs, "colors": pegs.colors}
     spec = game.spec
+    if game.kind != "custom":  # Wordle: named by its kind alone
+        return {"kind": game.kind}
     return {"kind": game.kind, "name": spec["name"], "digest": spec["digest"]}
 
 

@@ -376,6 +376,7 @@ def test_a_cache_file_that_does_not_say_what_it_holds_is_recomputed():
 
 
 @pytest.mark.parametrize("name", ["knuth.json", "feedback-table.bin", "feedback-table.bin.lock"])
+@pytest.mark.slow
 def test_a_fifo_in_the_cache_is_skipped_without_blocking(tmp_path, name):
     """Opening a FIFO waits for the other end: a baseline or table file that is one counts
     as missing (and is replaced); a table's lock that is one, as a cache that cannot be

@@ -208,6 +208,7 @@ def _workers(pid: int) -> list[int]:
 
 
 @pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="needs Linux's /proc")
+@pytest.mark.slow
 def test_a_killed_worker_stops_the_run_with_a_checkpoint(tmp_path):
     """A worker process killed from outside (SIGKILL) takes its tasks with it: the run
     says so and stops, checkpointed after the last whole generation, instead of waiting

@@ -249,6 +249,7 @@ def test_workers_are_warm_before_the_clock():
         assert list(mapper(os.umask, [(0o027,)] * 4)) == [0o027] * 4
 
 
+@pytest.mark.slow
 def test_local_processes_and_a_dask_cluster_give_the_same_bound():
     from dask.distributed import LocalCluster
 
@@ -321,6 +322,7 @@ def test_a_tampered_certificate_is_refused(certificate_46):
         check_certificate(resized, prove=False)
 
 
+@pytest.mark.slow
 def test_cli_bound_json_certificate_and_check(tmp_path):
     cert = tmp_path / "c.json"
     res = CliRunner().invoke(
@@ -447,6 +449,7 @@ def test_bounds_file_entries_hold_what_they_claim():
             assert check_certificate(data, prove=False).lower_bound == e["lower_bound"]
 
 
+@pytest.mark.slow
 def test_bounds_file_small_entries_are_proved_again():
     for e in _bounds_file()["bounds"]:
         if e["seconds"] > 20 or "--depth" not in e["command"]:
@@ -602,6 +605,7 @@ def test_a_bound_killed_goes_on_from_its_certificate(tmp_path):
     assert out["history"][: len(killed["history"])] == killed["history"]
 
 
+@pytest.mark.slow
 def test_one_worker_takes_the_smallest_parts_first_several_the_largest(monkeypatch):
     """Alone, the smallest parts go first (the certificate fills soonest); with several
     workers the largest (they end together). The bound is the same either way."""

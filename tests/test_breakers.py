@@ -60,7 +60,16 @@ def test_every_file_is_listed_and_every_listed_file_exists():
     assert files and files == set(listed())
 
 
-@pytest.mark.parametrize("name", sorted(listed()))
+def _replays() -> list:
+    """The listed files; the big ones (stored gzipped, each over 250,000 codes, seconds to
+    load and replay) are heavy: `make test-heavy` replays them."""
+    return [
+        pytest.param(name, marks=pytest.mark.heavy) if name.endswith(".gz") else name
+        for name in sorted(listed())
+    ]
+
+
+@pytest.mark.parametrize("name", _replays())
 def test_shipped_breaker_has_the_stated_total(name):
     tree = load_tree(FOLDER / name)  # checks the structure and the file's own summary
     total, worst = listed()[name]

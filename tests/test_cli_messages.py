@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import xml.etree.ElementTree as ET
 
+import pytest
 from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -135,6 +136,7 @@ def test_printable_text_is_valid_xml_and_keeps_what_prints(text):
     assert printable("\x1b" + "a" * 500, limit=10) == "\\x1baaaaaa… (501 characters)"
 
 
+@pytest.mark.slow
 def test_baselines_progress_says_when_no_table_is_built(tmp_path, monkeypatch):
     """A game whose table would be a file not yet built: one-step strategies compute their
     feedbacks, and the header says so (not a table that is never built); with the

@@ -150,7 +150,7 @@ def test_the_compiling_processes_import_this_evo_whatever_the_folder(tmp_path, m
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.heavy  # compiles every kernel from an empty cache: minutes
 def test_a_fresh_machine_compiles_once_and_the_run_compiles_nothing(tmp_path):
     """A fresh numba cache: the first run says it compiles (once), and the run then
     loads every kernel it calls from the cache (numba's 'data saved' never appears)."""
@@ -212,7 +212,7 @@ def test_bound_seconds_start_after_compiling(monkeypatch):
     assert b.seconds < 3.0
 
 
-@pytest.mark.slow
+@pytest.mark.heavy  # its worker compiles from an empty cache
 def test_a_fresh_dask_worker_compiles_before_its_first_task(tmp_path):
     """A Dask worker on a machine without evo's kernels (here: a numba cache of its own)
     compiles them when the client prepares it, before any task, and says so; then its

@@ -109,6 +109,7 @@ def test_resume_after_an_interruption_gives_the_same_logbook(tmp_path, data, sto
     assert load_run(run_dir).logbook == whole
 
 
+@pytest.mark.slow
 def test_resume_with_workers_matches_too(tmp_path):
     cfg = config(BASE, "workers=2")
     whole = logbook_of(config(BASE))
@@ -240,6 +241,7 @@ def test_cli_run_and_resume(tmp_path):
     assert res.exit_code != 0 and "not a run directory" in res.output
 
 
+@pytest.mark.slow
 def test_ctrl_c_then_resume_gives_the_uninterrupted_logbook(tmp_path):
     """A real interruption: SIGINT to `evo run`, then `evo resume`."""
     import signal

@@ -65,6 +65,7 @@ def brute_class_total(pegs: int, colors: int, variant: str, impossible: int | No
 
 @pytest.mark.parametrize("pegs, colors, variant", GAMES)
 @pytest.mark.parametrize("impossible", [0, 1, 3])
+@pytest.mark.slow
 def test_the_mixed_class_is_searched_exactly(pegs, colors, variant, impossible):
     game = make_game(pegs, colors, variant)
     expect = brute_class_total(pegs, colors, variant, impossible)

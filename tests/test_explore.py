@@ -298,6 +298,7 @@ def knuth_and_random(tmp_path_factory):
     return folder
 
 
+@pytest.mark.slow
 def test_explore_4_6_in_chromium(open_page, knuth_and_random, tmp_path):
     files = [knuth_and_random / "knuth.json", knuth_and_random / "random.json"]
     out = tmp_path / "page.html"

@@ -108,6 +108,7 @@ def test_without_a_feedback_table_the_same_choices():
     assert checked >= 6
 
 
+@pytest.mark.slow
 def test_a_whole_game_the_fewest_codes_at_the_worst_case():
     """(4,6): the optimum, 5625, leaves a single code at 6 guesses; within 5 guesses the
     least total, 5626, leaves 540 at 5 (the plain search's trees leave more)."""

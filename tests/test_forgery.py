@@ -230,6 +230,30 @@ def test_a_stopped_bound_says_what_it_proved_and_how_to_go_on(tmp_path, sig):
     check_certificate(data, prove=False)
 
 
+@pytest.mark.slow
+def test_a_killed_bound_leaves_no_leaked_semaphore_warning(tmp_path):
+    """kill -9 on a bound with 2 workers: the resource tracker cleans up, quietly (issue 50:
+    "SIGTERM and SIGKILL print 'leaked semaphore' warnings"); the sealed certificate stays."""
+    path = tmp_path / "c.json"
+    code = "import sys; from evo.cli import main; sys.argv = ['evo'] + sys.argv[1:]; main()"
+    args = ["bound", "-n", "5", "-c", "7", "--depth", "2", "--workers", "2"]
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, *args, "--certificate", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while not path.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    time.sleep(1.0)
+    proc.kill()
+    out, err = proc.communicate(timeout=60)  # EOF once the tracker, holding stderr, is done
+    assert proc.returncode == -signal.SIGKILL
+    assert "leaked" not in err and "Traceback" not in err, err
+    check_certificate(json.loads(path.read_text()), prove=False)
+
+
 _EDITS = st.sampled_from(["int", "string", "drop", "duplicate", "swap", "type"])
 
 

@@ -102,6 +102,7 @@ def test_1_the_time_limit_holds_from_the_first_task_and_the_run_can_be_resumed(
     assert result.summary["status"] == "finished" and load_run(run_dir).finished
 
 
+@pytest.mark.slow
 def test_1_sigterm_during_an_island_run_on_dask_prints_one_line(tmp_path):
     runs = tmp_path / "runs"
     cmd = [str(Path(sys.executable).parent / "evo"), "run", str(ROOT / "configs/islands-4-6.yaml")]
@@ -178,6 +179,7 @@ def test_7_a_run_stopped_before_its_first_checkpoint_starts_again(tmp_path, data
 
 
 # ----------------------------------------------------------- 10. resource caps
+@pytest.mark.slow
 def test_10_a_local_cluster_or_pool_larger_than_the_cores_is_capped_and_said(tmp_path):
     cores = os.cpu_count() or 1
     cfg = load_config(SINGLE, ["workers=64", "stop.generations=2"])
@@ -196,6 +198,7 @@ def test_10_a_local_cluster_or_pool_larger_than_the_cores_is_capped_and_said(tmp
     assert out.stdout.strip() and same.state.logbook  # the result does not depend on it
 
 
+@pytest.mark.slow
 def test_10_islands_on_a_local_cluster_are_capped_too(tmp_path, capfd):
     cores = os.cpu_count() or 1
     cfg = load_config(ISLANDS, ["islands.count=6", "cluster.workers=1024", "stop.generations=2"])

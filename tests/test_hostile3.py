@@ -101,6 +101,7 @@ def test_0_shipped_config_on_an_empty_cache(tmp_path):
     assert summary["status"] == "finished" and summary["generations"] == 10
 
 
+@pytest.mark.slow
 def test_0_workers_cut_at_the_time_limit_leak_no_semaphore(tmp_path):
     """A run on 2 workers that stops at its time limit terminates the workers in the
     middle of a generation: no 'leaked semaphore' warning at exit (numba's lock)."""

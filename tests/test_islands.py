@@ -126,6 +126,7 @@ def test_no_migrants_means_islands_evolve_apart():
     assert mins(together)[0][:3] == mins(apart)[0][:3]  # the same until the first migration
 
 
+@pytest.mark.slow
 def test_the_same_logbooks_in_process_and_on_a_local_dask_cluster():
     """Tasks depend only on their input: two worker processes give the same islands."""
     serial = list(epochs(small(), cl.serial_map))[-1]
@@ -215,6 +216,7 @@ def test_evo_run_with_islands_from_the_command_line(tmp_path):
     assert "## Islands" in (run_dir / "report.md").read_text()
 
 
+@pytest.mark.slow
 def test_a_worker_killed_mid_epoch_changes_nothing():
     """Dask runs the lost tasks again on another worker; they give the same islands."""
     import os
@@ -343,6 +345,7 @@ def test_a_real_scheduler_and_two_workers_give_the_same_logbooks(tmp_path):
         assert got == first, where
 
 
+@pytest.mark.slow
 def test_a_scheduler_that_does_not_answer_is_refused_before_the_run_starts(tmp_path):
     from click.testing import CliRunner
 

@@ -23,6 +23,7 @@ def _records(logbook) -> list[dict]:
 
 
 # ------------------------------------------------------------------------- configs
+@pytest.mark.slow
 def test_evolve_takes_a_yaml_path_a_shipped_name_a_config_and_a_dict():
     game = evo.make_game(4, 6)
     by_path = evo.evolve(game, ROOT / "configs" / "quick.yaml", generations=1)

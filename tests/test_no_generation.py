@@ -63,7 +63,7 @@ def test_kernels_compiled_during_the_run_are_named_as_the_cause():
     )
 
 
-@pytest.mark.slow
+@pytest.mark.heavy  # its workers compile from an empty cache
 def test_workers_that_compile_inside_the_run_are_said(tmp_path):
     """A run whose kernels were not compiled first (as when the marker wrongly said they
     were): its workers compile them, start slower than its 1 s and do no generation;

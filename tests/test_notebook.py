@@ -97,7 +97,7 @@ def test_the_notebook_is_stored_with_the_outputs_of_a_run():
     assert len(images) == 2 and any("image/svg+xml" in o.get("data", {}) for o in outputs)
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
 def test_the_tour_runs_and_writes_only_what_it_says(tmp_path, monkeypatch):
     """The tour on (4,7) with a 30 s budget (EVO_TOUR_SECONDS; 5 s for each run of the
     mutation's demo): the baselines' table as stored, an evolution that has work to do

@@ -141,7 +141,8 @@ def _env() -> dict:
     return env
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
+@pytest.mark.xdist_group("wheel")  # one wheel built in the checkout, one venv
 def test_the_wheel_runs_a_shipped_config_from_an_empty_folder(installed, tmp_path):
     """``pip install`` of the wheel, then ``evo run quick --set stop.seconds=5`` from an
     empty folder: the config comes from the package, the code from the venv."""
@@ -177,7 +178,8 @@ def test_the_wheel_runs_a_shipped_config_from_an_empty_folder(installed, tmp_pat
     assert "mastermind-4-7" in listed.stdout and str(installed) in listed.stdout
 
 
-@pytest.mark.slow
+@pytest.mark.heavy
+@pytest.mark.xdist_group("wheel")  # one wheel built in the checkout, one venv
 def test_the_package_index_page_works_as_written_from_the_wheel(installed, tmp_path):
     """The wheel's metadata carries the description and the project's URLs; the
     description's commands and its Python, run from an empty folder with only the wheel

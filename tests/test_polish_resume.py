@@ -51,6 +51,7 @@ def same(a, b) -> bool:
     return all(np.array_equal(getattr(a, k), getattr(b, k)) for k in ("guess", "parent", "label"))
 
 
+@pytest.mark.slow
 def test_two_processes_give_the_tree_of_one(tree, whole):
     polished, _ = whole
     two, done = polish(tree, BANDS, workers=2)

@@ -168,20 +168,28 @@ def test_every_path_in_the_layout_exists():
     assert any(not (ROOT / p).exists() for p in layout_paths(wrong))
 
 
-def test_make_test_runs_everything_and_test_fast_leaves_out_the_slow(pytestconfig):
-    """``make test`` (dry run) runs every test and prints the 15 slowest; ``make
-    test-fast`` deselects the ``slow`` marker, which pytest knows (registered)."""
+def test_make_test_runs_on_every_core_and_ci_runs_every_test_once(pytestconfig):
+    """``make test`` (dry run) runs every test but the heavy ones on every core and prints
+    the 15 slowest; ``make test-fast`` also deselects the ``slow`` marker; ``make
+    test-heavy`` runs the heavy ones alone; both markers are registered, and ``.ci/run``
+    calls the two targets that between them run every test once, and the lint."""
     if not shutil.which("make"):
         pytest.skip("no make")
     commands = {}
-    for target in ("test", "test-fast"):
+    for target in ("test", "test-fast", "test-heavy"):
         out = subprocess.run(
             ["make", "-n", "-C", str(ROOT), target], capture_output=True, text=True
         )
         assert out.returncode == 0, out.stderr
-        commands[target] = [ln for ln in out.stdout.splitlines() if "-m pytest" in ln]
-    (full,) = commands["test"]
-    assert "--durations=15" in full and " -m " not in full.split("-m pytest", 1)[1]
-    (fast,) = commands["test-fast"]
-    assert fast.endswith('-m pytest -m "not slow"')
-    assert any(m.startswith("slow:") for m in pytestconfig.getini("markers"))
+        (commands[target],) = [ln for ln in out.stdout.splitlines() if "-m pytest" in ln]
+    for command in commands.values():
+        assert " -n auto " in command and "--dist loadgroup" in command, command
+    assert commands["test"].endswith('-m "not heavy" --durations=15')
+    assert commands["test-fast"].endswith('-m "not slow and not heavy"')
+    assert commands["test-heavy"].endswith("-m heavy --durations=15")
+    markers = pytestconfig.getini("markers")
+    assert {"slow", "heavy"} <= {m.split(":")[0] for m in markers}
+    ci = [ln.strip() for ln in (ROOT / ".ci" / "run").read_text().splitlines()]
+    assert [ln for ln in ci if ln.startswith("make")] == [
+        "make test", "make test-heavy", "make lint"
+    ]  # fmt: skip

@@ -518,6 +518,7 @@ def _start(args: list[str], log: Path) -> subprocess.Popen:
     )
 
 
+@pytest.mark.slow
 def test_a_dask_scheduler_and_workers_started_by_hand_give_the_same_tree(tmp_path):
     """``dask scheduler`` and two ``dask worker`` processes on this machine, as
     docs/CLUSTER.md starts them: the same tree as this process alone."""

@@ -17,6 +17,7 @@ from evo.search.tasks import task_mapper
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow
 def test_results_in_order_or_as_they_end():
     args = [(0.6,), (0.0,), (0.3,)]
     with task_mapper(workers=1) as run:

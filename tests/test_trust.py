@@ -117,7 +117,9 @@ def evo_process(*args: str, cwd: Path) -> subprocess.Popen:
     )
 
 
-def wait_for(predicate, timeout=60.0):
+def wait_for(predicate, timeout=300.0):
+    """Whether ``predicate`` holds within ``timeout`` seconds (a loaded machine may keep a
+    process seconds from its first generation: 60 s was once too few under xdist)."""
     deadline = time.time() + timeout
     while time.time() < deadline:
         if predicate():

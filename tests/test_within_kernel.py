@@ -102,7 +102,7 @@ def test_a_deadline_stops_it():
     solver.deadline = start = time.monotonic() + 0.5
     with pytest.raises(SearchTimeout):
         solver.total(game.all_codes(), depth=6)
-    assert time.monotonic() - start < 20
+    assert time.monotonic() - start < 30  # a loaded machine may delay the stop by seconds
     assert solver.memo[4][mk.NODES] > 0  # the compiled recursion was the one stopped
 
 

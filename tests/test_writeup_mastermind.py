@@ -76,6 +76,7 @@ def test_published_lc_openings(g46, opening, total):
     assert tree.total == total
 
 
+@pytest.mark.slow
 def test_the_5466_4322_figure_is_a_slip(g46):
     """The write-up gives 5466+4322+LC 5,885. Played as written, 5466+4322+LC totals
     5,919 (a game-by-game recount agrees); 5,885 is what 5466+3324+LC and 5466+3342+LC
@@ -84,6 +85,7 @@ def test_the_5466_4322_figure_is_a_slip(g46):
     assert build(g46, "5466+3324+lc").total == 5885 == build(g46, "5466+3342+lc").total
 
 
+@pytest.mark.slow
 def test_openings_are_played_even_where_they_tell_nothing(g46):
     o = [g46.parse_code("6564"), g46.parse_code("4233")]
     tree = with_opening(g46, o, "lc")

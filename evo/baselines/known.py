@@ -49,6 +49,18 @@ BEST_REPORTED: dict[tuple[int, int, str], KnownTotal] = {
 }
 
 
+#: Optima of the games not of the Mastermind family, by their key (Wordle's normal mode;
+#: hard mode's published 8,122 holds within the game's 6 guesses, which evo's
+#: ``wordle-hard`` does not impose).
+OTHER_OPTIMA: dict[tuple, KnownTotal] = {
+    ("wordle",): KnownTotal(
+        7920,
+        "Selby 2022, proved over every first guess (SALET); Bertsimas and Paskov 2025",
+        proved=True,
+    ),
+}
+
+
 def known_optimum(game: Game) -> KnownTotal | None:
     """The game's best-known total with its source: a recorded optimum (published, or
     found by evo's exact search), a reported best total (``proved`` False), or for tiny
@@ -58,6 +70,8 @@ def known_optimum(game: Game) -> KnownTotal | None:
         return KnownTotal(total, OPTIMA_SOURCES[game.key], proved=True)
     if game.key in BEST_REPORTED:
         return BEST_REPORTED[game.key]
+    if game.key in OTHER_OPTIMA:
+        return OTHER_OPTIMA[game.key]
     if game.num_codes <= SOLVE_OPTIMUM_UP_TO:
         from evo.search.exact import shared_solver
 

@@ -28,6 +28,7 @@ from evo.baselines.limits import (
 )
 from evo.core.engine import MAX_WORKERS, threads
 from evo.core.game import Game, available_memory_bytes
+from evo.core.kinds import WORDLE_KINDS
 from evo.core.mastermind import count_codes, peg_game
 from evo.core.numbers import whole
 from evo.core.tree import Tree
@@ -70,6 +71,13 @@ MEASURED_SECONDS: dict[tuple[str, int, int], float] = {
     ("bulls-cows", 4, 10): 26.3,
     ("bulls-cows", 5, 8): 889.0,  # CPU seconds of the proof on 2 threads (607 s wall)
 }
+
+#: One thread's seconds taken for Wordle's optimum over every first guess (both modes),
+#: a floor rather than a measure: Selby's solver, specialised to Wordle (endgame and
+#: super-additivity cuts evo's search has not), takes "a day or two on a single core"
+#: (its README; NOTES-t53wordle.md 4.4), and evo's search had not finished after 10
+#: minutes and 277,347 nodes here. So the optimum is refused under 2 days.
+WORDLE_OPTIMUM_SECONDS = 2 * 86400.0
 
 _GODDARD = "Goddard 2004, Mastermind revisited"
 _EVO = "evo's own exact search (evo.search.exact; benchmarks/RESULTS.md)"
@@ -208,6 +216,8 @@ def estimate_seconds(game: Game, *, processes: int = 1) -> float | None:
 
 
 def _one_thread_seconds(game: Game) -> float | None:
+    if game.kind in WORDLE_KINDS:
+        return WORDLE_OPTIMUM_SECONDS
     pegs = peg_game(game)
     if pegs is None:  # nothing measured: a custom game's optimum is not timed ahead
         return None

@@ -14,7 +14,7 @@ from evo.core.engine import MAX_WORKERS
 from evo.core.files import FileWriteError, cache_dir, check_output
 from evo.core.game import Game, GameTooLargeError, make_game
 from evo.core.growth import POOLS
-from evo.core.kinds import VARIANTS
+from evo.core.kinds import VARIANTS, WORDLE_KINDS
 
 if TYPE_CHECKING:
     from evo.core.tree import Tree
@@ -57,11 +57,12 @@ def game_options(f):
         "--game",
         "--variant",
         "variant",
-        type=click.Choice(VARIANTS),
+        type=click.Choice(VARIANTS + WORDLE_KINDS),
         default="mastermind",
         show_default=True,
         help="The game: mastermind (colors may repeat), black-peg (Mastermind answered by "
-        "black pegs alone) or bulls-cows (distinct digits). --variant is its older name.",
+        "black pegs alone), bulls-cows (distinct digits), wordle or wordle-hard (Wordle's "
+        "2,315 answers and 12,972 guesses; no pegs or colors). --variant is its older name.",
     )
     @click.option(
         "--memory",
@@ -168,6 +169,16 @@ def open_game(pegs: int, colors: int, variant: str, trees: int = 1) -> Game:
     errors turned into clean command-line errors."""
     ctx = click.get_current_context(silent=True)
     memory = None if ctx is None else ctx.meta.get("evo.memory")  # shared by nested contexts
+    if variant in WORDLE_KINDS:
+        for option in ("pegs", "colors"):
+            if ctx is not None and ctx.get_parameter_source(option) not in (
+                None,
+                ParameterSource.DEFAULT,
+            ):
+                raise click.UsageError(
+                    f"--{option} does not apply to {variant}: its words are fixed"
+                )
+        return make_game(variant)
     try:
         return make_game(pegs, colors, variant, trees=trees, memory=memory, cache=cache_dir())
     except GameTooLargeError as e:

@@ -10,6 +10,8 @@ import click
 
 from evo.baselines.limits import DEFAULT_TIME_LIMIT
 from evo.cli.common import FINITE_POSITIVE, Interrupted, OutputFolder, format_table
+from evo.core.game import spec_text
+from evo.core.kinds import WORDLE_KINDS
 from evo.show.text import printable
 
 
@@ -175,6 +177,8 @@ def summary_table(s: Mapping[str, Any]) -> str:
     game = s["game"]
     if "pegs" in game:
         title = f"{game['variant']} {game['pegs']} pegs, {game['colors']} colors, {m} codes"
+    elif game.get("kind") in WORDLE_KINDS:
+        title = f"{spec_text(game)}, {m} answers"
     else:
         title = f"{game.get('name')} ({game.get('kind')}), {m} codes"
     return format_table([title, ""], rows, align="lr")

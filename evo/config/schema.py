@@ -21,9 +21,10 @@ from evo.config.operators import (
 )
 from evo.config.overrides import merge
 from evo.core.engine import MAX_WORKERS
-from evo.core.kinds import GameKind, Pool
+from evo.core.kinds import WORDLE_KINDS, GameKind, Pool
 from evo.core.mastermind import count_codes
 from evo.core.rng import island_seed
+from evo.core.wordle import ANSWER_COUNT
 
 
 class GameConfig(ConfigModel):
@@ -33,7 +34,9 @@ class GameConfig(ConfigModel):
     kind: GameKind = "mastermind"
     """`mastermind` (colors may repeat), `black-peg` (Mastermind answered by black pegs
     alone), `bulls-cows` (distinct digits), or `custom` (a game made in Python by
-    `evo.custom_game`, found by its `name`); `variant` is read as its older name"""
+    `evo.custom_game`, found by its `name`), `wordle` or `wordle-hard` (Wordle's 2,315
+    answers and 12,972 guesses; `pegs` and `colors` do not apply); `variant` is read as
+    its older name"""
     pegs: int = Field(4, ge=1, le=20)
     """pegs of a code (N)"""
     colors: int = Field(6, ge=1, le=35)
@@ -82,6 +85,8 @@ class GameConfig(ConfigModel):
         """The game's spec (:attr:`evo.core.game.Game.spec`)."""
         if self.kind == "custom":
             return {"kind": "custom", "name": self.name, "digest": self.digest}
+        if self.kind in WORDLE_KINDS:
+            return {"kind": self.kind}
         return {"pegs": self.pegs, "colors": self.colors, "variant": self.kind}
 
 
@@ -94,6 +99,8 @@ def game_codes(game: dict | GameConfig) -> int:
         from evo.core.custom import registered_game  # only for a game made in Python
 
         return registered_game(spec).num_codes
+    if kind in WORDLE_KINDS:
+        return ANSWER_COUNT
     return count_codes(int(spec.get("pegs", 4)), int(spec.get("colors", 6)), str(kind))
 
 

@@ -20,8 +20,9 @@ if TYPE_CHECKING:
 Engine = Literal["auto", "compiled", "numpy"]
 ENGINES: tuple[str, ...] = get_args(Engine)
 
-#: ``auto`` compiles for games of more codes than this (from (4,8) on); below, a one-step
-#: tree in NumPy (0.03 s on (4,6), 0.1 s on (4,7)) costs less than loading numba.
+#: ``auto`` compiles for games of more codes than this (from (4,8) on), or of more
+#: (guess, secret) pairs than its square (Wordle's 12,972 guesses by 2,315 secrets); below,
+#: a one-step tree in NumPy (0.03 s on (4,6), 0.1 s on (4,7)) costs less than loading numba.
 COMPILED_ABOVE = 3000
 
 #: The process's engine, for calls that do not name one (tests and benchmarks set it).
@@ -31,7 +32,8 @@ DEFAULT: Engine = "auto"
 def compiled(game: Game, engine: Engine | None = None, *, small: bool = True) -> bool:
     """Whether to compute on ``game`` with the compiled kernels (they read its feedback
     table, or compute feedbacks where no table fits): ``auto`` on a game of at most
-    :data:`COMPILED_ABOVE` codes only when numba is already loaded (``small=False``:
+    :data:`COMPILED_ABOVE` codes (its square of guess and secret pairs) only when numba
+    is already loaded (``small=False``:
     always, for work that repays the load, as growing a population)."""
     engine = DEFAULT if engine is None else engine
     if engine not in ENGINES:
@@ -40,7 +42,8 @@ def compiled(game: Game, engine: Engine | None = None, *, small: bool = True) ->
         return False
     if engine == "compiled" or not small:
         return True
-    return game.num_codes > COMPILED_ABOVE or "numba" in sys.modules
+    big = game.num_codes * game.num_guesses > COMPILED_ABOVE**2
+    return big or "numba" in sys.modules
 
 
 #: The most processes or threads evo is asked for (a config's ``workers``, ``--workers``,

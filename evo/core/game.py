@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from evo.core.files import path_argument
-from evo.core.kinds import VARIANTS
+from evo.core.kinds import VARIANTS, WORDLE_KINDS
 from evo.core.numbers import MAX_BUDGET_BYTES, whole
 
 if TYPE_CHECKING:
@@ -524,6 +524,42 @@ def table_note(game: Game, *, read: bool = True) -> str:
 
 
 def make_game(
+    pegs: int | str = 4,
+    colors: int = 6,
+    variant: str = "mastermind",
+    *,
+    trees: int = 1,
+    table: bool | None = None,
+    memory: int | None = None,
+    cache: str | os.PathLike | None = None,
+) -> Game:
+    """The game of ``pegs`` and ``colors`` of a ``variant`` of Mastermind
+    (:func:`make_peg_game`), or Wordle: ``make_game("wordle")``,
+    ``make_game("wordle-hard")`` (or ``variant="wordle"``; its words are fixed, so
+    ``pegs``, ``colors`` and the options do not apply:
+    :func:`evo.core.wordle_game.wordle_game`).
+
+    >>> import evo
+    >>> game = evo.make_game("wordle")
+    >>> game.num_codes, game.num_guesses, game.num_feedbacks
+    (2315, 12972, 243)
+    """
+    kind = pegs if isinstance(pegs, str) else variant
+    if isinstance(kind, str) and kind in WORDLE_KINDS:
+        from evo.core.wordle_game import wordle_game
+
+        return wordle_game(kind == "wordle-hard")
+    if isinstance(pegs, str):
+        raise ValueError(
+            f"a game named alone is one of {', '.join(WORDLE_KINDS)}, not {pegs!r} "
+            "(the Mastermind family is named by pegs and colors)"
+        )
+    return make_peg_game(
+        pegs, colors, variant, trees=trees, table=table, memory=memory, cache=cache
+    )
+
+
+def make_peg_game(
     pegs: int = 4,
     colors: int = 6,
     variant: str = "mastermind",
@@ -610,6 +646,10 @@ def game_from_spec(
         from evo.core.custom import registered_game
 
         return registered_game(spec)
+    if kind in WORDLE_KINDS:
+        from evo.core.wordle_game import wordle_from_spec
+
+        return wordle_from_spec(spec)
     if not isinstance(kind, str):
         raise ValueError(f"the game's kind should be a name, not {kind!r}")
     from evo.core.mastermind import peg_game_from_spec
@@ -634,6 +674,8 @@ def spec_key(spec: Any) -> tuple:
         if not isinstance(name, str) or not isinstance(digest, str):
             raise ValueError("a custom game is named by its 'name' and 'digest' (strings)")
         return ("custom", name, digest)
+    if kind in WORDLE_KINDS:
+        return (kind,)
     if not {"pegs", "colors"} <= set(spec):
         raise ValueError("'game' should be an object with 'pegs' and 'colors'")
     for key in ("pegs", "colors"):
@@ -651,4 +693,6 @@ def spec_text(spec: Mapping[str, Any]) -> str:
     key = spec_key(spec)
     if key[0] == "custom":
         return f"the custom game {key[1]!r}"
+    if key[0] in WORDLE_KINDS:
+        return "Wordle" + (" in hard mode" if key[0] == "wordle-hard" else "")
     return f"{key[2]} with {key[0]} pegs and {key[1]} colors"

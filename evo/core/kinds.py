@@ -34,7 +34,11 @@ HEURISTICS: tuple[str, ...] = get_args(Heuristic)
 Variant = Literal["mastermind", "black-peg", "bulls-cows"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
 
-#: The kinds of game a config or ``--game`` names: the Mastermind family, and ``custom``
-#: (a game defined in Python, :func:`evo.custom_game`, found by its name).
-GameKind = Literal["mastermind", "black-peg", "bulls-cows", "custom"]
+#: Wordle, in normal and hard mode (:mod:`evo.core.wordle_game`).
+WordleKind = Literal["wordle", "wordle-hard"]
+WORDLE_KINDS: tuple[str, ...] = get_args(WordleKind)
+
+#: The kinds of game a config or ``--game`` names: the Mastermind family, Wordle, and
+#: ``custom`` (a game defined in Python, :func:`evo.custom_game`, found by its name).
+GameKind = Literal["mastermind", "black-peg", "bulls-cows", "wordle", "wordle-hard", "custom"]
 GAME_KINDS: tuple[str, ...] = get_args(GameKind)

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from evo.core.game import Game, make_game, memory_estimate
+from evo.core.game import Game, make_peg_game, memory_estimate
 from evo.core.kinds import VARIANTS, Variant
 
 #: Symbols used to print pegs: Mastermind colors read 1..C, Bulls and Cows digits 0..C-1.
@@ -563,6 +563,6 @@ def peg_game_from_spec(
     variant = spec.get("variant", spec.get("kind", "mastermind"))
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise ValueError(f"game.variant should be one of {', '.join(VARIANTS)}, not {variant!r}")
-    return make_game(
+    return make_peg_game(
         int(spec["pegs"]), int(spec["colors"]), variant, cache=cache, trees=trees, memory=memory
     )

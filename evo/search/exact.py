@@ -614,6 +614,8 @@ class Solver:
 
         if self._shared is None:
             return
+        if self._shared_full():  # the threads filled it, stopped before it had room again
+            self._make_room_shared()
         meta = self._memo[4]
         start, kept = self._gathered
         if kept != meta[mk.KEPT]:

@@ -84,6 +84,7 @@ class task_mapper:
         import multiprocessing
         from concurrent.futures import ProcessPoolExecutor, as_completed
 
+        quiet_resource_tracker()
         # Spawned, not forked: the parent may run numba's threads already.
         spawn = multiprocessing.get_context("spawn")
         ready = None if self.warm is None else spawn.Barrier(self.workers + 1)
@@ -161,3 +162,19 @@ def die_with_parent(parent: int) -> None:
         libc.prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
     if os.getppid() != parent:  # the parent ended before that
         os._exit(1)
+
+
+#: The resource tracker's warning after a parent killed with SIGKILL (the pool's queue
+#: locks it then removes itself): noise for a user who stopped a bound on purpose.
+TRACKER_WARNING = "ignore:resource_tracker:UserWarning"
+
+
+def quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker told to ignore its "leaked semaphore"
+    warning: it still cleans up after a parent killed with SIGKILL (issue 50), quietly."""
+    import sys
+    from multiprocessing import resource_tracker
+
+    if TRACKER_WARNING not in sys.warnoptions:
+        sys.warnoptions.append(TRACKER_WARNING)  # the tracker starts with these flags
+    resource_tracker.ensure_running()

@@ -1,0 +1,268 @@
+"""Wordle as an evo game (docs/DESIGN.md §1): the original game's 2,315 answers are the
+secrets, its 12,972 allowed guesses the guesses, and its colours the feedback
+(:mod:`evo.core.wordle` holds the lists and the rules).
+
+**Ids.** Secret ``i`` is the ``i``-th answer in alphabetical order; the guesses are the
+answers (so guess ``i < 2315`` is secret ``i``), then the 10,657 other allowed words,
+alphabetically. Feedback ids are the colours read in base 3 (green 0, yellow 1, grey 2,
+first letter most significant): ``GGGGG`` is 0, the win, and ``BBBBB`` 242; 238 of the
+243 occur. The ``(12972, 2315)`` table (30 MB) is always kept, with its transpose: the
+feedback is not symmetric (SPEED against ABIDE is not ABIDE against SPEED, and most
+guesses are no secret), so the kernels read the pair.
+
+**Hard mode** (``wordle-hard``): every guess uses what earlier feedback revealed, each
+green again in its place and each letter shown green or yellow ``n`` times in a guess
+at least ``n`` times (:class:`HardRule`, the game's rule and that of the published
+optimum, :func:`evo.core.wordle.hard_mode_mask`). It is a kind of its own rather than an
+option of ``wordle``: ``--game`` and a config's ``game.kind`` name it alone, its runs,
+caches and files are told from normal mode's by name, and no other game has a use for
+the option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from evo.core.game import Game, GuessRule, memory_estimate
+from evo.core.kinds import WORDLE_KINDS
+from evo.core.wordle import (
+    FEEDBACKS,
+    GREEN,
+    GREY,
+    LENGTH,
+    colours,
+    feedback_table,
+    format_feedback,
+    letters,
+    load_words,
+    parse_feedback,
+)
+
+#: The game's own limit on guesses: a hard-mode breaker that needs more loses.
+WORDLE_GUESSES = 6
+
+
+class WordleGame(Game):
+    """Wordle, normal (``hard`` False) or hard mode. Make it with :func:`wordle_game`
+    (one per process and mode: the table is built once, in about a second).
+
+    >>> from evo.core.wordle_game import wordle_game
+    >>> game = wordle_game()
+    >>> game.num_codes, game.num_guesses, game.num_feedbacks, game.name
+    (2315, 12972, 243, 'wordle')
+    >>> game.format_feedback(game.feedback(game.parse_code("speed"), game.parse_code("abide")))
+    'BBYBY'
+    """
+
+    use_table = True
+    cache = None
+
+    def __init__(self, hard: bool = False):
+        self.hard = bool(hard)
+        words = load_words()
+        answers = set(words.answers)
+        self.words: tuple[str, ...] = words.answers + tuple(
+            w for w in words.guesses if w not in answers
+        )
+        self._answers = len(words.answers)
+        self._rule = HardRule(self) if self.hard else None
+
+    # ---------------------------------------------------------------- identity
+    @property
+    def kind(self) -> str:
+        return WORDLE_KINDS[self.hard]
+
+    @property
+    def num_codes(self) -> int:
+        return self._answers
+
+    @property
+    def num_guesses(self) -> int:
+        return len(self.words)
+
+    @property
+    def num_feedbacks(self) -> int:
+        return FEEDBACKS
+
+    @property
+    def name(self) -> str:
+        return self.kind
+
+    @property
+    def key(self) -> tuple:
+        return (self.kind,)
+
+    @property
+    def spec(self) -> dict[str, Any]:
+        """``{"kind": "wordle"}`` or ``{"kind": "wordle-hard"}`` (the lists are the
+        shipped ones, checked by their digests when read)."""
+        return {"kind": self.kind}
+
+    @property
+    def description(self) -> str:
+        mode = ", hard mode" if self.hard else ""
+        return f"Wordle{mode} ({self.num_codes:,} answers, {self.num_guesses:,} guesses)"
+
+    @property
+    def rule(self) -> HardRule | None:
+        """Hard mode's rule (None in normal mode)."""
+        return self._rule
+
+    def __repr__(self) -> str:
+        return f"WordleGame(hard={self.hard})"
+
+    def __reduce__(self):
+        # A worker process makes its own (the lists ship with evo), once per mode.
+        return (wordle_game, (self.hard,))
+
+    def memory_need(self, trees: int = 1, *, memory: int | None = None) -> tuple[int, bool]:
+        """The table and its transpose, the letters, and ``trees`` trees; the table is
+        always kept (a Wordle game has no other source of feedbacks)."""
+        need, _ = memory_estimate(
+            self.num_codes, self.num_guesses, trees=trees, memory=None, per_code=0
+        )
+        return need + self.num_codes * self.num_guesses, True
+
+    # ---------------------------------------------------------------- codes
+    def format_code(self, code: int) -> str:
+        """The word in capitals: ``SALET``."""
+        return self.words[int(code)].upper()
+
+    def format_codes(self, codes: np.ndarray) -> list[str]:
+        return [self.words[int(c)].upper() for c in np.asarray(codes).ravel()]
+
+    @cached_property
+    def _ids(self) -> dict[str, int]:
+        return {w: i for i, w in enumerate(self.words)}
+
+    def parse_code(self, text: str) -> int:
+        """The id of a word allowed as a guess (any case, spaces around ignored)."""
+        word = str(text).strip().lower()
+        hit = self._ids.get(word)
+        if hit is None:
+            if len(word) != LENGTH or not (word.isascii() and word.isalpha()):
+                raise ValueError(f"{text!r} is not a {LENGTH}-letter word")
+            raise ValueError(f"{text!r} is not in Wordle's list of allowed guesses")
+        return hit
+
+    @property
+    def code_help(self) -> str:
+        return "a five-letter word that Wordle allows, such as SALET"
+
+    def is_answer(self, code: int) -> bool:
+        """Whether a guess is one of the answers (a possible secret)."""
+        return 0 <= int(code) < self._answers
+
+    # ------------------------------------------------------------ feedbacks
+    def format_feedback(self, fb: int) -> str:
+        """``GYBBY``: G green, Y yellow, B grey (a black square), first letter first."""
+        return format_feedback(int(fb))
+
+    def squares(self, fb: int) -> str:
+        """A feedback as the game's squares: 🟩🟨⬛⬛🟨."""
+        return format_feedback(int(fb), squares=True)
+
+    def parse_feedback(self, text: str) -> int:
+        """Five of G, Y, B (any case) or of the game's squares 🟩 🟨 ⬛ (⬜ too)."""
+        return parse_feedback(str(text))
+
+    @property
+    def feedback_prompt(self) -> str:
+        return "colours"
+
+    @property
+    def feedback_help(self) -> str:
+        return (
+            "the colours, first letter first: G green, Y yellow, B grey (such as BBYGB), "
+            "or the squares 🟩🟨⬛"
+        )
+
+    @cached_property
+    def letters(self) -> np.ndarray:
+        """``(G, 5)`` uint8 letters (a = 0) of every guess."""
+        return letters(self.words)
+
+    def compute_feedback(self, guesses: np.ndarray | int, secrets: np.ndarray | int) -> np.ndarray:
+        g = np.asarray(guesses, dtype=np.int64)
+        s = np.asarray(secrets, dtype=np.int64)
+        return self.table[g, s]
+
+    @cached_property
+    def table(self) -> np.ndarray:
+        """The ``(G, M)`` uint8 table, read-only (built in about a second)."""
+        t = feedback_table(self.words, self.words[: self._answers])
+        t.setflags(write=False)
+        return t
+
+
+class HardRule(GuessRule):
+    """Wordle's hard mode as a rule on guesses. The state is what the feedback revealed:
+    the green letter of each place (-1 where none), and the least count of each letter
+    (the most copies shown green or yellow in one guess); a guess is legal when it has
+    every green in its place and every letter at least that often."""
+
+    def __init__(self, game: WordleGame):
+        self._letters = game.letters
+        counts = np.zeros((len(self._letters), 26), dtype=np.int8)
+        for p in range(LENGTH):
+            np.add.at(counts, (np.arange(len(self._letters)), self._letters[:, p]), 1)
+        self._counts = counts
+        self._legal: dict[Hashable, np.ndarray] = {}
+
+    def start(self) -> tuple:
+        return ((-1,) * LENGTH, (0,) * 26)
+
+    def after(self, state: Hashable, guess: int, feedback: int) -> tuple:
+        assert isinstance(state, tuple)
+        greens, least = list(state[0]), list(state[1])
+        shown = colours(int(feedback))
+        word = self._letters[int(guess)]
+        seen = [0] * 26
+        for p in range(LENGTH):
+            c = int(word[p])
+            if shown[p] == GREEN:
+                greens[p] = c
+            if shown[p] != GREY:
+                seen[c] += 1
+        return (tuple(greens), tuple(max(a, b) for a, b in zip(least, seen)))
+
+    def legal(self, state: Hashable) -> np.ndarray:
+        hit = self._legal.get(state)
+        if hit is None:
+            assert isinstance(state, tuple)
+            greens, least = state
+            hit = np.ones(len(self._letters), dtype=bool)
+            for p, c in enumerate(greens):
+                if c >= 0:
+                    hit &= self._letters[:, p] == c
+            for c, n in enumerate(least):
+                if n:
+                    hit &= self._counts[:, c] >= n
+            hit.setflags(write=False)
+            if len(self._legal) > 1 << 14:
+                self._legal.clear()
+            self._legal[state] = hit
+        return hit
+
+
+_GAMES: dict[bool, WordleGame] = {}
+
+
+def wordle_game(hard: bool = False) -> WordleGame:
+    """The Wordle game of this process (normal or ``hard`` mode): made once, its table
+    with it."""
+    if hard not in _GAMES:
+        _GAMES[bool(hard)] = WordleGame(hard)
+    return _GAMES[bool(hard)]
+
+
+def wordle_from_spec(spec: dict[str, Any] | Any, **_: Any) -> WordleGame:
+    """The game of ``{"kind": "wordle"}`` or ``{"kind": "wordle-hard"}``."""
+    kind = spec.get("kind")
+    if kind not in WORDLE_KINDS:
+        raise ValueError(f"game.kind should be one of {', '.join(WORDLE_KINDS)}, not {kind!r}")
+    return wordle_game(kind == "wordle-hard")
