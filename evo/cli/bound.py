@@ -28,8 +28,9 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     "--seconds",
     type=FINITE_POSITIVE,
     default=None,
-    help="Refine the bound, best first, for this long (with --depth: up to that depth); "
-    "the bound proved by then is given.",
+    help="Refine the bound, best first, for this long (with --depth: up to that depth), "
+    "counted from when the kernels are loaded where the tasks run; the bound proved by "
+    "then is given, the optimum when the least first guess's parts were all solved.",
 )
 @click.option(
     "--time-limit",
