@@ -328,6 +328,70 @@ def test_any_edit_of_a_certificate_is_refused_or_proves_no_more(small_certificat
         assert resumed.lower_bound == OPTIMUM_3_4
 
 
+# ---------------------------------------------------------------- floors
+def _floors_forged(tmp_path: Path, *, how: str) -> tuple[Path, Path]:
+    """A (4,5) certificate whose optimal first guess's class is raised far above the
+    optimum (totals kept consistent; ``how``: seal left as written, dropped or forged),
+    and a worse breaker's file to search against."""
+    from evo.core.treeio import save_tree
+    from evo.search.build import build_tree
+
+    game = make_game(4, 5)
+    data = _certificate(tmp_path)
+    root = game.format_code(int(optimal(game, time_limit=None).guess[0]))
+    (cls,) = [c for c in data["classes"] if c["guess"] == root]
+    max(cls["parts"], key=lambda p: p["size"])["bound"] += 1000
+    _totals(data)
+    if how == "dropped":
+        data.pop("seal")
+    elif how == "forged":
+        data["seal"] = seal({"forged": 1})
+    path = tmp_path / "floors.json"
+    path.write_text(json.dumps(data))
+    worse = build_tree(game, lambda s, node: int(s[0]))
+    assert worse.total > OPTIMUM_4_5
+    return path, save_tree(worse, tmp_path / "worse.json")
+
+
+@pytest.mark.parametrize("how", ["as written", "dropped", "forged"])
+def test_raised_floors_are_refused_and_state_no_optimum(tmp_path, monkeypatch, how):
+    """``--floors`` with a certificate whose optimal class is raised: taken on trust,
+    the search would drop that class and state a worse tree as the optimum; its seal
+    does not hold, so it is proved again and refused in one line."""
+    import evo.search.floors as floors
+
+    path, worse = _floors_forged(tmp_path, how=how)
+    args = ["baselines", "-n", "4", "-c", "5", "--only", "optimal", "--no-cache", "--json"]
+    args += ["--against", str(worse), "--floors", str(path)]
+    with monkeypatch.context() as m:  # what trusting the file would state
+        m.setattr(floors, "certificate_sealed", lambda data: True)
+        res = _run(*args)
+        assert res.exit_code == 0, res.output
+        assert json.loads(res.output)[0]["total"] > OPTIMUM_4_5
+    res = _run(*args)
+    assert res.exit_code == 2 and "--floors" in res.output and "proved" in res.output, res.output
+    assert "total" not in res.output and "Traceback" not in res.output
+
+
+def test_floors_of_another_machine_are_proved_again_then_prune(tmp_path, monkeypatch):
+    """An honest certificate sealed elsewhere: proved again, then the optimum, 2,463."""
+    import evo.search.floors as floors
+
+    path = tmp_path / "c.json"
+    write_certificate(lower_bound(make_game(4, 5), depth=2), path)
+    monkeypatch.setenv("EVO_CACHE", str(tmp_path / "other-machine"))
+    proved: list[bool] = []
+    checked = floors.check_certificate
+
+    def spy(data, **k):
+        proved.append(True)
+        return checked(data, **k)
+
+    monkeypatch.setattr(floors, "check_certificate", spy)
+    tree = optimal(make_game(4, 5), time_limit=None, where=Where(floors=path))
+    assert proved and tree.total == OPTIMUM_4_5
+
+
 # ---------------------------------------------------------------- results files
 def _worse(game, codes: np.ndarray) -> tuple[list[int], int]:
     """A valid subtree of ``codes`` in the results file's order (its guesses in preorder,

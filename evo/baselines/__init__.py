@@ -40,6 +40,7 @@ from evo.baselines.limits import DEFAULT_TIME_LIMIT, BaselineRefused
 from evo.baselines.optimal import (
     KNOWN_OPTIMA,
     OPTIMA_SOURCES,
+    NoneBelow,
     OptimalRefused,
     Where,
     optimal,
@@ -81,6 +82,7 @@ __all__ = [
     "Baseline",
     "BaselineRefused",
     "BaselineResult",
+    "NoneBelow",
     "OptimalRefused",
     "Refused",
     "Where",

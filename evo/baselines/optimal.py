@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
@@ -36,6 +37,7 @@ from evo.core.treeio import save_tree
 from evo.search import spread
 from evo.search.build import Node, build_tree
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver, solve_leaf
+from evo.search.floors import Floors, floors_at_depth, floors_of_certificate, plant
 from evo.search.lookahead import palette
 
 #: Seconds measured for the whole optimum (search and tree, with the first load of the
@@ -145,6 +147,31 @@ PROCESS_BYTES = 512 << 20
 LEAST_MEMO_BYTES = 64 << 20
 
 
+#: ``Where.floors``: ``auto``, ``none``, a depth, or a certificate's path.
+FloorsOption = Literal["auto", "none"] | int | Path
+
+#: With ``floors="auto"``, a game of this many codes or more has its first guesses'
+#: parts bounded :data:`FLOOR_DEPTH` levels deep before the search (the seconds that
+#: takes are a fraction of the search's from there on, benchmarks/RESULTS.md).
+FLOOR_CODES = 3000
+
+#: The depth of the automatic floors (as ``evo bound --depth`` counts: the first guess
+#: and one level below it).
+FLOOR_DEPTH = 2
+
+
+class NoneBelow(BaselineRefused):
+    """The optimum's search with an upper bound found nothing below it and has no
+    breaker of that total to give: the optimum is at least ``lower`` (proved)."""
+
+    def __init__(self, reason: str, *, lower: int):
+        super().__init__(reason)
+        self.lower = lower
+
+    def __str__(self) -> str:
+        return self.reason  # a proof, not a limit: no option raises it
+
+
 @dataclass(frozen=True)
 class Where:
     """Where and how the optimum is searched. ``memory``: bytes the search may use, the
@@ -157,7 +184,14 @@ class Where:
     of progress every minute of a spread search; ``best``: a tree file where a spread
     search writes the best tree found so far, each time a first guess is decided at a new
     least cost (an upper bound of the optimum while the proof goes on); ``note``: told,
-    progress or not, what the user must know (a results file's lines not used)."""
+    progress or not, what the user must know (a results file's lines not used);
+    ``upper``: an upper bound of the search: what costs ``upper`` or more is dropped
+    (None: no bound); ``against``: a breaker of the game, whose total is the upper bound
+    (the least of the two with ``upper``): when nothing costs less, the breaker is optimal
+    and is the answer; ``floors``: what the first guesses' parts are proved to cost at
+    least before the search, planted in its memo (:mod:`evo.search.floors`): ``auto``
+    (bounded :data:`FLOOR_DEPTH` levels deep from :data:`FLOOR_CODES` codes on), a
+    depth, the path of an ``evo bound`` certificate of the game, or ``none``."""
 
     memory: int | None = None
     results: str | Path | None = None
@@ -166,6 +200,24 @@ class Where:
     report: Callable[[str], None] | None = None
     best: str | Path | None = None
     note: Callable[[str], None] | None = None
+    upper: int | None = None
+    against: Tree | None = None
+    floors: FloorsOption = "auto"
+
+    def bound(self, game: Game) -> int:
+        """The search's bound at the root: the least of ``upper`` and ``against``'s total
+        (:data:`UNBOUNDED` without either); ValueError for a breaker of another game or
+        an upper bound below 1."""
+        bound = UNBOUNDED
+        if self.upper is not None:
+            if self.upper < 1:
+                raise ValueError(f"the upper bound must be 1 or more, not {self.upper}")
+            bound = self.upper
+        if self.against is not None:
+            if self.against.game.key != game.key:
+                raise ValueError(f"the breaker is of {self.against.game.name}, not of {game.name}")
+            bound = min(bound, self.against.total)
+        return bound
 
     def __post_init__(self) -> None:
         whole(self.workers, what="workers", low=0, high=MAX_WORKERS)
@@ -243,7 +295,11 @@ def optimal(
     """The tree of smallest total, searched as ``where`` says (default: on this process's
     threads, within 80% of the memory available). Raises :class:`OptimalRefused` (with
     an estimate) when the estimate is beyond ``time_limit`` seconds, or when the limit
-    is reached (a results file keeps what was finished)."""
+    is reached (a results file keeps what was finished). With an upper bound
+    (``where.upper``, ``where.against``), what costs as much is dropped: the tree is the
+    same when the optimum is below it; when nothing is, the breaker ``where.against`` is
+    the answer (it is optimal), else :class:`NoneBelow` says the optimum is at least the
+    bound."""
     where = where or Where()
     if game.rule is not None and where.coordinated:
         raise ValueError(
@@ -251,6 +307,7 @@ def optimal(
             "this process only (no results file, workers or cluster)"
         )
     time_limit = check_time_limit(time_limit)
+    bound = where.bound(game)
     est = estimate_seconds(game, processes=where.processes)
     refuse_beyond(game, "optimal", est, time_limit, on=f"on {_on(where)}")
     from evo.search.kernels import ensure_compiled, kernels_for, tell
@@ -262,11 +319,19 @@ def optimal(
     memory = memo_budget(game, where.memory)
     solver = Solver(game, policy="symmetry", deadline=deadline, memory=memory // per)
     codes = game.all_codes().astype(np.int64)
+    floors = first_floors(game, where.floors, upper=bound)
+    if floors is not None:
+        plant(floors, solver)
+        if where.report is not None:
+            where.report(
+                f"the first guesses' parts bounded ({floors.how}, {floors.seconds:.1f} s): "
+                f"the optimum at least {floors.least:,}"
+            )
     try:
         if not where.coordinated:
-            solver.solve(codes, Node(game), UNBOUNDED)  # spread on the threads when big
+            cost = solver.solve(codes, Node(game), bound)  # spread on the threads when big
         else:
-            _spread(game, solver, codes, where, memory)
+            cost = _spread(game, solver, codes, where, memory, bound, floors)
     except SearchTimeout:
         if time_limit is None:  # no deadline, so no timeout: not expected
             raise
@@ -279,7 +344,39 @@ def optimal(
             f"{solver.nodes:,} searched nodes{more}{kept}",
             estimate_seconds=est,
         ) from None
+    if cost >= bound:
+        if where.against is not None and where.against.total == bound:
+            return where.against  # nothing costs less: the breaker is optimal
+        raise NoneBelow(
+            f"no breaker of {game.name} totals less than {bound:,}: the optimum is at least "
+            f"{bound:,} (proved after {solver.nodes:,} searched nodes)",
+            lower=bound,
+        )
     return build_tree(game, solver.best_guess)
+
+
+def first_floors(game: Game, option: FloorsOption, *, upper: int = UNBOUNDED) -> Floors | None:
+    """The floors of the first guesses that ``option`` asks for (``Where.floors``), None
+    for none; a class is bounded no further once it reaches ``upper``. Only a game whose
+    guesses are its codes, with no rule on them: the floors bound the codes' first
+    guesses, and a set's floor holds wherever it is met (ValueError when asked for else)."""
+    if option == "none" or (option == "auto" and game.num_codes < FLOOR_CODES):
+        return None
+    if game.rule is not None or game.num_guesses != game.num_codes:
+        if option == "auto":
+            return None
+        raise ValueError(
+            f"floors bound the first guesses of a game whose guesses are its codes, with no "
+            f"rule on them: not {game.name}"
+        )
+    if isinstance(option, Path):
+        return floors_of_certificate(game, option)
+    depth = FLOOR_DEPTH if option == "auto" else option
+    if not isinstance(depth, int) or isinstance(depth, bool) or depth < 0:
+        raise ValueError(
+            f"floors must be auto, none, a depth of 0 or more or a path, not {option!r}"
+        )
+    return floors_at_depth(game, depth, below=None if upper >= UNBOUNDED else upper)
 
 
 def _on(where: Where) -> str:
@@ -341,8 +438,18 @@ def _results_game(game: Game) -> list:
     return [game.kind, game.name, game.spec.get("digest")]
 
 
-def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory: int) -> None:
-    """The optimum's search spread with a results file, or on a Dask cluster."""
+def _spread(
+    game: Game,
+    solver: Solver,
+    codes: np.ndarray,
+    where: Where,
+    memory: int,
+    bound: int,
+    planted: Floors | None,
+) -> int:
+    """The optimum's search below ``bound`` spread with a results file, or on a Dask
+    cluster: as :meth:`Solver.solve` answers; ``planted``: the first guesses' floors in
+    its memo (else, for the reports, those of the lower bound one level deep)."""
     from evo.search.bound import first_guess_floors
 
     results = None
@@ -360,11 +467,14 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
     report = floors = None
     if where.report is not None:
         say = where.report
-        floors = first_guess_floors(game)
-        say(
-            f"the first guesses bounded one level deep: the optimum at least "
-            f"{min(floors.values()):,}"
-        )
+        if planted is not None:
+            floors = planted.totals()
+        else:
+            floors = first_guess_floors(game)
+            say(
+                f"the first guesses bounded one level deep: the optimum at least "
+                f"{min(floors.values()):,}"
+            )
 
         def report(stats: spread.Stats) -> None:
             say(
@@ -379,9 +489,9 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
     group = palette(game, (), symmetries=True)
     try:
         if where.scheduler is None and where.workers <= 0:
-            solver.spread(
+            return solver.spread(
                 codes,
-                UNBOUNDED,
+                bound,
                 group,
                 True,
                 results=results,
@@ -389,7 +499,6 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
                 improved=improved,
                 floors=floors,
             )
-            return
         per = None if where.scheduler is not None else memory // where.workers
         session = f"{os.getpid()}-{time.time_ns()}"
         task = partial(solve_leaf, game, (session, "symmetry", "all", 0, per))
@@ -400,9 +509,9 @@ def _spread(game: Game, solver: Solver, codes: np.ndarray, where: Where, memory:
             where.scheduler, workers=where.workers, memory=per, kernels=need
         ) as client:
             runner = spread.Cluster(client, task)
-            solver.spread(
+            return solver.spread(
                 codes,
-                UNBOUNDED,
+                bound,
                 group,
                 True,
                 runner=runner,

@@ -40,8 +40,10 @@ class Baseline:
 class Refused:
     """A baseline that was not computed (estimated beyond the time limit, or its search
     gave up there), and why (``reason`` names no option: the caller says what raises the
-    limit)."""
+    limit); ``lower``: the optimum's search with an upper bound found nothing below it,
+    so the optimum is at least ``lower`` (no time limit was reached)."""
 
     name: str
     reason: str
     estimate_seconds: float | None = None
+    lower: int | None = None

@@ -18,7 +18,7 @@ from evo.baselines.limits import (
     check_time_limit,
     refuse_beyond,
 )
-from evo.baselines.optimal import Where
+from evo.baselines.optimal import NoneBelow, Where
 from evo.baselines.records import Baseline, BaselineResult, Refused
 from evo.baselines.registry import parse_name, seeded
 from evo.baselines.simple import estimate_rc
@@ -102,7 +102,8 @@ def run_all(
     progress: Callable[[int, int], None] | None = None,
     where: Where | None = None,
 ) -> list[Baseline | Refused]:
-    """:func:`run` for each name; a refused optimum is a :class:`Refused` record."""
+    """:func:`run` for each name; a refused optimum is a :class:`Refused` record (also
+    one whose upper bound proved to be a lower bound: :class:`NoneBelow`)."""
     out: list[Baseline | Refused] = []
     for name in names:
         try:
@@ -119,7 +120,8 @@ def run_all(
                 )
             )
         except BaselineRefused as e:
-            out.append(Refused(e.name, e.reason, e.estimate_seconds))
+            lower = e.lower if isinstance(e, NoneBelow) else None
+            out.append(Refused(e.name, e.reason, e.estimate_seconds, lower))
     return out
 
 

@@ -5,10 +5,17 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from evo.baselines.limits import DEFAULT_TIME_LIMIT
+
+if TYPE_CHECKING:
+    from evo.baselines import Refused
+    from evo.baselines.optimal import FloorsOption
+
 from evo.cli.common import (
     FINITE_POSITIVE,
     FoundProgress,
@@ -23,6 +30,30 @@ from evo.core.engine import MAX_WORKERS
 
 #: A baseline expected to take at least this many seconds has its estimate shown first.
 LONG_SECONDS = 10.0
+
+
+def _floors_option(text: str) -> FloorsOption:
+    """``--floors`` as :class:`~evo.baselines.Where` takes it: ``auto``, ``none``, a
+    depth, or a certificate file (one that is not there: a one-line error)."""
+    if text == "auto":
+        return "auto"
+    if text == "none":
+        return "none"
+    if text.isdigit() and int(text) >= 1:
+        return int(text)
+    path = Path(text)
+    if not path.is_file():
+        raise click.BadParameter(
+            f"{text!r} is not auto, none, a depth of 1 or more or a certificate file",
+            param_hint="--floors",
+        )
+    return path
+
+
+def _refusal(r: Refused) -> str:
+    """A baseline not computed, in a line: the option that raises its time limit, or
+    (found nothing below ``--upper``) the lower bound proved."""
+    return f"{r.name}: {r.reason}" + ("" if r.lower is not None else " (--time-limit)")
 
 
 def _histogram(h: dict) -> str:
@@ -90,6 +121,34 @@ def _histogram(h: dict) -> str:
     help="Search the exact optimum on a local Dask cluster of this many worker processes "
     "(0: on the threads of this process, --threads).",
 )
+@click.option(
+    "--upper",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="TOTAL",
+    help="An upper bound for the exact optimum: what costs TOTAL or more is dropped, so the "
+    "search prunes from the start. The tree is the same when the optimum is below TOTAL; "
+    "when nothing is, the optimum is at least TOTAL (said, not an error).",
+)
+@click.option(
+    "--against",
+    default=None,
+    metavar="BREAKER",
+    help="A breaker file of the game (e.g. breakers/mastermind-5-7.json) whose total is the "
+    "exact optimum's upper bound (as --upper): when nothing costs less, it is optimal and is "
+    "the answer.",
+)
+@click.option(
+    "--floors",
+    default="auto",
+    show_default=True,
+    metavar="auto|none|DEPTH|CERTIFICATE",
+    help="What the exact optimum's first guesses cost at least, planted in its search to prune "
+    "it: bounded DEPTH levels deep as `evo bound --depth` counts (auto: 2, from 3000 codes on), "
+    "or the bounds of "
+    "an `evo bound --certificate` file of the game (proved again first unless written here), "
+    "or none.",
+)
 @threads_option
 @click.option(
     "--progress/--no-progress",
@@ -111,6 +170,9 @@ def baselines(
     resume,
     scheduler,
     workers,
+    upper,
+    against,
+    floors,
     progress,
 ) -> None:
     """Build the classic strategies of a game and compare them: total, average, worst
@@ -132,6 +194,7 @@ def baselines(
     from evo.baselines.limits import duration_text
     from evo.core.game import table_note
     from evo.core.treeio import save_tree
+    from evo.search.bound import CertificateError
 
     game = open_game(pegs, colors, variant)
     if only is not None and not [n for n in only.split(",") if n.strip()]:
@@ -150,7 +213,19 @@ def baselines(
         from evo.ea.cluster import check_scheduler
 
         check_scheduler(scheduler)  # a wrong address or an empty cluster: said before any work
+    breaker = None
+    if against is not None:
+        from evo.core.files import cache_dir
+        from evo.core.treeio import TreeFileError, load_tree
+
+        try:
+            breaker = load_tree(against, game=game, cache=cache_dir())
+        except TreeFileError as e:
+            raise click.BadParameter(str(e), param_hint="--against") from None
     where = Where(
+        upper=upper,
+        against=breaker,
+        floors=_floors_option(floors),
         memory=memory,
         results=resume,
         best=None if resume is None else resume.with_name(resume.name + ".best.json"),
@@ -175,16 +250,19 @@ def baselines(
             meter = FoundProgress(f"[{k}/{len(names)}] {name}{limit}...")
             click.echo(meter.line, err=True, nl=False)
         start = time.perf_counter()
-        results += run_all(
-            game,
-            [name],
-            seed=seed,
-            time_limit=time_limit,
-            rc_seeds=rc_seeds,
-            use_cache=not no_cache,
-            progress=meter,
-            where=where,
-        )
+        try:
+            results += run_all(
+                game,
+                [name],
+                seed=seed,
+                time_limit=time_limit,
+                rc_seeds=rc_seeds,
+                use_cache=not no_cache,
+                progress=meter,
+                where=where,
+            )
+        except CertificateError as e:
+            raise click.BadParameter(str(e), param_hint="--floors") from None
         if meter is not None:
             meter.close()
             click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
@@ -207,6 +285,7 @@ def baselines(
                         "seconds": None,
                         "refused": r.reason,
                         "estimate_seconds": r.estimate_seconds,
+                        **({} if r.lower is None else {"lower_bound": r.lower}),
                     }
                 )
             else:
@@ -214,9 +293,12 @@ def baselines(
         click.echo(json.dumps(out))
         return
     if not done:  # nothing to show: every baseline asked for was refused (--json lists them)
+        if all(isinstance(r, Refused) and r.lower is not None for r in results):
+            for r in results:  # a proof that the optimum is at least the upper bound
+                click.echo(_refusal(r))  # type: ignore[arg-type]
+            return
         raise click.ClickException(
-            "; ".join(f"{r.name}: {r.reason}" for r in results if isinstance(r, Refused))
-            + " (--time-limit)"
+            "; ".join(_refusal(r) for r in results if isinstance(r, Refused))
         )
     rows: list[list] = []
     for r in results:
@@ -256,7 +338,7 @@ def baselines(
             )
     for r in results:
         if isinstance(r, Refused):
-            notes.append(f"{r.name}: {r.reason} (--time-limit)")
+            notes.append(_refusal(r))
     known = known_optimum(game)
     if known is not None and any(isinstance(r, Refused) or r.name == "optimal" for r in results):
         total, source = known.total, known.source

@@ -485,6 +485,69 @@ def part_bounds(n, grouped, sizes, memo, base, lb, depth, starts, lens, lows):  
     return total, rest, m
 
 
+#: Parts of more codes than this are not looked at by :func:`fewer_parts` (it reads
+#: ``s * s`` feedbacks for a part of ``s`` codes).
+FEWER_PARTS_CODES = 48
+
+
+@njit(cache=True, inline="always")
+def perfect_codes(lb, nf):  # pragma: no cover - compiled
+    """``P + 1``: the most codes a set may have for its perfect-split bound to be
+    ``2s - 1``; 0 where feedbacks do not fit the bits of a word (:func:`fewer_parts` is
+    then not tried)."""
+    if nf > 64:
+        return 0
+    small = 1
+    while small + 1 < len(lb) and lb[small + 1] == 2 * small + 1:
+        small += 1
+    return small
+
+
+@njit(cache=True, inline="always")
+def fewer_parts(rows, grouped, lb, small, m, starts, lens, lows):  # pragma: no cover
+    """Raise the bounds of the parts (``lows``, at ``starts`` with ``lens``, as
+    :func:`part_bounds` gives them) that the perfect split bounds (``LB(s)``), of 3 to
+    :data:`FEWER_PARTS_CODES` codes, where their own codes split them into fewer parts
+    than it counts; the sum of the raises.
+
+    ``LB(s) = s + split(s - 1, P)``: a first guess of the part solves one code and splits
+    the rest into at most ``P`` parts (``small - 1``), each bounded by ``LB``, evenly at
+    best (:func:`_split_bound`). A guess of the part splits the others into at most
+    ``k`` parts, the most any of its codes makes (``s - 1`` when one tells every other
+    apart), so it costs at least ``s + split(s - 1, k)``; a guess from outside solves no
+    code at once: ``s + split(s, P)``. The least of the two bounds the part."""
+    one = np.uint64(1)
+    parts = small - 1
+    raised = np.int64(0)
+    if small == 0:
+        return raised
+    for p in range(m):
+        s = lens[p]
+        if s > FEWER_PARTS_CODES or lows[p] != lb[s]:
+            continue
+        start = starts[p]
+        # Enough parts for the perfect split: no raise.
+        enough = min(parts, s - 1)
+        most = 0
+        for a in range(start, start + s):
+            seen = np.uint64(0)
+            for c in range(start, start + s):
+                if c != a:
+                    seen |= one << np.uint64(feedback(rows, grouped[a], grouped[c]))
+            k = popcount(seen)
+            if k > most:
+                most = k
+                if most >= enough:
+                    break
+        if most >= enough:
+            continue
+        low = s + min(_split_bound(s - 1, max(most, 1), lb), _split_bound(s, parts, lb))
+        if low > lows[p]:
+            raised += low - lows[p]
+            lows[p] = low
+    return raised
+
+
 @njit(cache=True, nogil=True)
 def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cover - compiled
     """The exact search of :class:`evo.search.exact.Solver` (no depth limit) compiled
@@ -526,6 +589,9 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
     best = bound
     best_g = np.int64(-1)
     tried, tried_h, starts, lens, lows = scratch(len(kept), n, nf)
+    small = perfect_codes(lb, nf)
+    if small < 3:
+        small = 0  # nothing to raise (or feedbacks beyond a word's bits)
     ntried = 0
     for q in range(len(kept)):
         b = bounds[q]
@@ -541,6 +607,9 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
         if again:
             continue
         total, rest, m = part_bounds(n, grouped, sizes, memo, base, lb, -1, starts, lens, lows)
+        if total + rest >= best:
+            continue
+        rest += fewer_parts(rows, grouped, lb, small, m, starts, lens, lows)
         if total + rest >= best:
             continue
         below = _below(palette, g) if symmetry else palette
