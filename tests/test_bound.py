@@ -32,6 +32,7 @@ from evo.search.bound import (
     check_certificate,
     first_guess_classes,
     lower_bound,
+    part_bound,
     read_certificate,
     set_bound,
     write_certificate,
@@ -195,6 +196,60 @@ def test_seconds_stop_the_refinement():
     assert b.history and b.history[0][1] <= b.lower_bound
 
 
+def test_seconds_reach_the_optimum_where_the_plain_bound_does():
+    # Issue 50 item 10: --seconds deepened each part a level at a time, never calling one
+    # solved ("depth 141" after 10 s on (4,4)); a depth that used no estimate is exact.
+    game = make_game(4, 4)
+    b = lower_bound(game, seconds=60)
+    assert b.optimal and b.lower_bound == lower_bound(game).lower_bound == 905
+    assert b.seconds < 30
+
+
+@pytest.mark.parametrize("depth", [0, 1, 2, 4])
+def test_a_part_is_called_exact_only_when_its_bound_is_its_least_total(depth):
+    game = make_game(4, 5)
+    guess = first_guess_classes(game)[1][0]
+    sizes = np.bincount(game.feedback_row(guess), minlength=game.num_feedbacks)
+    called = 0
+    for f in np.flatnonzero(sizes > 8).tolist():
+        if f == game.win:
+            continue
+        got = part_bound(game, guess, f, depth, exact_below=0)
+        exact = part_bound(game, guess, f, None).bound
+        assert got.bound <= exact
+        if got.depth is None:
+            called += 1
+            assert got.bound == exact
+        else:
+            assert got.depth == depth
+    if depth == 0:
+        assert called == 0  # the perfect splits of its parts: an estimate
+    if depth == 4:
+        assert called > 0
+
+
+def test_seconds_hold_however_long_a_round_of_tasks():
+    # A round's tasks were all run past the deadline (a task checked it after 16 sets, and
+    # one given none left started anyway): (5,7) --seconds 20 took 53.7 s.
+    game = make_game(5, 7)
+    b = lower_bound(game, seconds=2)
+    assert b.seconds < 3.5 and b.history[0][0] < 1  # set up before the clock
+    assert b.tasks > 0 and b.lower_bound > b.history[0][1]  # the time went to the tasks
+
+
+def test_workers_are_warm_before_the_clock():
+    # Issue 50 item 10: on 2 workers, --seconds 2 spent its time starting the workers and
+    # gave 5,203 on (4,6) where --depth 1 gives 5,491 in less time.
+    game = make_game(4, 6)
+    timed = lower_bound(game, seconds=2, workers=2)
+    assert timed.lower_bound >= lower_bound(game, depth=1).lower_bound
+    from evo.search.tasks import task_mapper
+
+    # Every worker ran the warm-up (here: a umask of its own) before any task.
+    with task_mapper(workers=2, warm=(os.umask, (0o027,))) as mapper:
+        assert list(mapper(os.umask, [(0o027,)] * 4)) == [0o027] * 4
+
+
 @pytest.mark.slow
 def test_local_processes_and_a_dask_cluster_give_the_same_bound():
     from dask.distributed import LocalCluster
@@ -297,6 +352,33 @@ def test_cli_bound_json_certificate_and_check(tmp_path):
     assert bad.exit_code == 2
     assert bad.stderr.startswith("Error: ") and len(bad.stderr.strip().splitlines()) == 1
     assert "proved" in bad.stderr
+
+
+def test_cli_without_depth_or_seconds_estimates_the_optimum_and_refuses_as_baselines_do():
+    # Issue 51 item 4: the same estimate and refusal as evo baselines --only optimal.
+    game = ["-n", "5", "-c", "7"]
+    mine = CliRunner().invoke(main, ["bound", *game])
+    theirs = CliRunner().invoke(main, ["baselines", *game, "--only", "optimal"])
+    assert mine.exit_code == theirs.exit_code == 2, mine.output
+    said = theirs.stderr.split("optimal: ", 1)[1].strip()
+    assert "years" in said and said in mine.stderr and "--seconds" in mine.stderr
+    # A limit beyond the estimate lets it run; a small game says its estimate.
+    res = CliRunner().invoke(main, ["bound", "-n", "2", "-c", "3", "--time-limit", "30"])
+    assert res.exit_code == 0 and "searched exactly: about" in res.stderr
+    res = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "5", "--time-limit", "0.001"])
+    assert res.exit_code == 2 and "more than the 0.0 s allowed (--time-limit)" in res.stderr
+    res = CliRunner().invoke(main, ["bound", *game, "--depth", "0", "--time-limit", "9"])
+    assert res.exit_code == 2 and "--time-limit is for the exact optimum" in res.stderr
+
+
+def test_cli_says_depths_in_words_and_seconds_reach_the_optimum():
+    res = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "6", "--depth", "0"])
+    assert res.exit_code == 0, res.output
+    assert "(depth -1" not in res.stdout and "(depth 0)" in res.stdout
+    assert "depth 0: the first guess's parts by their perfect split alone" in res.stdout
+    res = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "4", "--seconds", "20"])
+    assert res.exit_code == 0, res.output
+    assert "905 is the optimum" in res.stdout and "depth 1" not in res.stdout.splitlines()[1]
 
 
 @pytest.mark.parametrize(

@@ -105,6 +105,25 @@ def test_a_raised_bound_resumed_is_proved_again_and_refused(tmp_path):
     assert "optimum" not in res.output
 
 
+def test_a_lowered_exact_part_resumed_gives_no_false_optimum():
+    # Found by the fuzz test below: lowering an exact part's bound passed the check (a
+    # lower claim is proved), and the search went on from the claim: "205 is the optimum"
+    # of (3,4), whose optimum is 206. It goes on from what was proved.
+    game = make_game(3, 4)
+    data = lower_bound(game, depth=1).to_json()
+    lowered = 0
+    for c in data["classes"]:
+        for p in c["parts"]:
+            if p["depth"] == "exact" and p["size"] > 2:
+                p["bound"] -= 1
+                lowered += 1
+    _totals(data)
+    assert lowered
+    assert not certificate_sealed(data) and data["lower_bound"] < OPTIMUM_3_4
+    resumed = lower_bound(game, resume=data)
+    assert resumed.optimal and resumed.lower_bound == OPTIMUM_3_4
+
+
 def test_a_sealed_certificate_goes_on_without_proving_again(tmp_path, monkeypatch):
     path = tmp_path / "c.json"
     res = _run("bound", "-n", "4", "-c", "5", "--depth", "1", "--certificate", str(path))

@@ -28,8 +28,17 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     "--seconds",
     type=FINITE_POSITIVE,
     default=None,
-    help="Refine the bound, best first, for this long (with --depth: up to that depth); "
-    "the bound proved by then is given.",
+    help="Refine the bound, best first, for this long (with --depth: up to that depth), "
+    "counted from when the kernels are loaded where the tasks run; the bound proved by "
+    "then is given, the optimum when the least first guess's parts were all solved.",
+)
+@click.option(
+    "--time-limit",
+    type=FINITE_POSITIVE,
+    default=None,
+    help="With neither --depth nor --seconds (the exact optimum): the seconds it may be "
+    "estimated to take (default 600), as for evo baselines --only optimal; beyond, it is "
+    "refused before any work, with the estimate.",
 )
 @click.option(
     "--exact-below",
@@ -81,8 +90,8 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     default=None,
     help="With --check: prove only part K (counted over the classes, from 0).",
 )
-def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate, resume, check,
-          part, pegs, colors, variant) -> None:  # fmt: skip
+def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, certificate,
+          resume, check, part, pegs, colors, variant) -> None:  # fmt: skip
     """Prove a lower bound on the least total of the game: no breaker, whatever its guesses
     and worst case, has a smaller total. Exhaustive over the first levels (one guess per
     symmetry class), admissible bounds below; the bound is the least, over the first
@@ -100,6 +109,7 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
                 ("--certificate", certificate),
                 ("--scheduler", scheduler),
                 ("--exact-below", exact_below),
+                ("--time-limit", time_limit),
                 ("--resume", resume or None),
             )
             if value is not None
@@ -117,11 +127,18 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
         raise click.UsageError("--resume needs --certificate FILE (the certificate to go on from)")
     if scheduler is not None and workers is not None:
         raise click.UsageError("--workers is for local processes, not with --scheduler")
+    if time_limit is not None and (depth is not None or seconds is not None):
+        raise click.UsageError(
+            "--time-limit is for the exact optimum (neither --depth nor --seconds); "
+            "--seconds limits a bound's time"
+        )
     game = open_game(pegs, colors, variant)
     if scheduler is not None:
         from evo.ea.cluster import check_scheduler
 
         check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
+    if depth is None and seconds is None:
+        _estimate_optimum(game, workers, scheduler, time_limit, as_json)
 
     exact_below = EXACT_BELOW if exact_below is None else exact_below
     with ExitStack() as stack:
@@ -131,6 +148,26 @@ def bound(depth, seconds, exact_below, workers, scheduler, as_json, certificate,
         if resume and certificate is not None and certificate.exists():
             start = _resumed(certificate, game, exact_below)
         _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start)
+
+
+def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
+    """Without --depth or --seconds, the bound is the exact optimum: its estimate, as
+    ``evo baselines --only optimal`` gives it (stderr), and the same refusal beyond the
+    time limit, before any work."""
+    from evo.baselines import BaselineRefused, Where, estimate_seconds
+    from evo.baselines.limits import DEFAULT_TIME_LIMIT, duration_text, refuse_beyond
+
+    where = Where(scheduler=scheduler, workers=workers or 0)
+    est = estimate_seconds(game, "optimal", where=where)
+    limit = DEFAULT_TIME_LIMIT if time_limit is None else time_limit
+    try:
+        refuse_beyond(game, "optimal", est, limit)
+    except BaselineRefused as e:
+        raise click.ClickException(
+            f"{e.citing('--time-limit')}; --seconds S or --depth D proves a lower bound instead"
+        ) from None
+    if est is not None and not as_json:
+        click.echo(f"the least total, searched exactly: about {duration_text(est)} here", err=True)
 
 
 def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start):
@@ -185,13 +222,32 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
         f"(average {result.lower_bound / game.num_codes:.4f}), {result.seconds:.1f} s"
     )
     for c in sorted(data["classes"], key=lambda c: c["total"]):
-        depths = {str(p["depth"]) for p in c["parts"] if p["size"] > 2}
         click.echo(
             f"  first guess {c['guess']} (class of {c['orbit']}): at least {c['total']:,}"
-            f" (depth {', '.join(sorted(depths)) or 'exact'})"
+            f" ({depth_words([p['depth'] for p in c['parts'] if p['size'] > 2])})"
         )
+    click.echo(DEPTH_LEGEND)
     if certificate is not None:
         click.echo(f"certificate: {certificate}")
+
+
+#: What the depths of the lines above say.
+DEPTH_LEGEND = (
+    "(depth d: every guess tried d levels deep, the first guess's level included, each "
+    "code set below bounded by its perfect split; depth 0: the first guess's parts by "
+    "their perfect split alone; exact: solved)"
+)
+
+
+def depth_words(depths: list) -> str:
+    """How deep a first guess's parts were searched, in words: their certificate depths
+    (-1 for the perfect split alone, "exact" when solved) counted as ``--depth`` counts,
+    from the first guess."""
+    levels = sorted({d + 1 for d in depths if d != "exact"})
+    if not levels:
+        return "exact"
+    text = f"depth {levels[0]}" if len(levels) == 1 else f"depths {levels[0]} to {levels[-1]}"
+    return text + (", some parts exact" if "exact" in depths else "")
 
 
 def _stopped(signal_name: str, latest: list, certificate: Path | None) -> Exception:

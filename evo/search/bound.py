@@ -58,6 +58,13 @@ EXACT_BELOW = 20
 #: A part's depth when only its perfect-split bound ``LB(size)`` is known (no search).
 UNSEARCHED = -1
 
+#: Sets of more codes than this check the deadline before they are searched (smaller
+#: ones every 16 sets): a task given a few seconds ends within them.
+CHECK_ABOVE = 64
+
+#: Codes of the search that warms a worker up (:func:`warm_up`).
+WARM_CODES = 24
+
 #: Sets whose bounds a task keeps before it empties its memo (and the exact search's).
 MEMO_ENTRIES = 1_000_000
 
@@ -128,6 +135,11 @@ class Bounder:
         #: orders of the same guesses.
         self.memo: dict[bytes, list[int]] = {}
         self.nodes = 0
+        #: Whether a value found rests on a depth-0 estimate (the perfect splits of a
+        #: set's parts). While it does not, every value found is the set's least total
+        #: itself: each guess's parts were solved exactly or bounded by no less than the
+        #: least found (:meth:`bound` then returns the exact value).
+        self.estimated = False
 
     def bound(
         self, codes: np.ndarray, node: Node | None = None, *, depth: int, budget: int = UNBOUNDED
@@ -190,12 +202,14 @@ class Bounder:
         if low >= budget:
             return low
         self.nodes += 1
-        if self.deadline is not None and (self.nodes & 15) == 0:
+        if self.deadline is not None and ((self.nodes & 15) == 0 or n > CHECK_ABOVE):
+            # Every set of many codes (its scoring alone may take long), else every 16th.
             if time.monotonic() > self.deadline:
                 raise SearchTimeout
         kept, bounds, biggest, least = self._score(self._all, codes, budget, low, game, pal)
         if depth == 0:
             # The least over the guesses, parts without a perfect split counted one up.
+            self.estimated = True
             small = self._small(most)
             value = int(least)
             if len(kept) and value < budget:
@@ -301,6 +315,17 @@ def first_guess_part(game: Game, guess: int, feedback: int) -> np.ndarray:
     return np.flatnonzero(fb == feedback).astype(np.int64)
 
 
+@dataclass(frozen=True)
+class PartResult:
+    """What a task proved of a part: its ``bound`` (None: the time ran out first), the
+    depth it holds at (``None``: the part's least total itself, either solved exactly
+    or searched to a depth that never used an estimate), and the task's ``seconds``."""
+
+    bound: int | None
+    depth: int | None
+    seconds: float
+
+
 def part_bound(
     game: Game,
     guess: int,
@@ -309,16 +334,19 @@ def part_bound(
     *,
     exact_below: int = EXACT_BELOW,
     seconds: float | None = None,
-) -> tuple[int | None, float]:
-    """A task: ``(bound, seconds)`` of the part of the codes that answer ``feedback`` to
-    the first guess ``guess``: its perfect-split bound (depth :data:`UNSEARCHED`),
-    ``V_depth`` (depth 0 or more), or its least total (``None``); bound None when
-    ``seconds`` ran out first. A pure function of its arguments (a fresh memo)."""
+) -> PartResult:
+    """A task: the bound of the part of the codes that answer ``feedback`` to the first
+    guess ``guess``: its perfect-split bound (depth :data:`UNSEARCHED`), ``V_depth``
+    (depth 0 or more; the least total itself when no estimate was used), or its least
+    total (``None``); bound None when ``seconds`` ran out first. A pure function of its
+    arguments (a fresh memo)."""
     start = time.monotonic()
     codes = first_guess_part(game, guess, feedback)
     n = len(codes)
-    if n <= 2 or depth == UNSEARCHED:
-        return perfect_split(game, n), time.monotonic() - start
+    if n <= 2:
+        return PartResult(2 * n - 1, None, time.monotonic() - start)
+    if depth == UNSEARCHED:
+        return PartResult(perfect_split(game, n), UNSEARCHED, time.monotonic() - start)
     deadline = None if seconds is None else start + seconds
     bounder = Bounder(game, exact_below=exact_below, deadline=deadline)
     node = Node.after(game, (int(guess),))
@@ -328,8 +356,23 @@ def part_bound(
         else:
             value = bounder.bound(codes, node, depth=depth)
     except SearchTimeout:
-        return None, time.monotonic() - start
-    return int(value), time.monotonic() - start
+        return PartResult(None, depth, time.monotonic() - start)
+    exact = depth is None or n <= exact_below or not bounder.estimated
+    return PartResult(int(value), None if exact else depth, time.monotonic() - start)
+
+
+def warm_up(game: Game) -> None:
+    """Load in this process what the tasks use (their kernels from numba's cache, the
+    perfect-split table): a search of each kind on a few codes, its answer dropped."""
+    fb = game.feedback_row(0)
+    part = np.flatnonzero(fb == np.bincount(fb, minlength=game.num_feedbacks).argmax())
+    codes = part[:WARM_CODES].astype(np.int64)
+    node = Node.after(game, (0,))
+    bounder = Bounder(game, exact_below=2)
+    bounder.bound(codes, node, depth=1)
+    bounder.exact(codes[:5], node)
+    perfect_split(game, len(part))
+    first_guess_classes(game)
 
 
 def perfect_split(game: Game, n: int) -> int:
@@ -525,7 +568,10 @@ def lower_bound(
     # The kernels compiled where the tasks run (here, or a Dask worker's machine) first:
     # not on the clock.
     need = kernels_for(game, ("search",))
-    tasks_run = task_mapper(scheduler=scheduler, workers=workers, ordered=False, kernels=need)
+    # The local workers started and warmed up first too: the time is the tasks'.
+    tasks_run = task_mapper(
+        scheduler=scheduler, workers=workers, ordered=False, kernels=need, warm=(warm_up, (game,))
+    )
     with tasks_run as mapper:
         start = began = time.monotonic()
         target = None if depth is None else depth - 1  # the parts' depth
@@ -541,8 +587,16 @@ def lower_bound(
                 start -= before  # the time reported: the certificate's and this call's
             else:
                 # Not written here (edited, or another machine's): nothing of it is taken
-                # as proved before each part is proved again (CertificateError if not).
-                check_certificate(resume, game=game)
+                # as proved before each part is proved again (CertificateError if not),
+                # and each part goes on from what was proved, not from what it claims (a
+                # lowered bound claimed exact would otherwise end as a false optimum).
+                checked = check_certificate(resume, game=game)
+                flat = certificate_parts(resume)
+                for k, got in zip(checked.proved, checked.results):
+                    ci, pi, _ = flat[k]
+                    p = classes[ci].parts[pi]
+                    assert got.bound is not None  # no time limit: proved
+                    p.bound, p.depth = got.bound, got.depth
 
         def least() -> ClassBound:
             return min(classes, key=lambda c: (c.total, c.guess))
@@ -596,13 +650,12 @@ def lower_bound(
                 for p in todo
             ]
             progressed = False
-            for i, (value, spent) in mapper(_task, args):  # as each task ends
+            for i, got in mapper(_task, args):  # as each task ends
                 tasks += 1
-                if value is None:
+                if got.bound is None:
                     continue  # out of time: the part keeps the bound it had
                 p = todo[i]
-                p.bound, p.seconds = max(p.bound, value), spent
-                p.depth = None if p.size <= exact_below else args[i][3]  # small: solved
+                p.bound, p.seconds, p.depth = max(p.bound, got.bound), got.seconds, got.depth
                 progressed = True
                 record()
             if not progressed:
@@ -617,10 +670,12 @@ def _task(
     depth: int | None,
     exact_below: int,
     until: float | None,
-) -> tuple[int | None, float]:
+) -> PartResult:
     """:func:`part_bound` with positional arguments, for the mappers; ``until``: the
     wall-clock time (``time.time()``) by which it gives up."""
-    seconds = None if until is None else max(until - time.time(), 0.0)
+    seconds = None if until is None else until - time.time()
+    if seconds is not None and seconds <= 0:
+        return PartResult(None, depth, 0.0)  # its turn came after the time allowed
     return part_bound(game, guess, feedback, depth, exact_below=exact_below, seconds=seconds)
 
 
@@ -671,12 +726,13 @@ def certificate_sealed(data: dict[str, Any]) -> bool:
 @dataclass(frozen=True)
 class CertificateCheck:
     """What a check of a certificate found: its game, its bound (which follows from its
-    entries), and the parts proved again (their flat indices)."""
+    entries), the parts proved again (their flat indices) and what was proved of each."""
 
     game: Game
     lower_bound: int
     parts: int
     proved: tuple[int, ...]
+    results: tuple[PartResult, ...] = ()
 
 
 def certificate_parts(data: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
@@ -827,22 +883,25 @@ def check_certificate(
     flat = certificate_parts(data)
     if part is not None and not 0 <= part < len(flat):
         raise CertificateError(f"part {part}: the certificate has parts 0 to {len(flat) - 1}")
-    proved = []
+    proved: list[int] = []
+    results: list[PartResult] = []
     if prove:
         for k in range(len(flat)) if part is None else [part]:
             ci, pi, p = flat[k]
             guess = game.parse_code(classes[ci]["guess"])
             depth = _entry_depth(p, f"class {ci} part {pi}")
-            value, _ = part_bound(
+            result = part_bound(
                 game, guess, game.parse_feedback(p["feedback"]), depth, exact_below=exact_below
             )
+            value = result.bound
             assert value is not None
             if value < p["bound"]:
                 raise CertificateError(
                     f"class {ci} part {pi} (part {k}): proved {value}, not the {p['bound']} claimed"
                 )
             proved.append(k)
-    return CertificateCheck(game, claimed, len(flat), tuple(proved))
+            results.append(result)
+    return CertificateCheck(game, claimed, len(flat), tuple(proved), tuple(results))
 
 
 def _bound_value(p: dict[str, Any], where: str) -> int:

@@ -24,7 +24,9 @@ class task_mapper:
     in order). ``ordered``: the results in the tasks' order, else ``(index, result)`` as
     each task ends (a slow task holds back none of the others). ``kernels``: the compiled
     kernels the tasks call, made ready before the first one (on a Dask worker's machine
-    too), never inside a task."""
+    too), never inside a task. ``warm``: a task ``(fn, args)`` that this process, or each
+    local worker process, runs once before the mapper is given (the workers started and
+    their kernels loaded: a search timed from then has its time for its tasks)."""
 
     def __init__(
         self,
@@ -33,11 +35,13 @@ class task_mapper:
         workers: int = 1,
         ordered: bool = True,
         kernels: Kernels | None = None,
+        warm: tuple[Callable, tuple] | None = None,
     ):
         self.scheduler = scheduler
         self.workers = max(1, workers)
         self.ordered = ordered
         self.kernels = kernels
+        self.warm = warm
         self._close: Callable[[], None] | None = None
         self._stop: Callable[[], None] | None = None
 
@@ -72,6 +76,8 @@ class task_mapper:
 
             return dask_map
         if self.one_by_one:
+            if self.warm is not None:
+                self.warm[0](*self.warm[1])
             if self.ordered:
                 return lambda fn, args: (fn(*a) for a in args)
             return lambda fn, args: ((i, fn(*a)) for i, a in enumerate(args))
@@ -80,14 +86,22 @@ class task_mapper:
 
         quiet_resource_tracker()
         # Spawned, not forked: the parent may run numba's threads already.
+        spawn = multiprocessing.get_context("spawn")
+        ready = None if self.warm is None else spawn.Barrier(self.workers + 1)
         pool = ProcessPoolExecutor(
             self.workers,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=die_with_parent,
-            initargs=(os.getpid(),),
+            mp_context=spawn,
+            initializer=_start_worker,
+            initargs=(os.getpid(), self.warm, ready),
         )
         self._close = lambda: pool.shutdown(cancel_futures=True)
         self._stop = lambda: _terminate(pool)
+        if ready is not None:
+            # A process per task submitted while none is idle: every worker starts, warms
+            # up, and waits for the others (a worker that never comes: given up on).
+            for _ in range(self.workers):
+                pool.submit(os.getpid)
+            _meet(ready)
         if self.ordered:
             return lambda fn, args: pool.map(fn, *zip(*args)) if args else iter(())
 
@@ -109,6 +123,31 @@ def _terminate(pool: Any) -> None:
     for process in list((getattr(pool, "_processes", None) or {}).values()):
         process.terminate()
     pool.shutdown(wait=False, cancel_futures=True)
+
+
+#: Seconds the workers' warm-up is waited for at most.
+WARM_SECONDS = 600.0
+
+
+def _start_worker(parent: int, warm: tuple[Callable, tuple] | None, ready: Any) -> None:
+    """A local worker's start: bound to its parent's life, then warmed up (``warm``), and
+    ready when every worker is (``ready``, a barrier that the parent waits on too)."""
+    die_with_parent(parent)
+    if warm is not None:
+        warm[0](*warm[1])
+    if ready is not None:
+        _meet(ready)
+
+
+def _meet(ready: Any) -> None:
+    """Wait at the barrier ``ready`` (at most :data:`WARM_SECONDS`; one that breaks is
+    gone past: the tasks run anyway, only later)."""
+    import threading
+
+    try:
+        ready.wait(WARM_SECONDS)
+    except threading.BrokenBarrierError:
+        pass
 
 
 def die_with_parent(parent: int) -> None:
