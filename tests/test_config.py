@@ -149,3 +149,21 @@ def test_resolved_config_round_trips(tmp_path):
     assert back == c
     assert back.mutation.operators[0].kind == "greedy" and back.mutation.operators[0].tries == 3
     assert yaml.safe_load(path.read_text()) == c.model_dump(mode="json")
+
+
+def test_a_huge_number_of_pegs_is_refused_at_once(tmp_path):
+    """``pegs: 2**63`` was counted (``3 ** 2**63``) before its bound was checked: the
+    config never loaded (found by test_cli_fuzz). Now one line, at once."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "huge.yaml"
+    path.write_text("game: {colors: 3, pegs: 9223372036854775808}\n")
+    code = "import sys; from evo.cli import main; sys.argv = ['evo'] + sys.argv[1:]; main()"
+    out = subprocess.run(
+        [sys.executable, "-c", code, "config", "show", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2 and "game.pegs" in out.stderr, out.stderr

@@ -101,7 +101,22 @@ def game_codes(game: dict | GameConfig) -> int:
         return registered_game(spec).num_codes
     if kind in WORDLE_KINDS:
         return ANSWER_COUNT
-    return count_codes(int(spec.get("pegs", 4)), int(spec.get("colors", 6)), str(kind))
+    pegs, colors = int(spec.get("pegs", 4)), int(spec.get("colors", 6))
+    for key, value in (("pegs", pegs), ("colors", colors)):
+        low, high = _field_range(GameConfig, key)
+        if not low <= value <= high:  # before counting: 3 ** 2**63 would never end
+            raise ValueError(f"game.{key}: {value} is not from {low} to {high}")
+    return count_codes(pegs, colors, str(kind))
+
+
+def _field_range(model: type[ConfigModel], key: str) -> tuple[int, int]:
+    """The ``ge`` and ``le`` of an integer field of ``model``: its bounds, said once."""
+    low, high = None, None
+    for m in model.model_fields[key].metadata:
+        low = getattr(m, "ge", low)
+        high = getattr(m, "le", high)
+    assert low is not None and high is not None, key
+    return int(low), int(high)
 
 
 class InitConfig(ConfigModel):
