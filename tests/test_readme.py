@@ -122,7 +122,7 @@ def python_blocks(text: str) -> list[str]:
 def test_the_readme_python_runs_as_written(tmp_path):
     """The "From Python" snippet, run in an empty directory: it prints Knuth's total and
     the optimum it reaches, and writes the two files it says."""
-    (block,) = python_blocks(README.read_text(encoding="utf-8"))
+    block = next(b for b in python_blocks(README.read_text(encoding="utf-8")) if "knuth" in b)
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     res = subprocess.run(
         [sys.executable, "-c", block], cwd=tmp_path, env=env, capture_output=True, text=True
@@ -130,6 +130,23 @@ def test_the_readme_python_runs_as_written(tmp_path):
     assert res.returncode == 0, res.stderr
     assert res.stdout.splitlines()[0] == "5801 5625"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["best.json", "best.svg"]
+
+
+@pytest.mark.slow
+def test_the_readme_custom_game_runs_as_written(tmp_path):
+    """The "Games" snippet: a game of twelve animals, evolved in ten generations to the
+    optimum the exact search proves (35); it writes nothing."""
+    blocks = python_blocks(README.read_text(encoding="utf-8"))
+    block = next(b for b in blocks if "custom_game" in b)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    res = subprocess.run(
+        [sys.executable, "-c", block], cwd=tmp_path, env=env, capture_output=True, text=True
+    )
+    assert res.returncode == 0, res.stderr
+    evolved, optimum = (int(x) for x in res.stdout.split())
+    assert evolved == optimum == 35
+    assert not list(tmp_path.iterdir())
+    assert len(blocks) == 2
 
 
 def layout_lines(text: str) -> list[str]:
