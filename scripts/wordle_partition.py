@@ -1,6 +1,6 @@
 """How Wordle's first guesses split the 2,315 answers: a check of evo's feedback table
 against published figures (issue 53; the figures and their sources are in
-NOTES-t53wordle.md).
+docs/WORDLE.md).
 
 For each word given (default: SALET TRACE CRANE SLATE CRATE ROATE SOARE RAISE), prints the
 number of parts (distinct feedbacks), the largest part and its feedback, the expected

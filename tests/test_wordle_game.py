@@ -1,7 +1,7 @@
 """Wordle as an evo game (issue 53 item 3): ``make_game("wordle")`` and ``--game wordle``
 give a game that growth, tree files, configs, ``evo table``, ``evo play`` and the
 baselines work with; its feedback checked against a letter-by-letter statement of the
-rule, and a baseline's total against the published one (NOTES-t53wordle.md 4.2)."""
+rule, and a baseline's total against the published one (docs/WORDLE.md 4.2)."""
 
 from __future__ import annotations
 

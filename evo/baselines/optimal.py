@@ -77,7 +77,7 @@ MEASURED_SECONDS: dict[tuple[str, int, int], float] = {
 #: One thread's seconds taken for Wordle's optimum over every first guess (both modes),
 #: a floor rather than a measure: Selby's solver, specialised to Wordle (endgame and
 #: super-additivity cuts evo's search has not), takes "a day or two on a single core"
-#: (its README; NOTES-t53wordle.md 4.4), and evo's search had not finished after 10
+#: (its README; docs/WORDLE.md 4.4), and evo's search had not finished after 10
 #: minutes and 277,347 nodes here. So the optimum is refused under 2 days.
 WORDLE_OPTIMUM_SECONDS = 2 * 86400.0
 
