@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-from evo.core.game import Game, GuessRule, UnknownGameError
+from evo.core.game import GuessRule, TabledGame, UnknownGameError
 
 #: What a custom game's name may hold: it names cache folders and run directories.
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
@@ -49,7 +49,7 @@ MAX_TABLE_BYTES = 1 << 31
 _REGISTRY: dict[str, CustomGame] = {}
 
 
-class CustomGame(Game):
+class CustomGame(TabledGame):
     """A game of codes, guesses and feedbacks given in Python (:func:`custom_game`)."""
 
     use_table = True
@@ -212,12 +212,6 @@ class CustomGame(Game):
             shown = ", ".join(repr(t) for t in self._feedback_text[:4])
             raise ValueError(f"feedback {text!r} is not one of {self._name} (such as {shown})")
         return hit
-
-    def compute_feedback(self, guesses: np.ndarray | int, secrets: np.ndarray | int) -> np.ndarray:
-        """The table's feedbacks (a custom game is its table)."""
-        g = np.asarray(guesses, dtype=np.int64)
-        s = np.asarray(secrets, dtype=np.int64)
-        return self._table[g, s]
 
     @property
     def table(self) -> np.ndarray:

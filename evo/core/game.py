@@ -399,6 +399,18 @@ class Game(ABC):
         )
 
 
+class TabledGame(Game):
+    """A game whose feedbacks are its table, always kept whole (a custom game, Wordle):
+    computing a feedback is reading it."""
+
+    def compute_feedback(self, guesses: np.ndarray | int, secrets: np.ndarray | int) -> np.ndarray:
+        g = np.asarray(guesses, dtype=np.int64)
+        s = np.asarray(secrets, dtype=np.int64)
+        table = self.table
+        assert table is not None  # kept whole, always
+        return table[g, s]
+
+
 def rule_state(game: Game, history: Sequence[int], code: int) -> Hashable:
     """The state of ``game``'s rule at the node the guesses of ``history`` lead to for
     secret ``code`` (any code of that node: they all answer the history alike)."""

@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from evo.core.game import Game, GuessRule, memory_estimate
+from evo.core.game import GuessRule, TabledGame, memory_estimate
 from evo.core.kinds import WORDLE_KINDS
 from evo.core.wordle import (
     FEEDBACKS,
@@ -42,7 +42,7 @@ from evo.core.wordle import (
 )
 
 
-class WordleGame(Game):
+class WordleGame(TabledGame):
     """Wordle, normal (``hard`` False) or hard mode. Make it with :func:`wordle_game`
     (one per process and mode: the table is built once, in about a second).
 
@@ -181,11 +181,6 @@ class WordleGame(Game):
     def letters(self) -> np.ndarray:
         """``(G, 5)`` uint8 letters (a = 0) of every guess."""
         return letters(self.words)
-
-    def compute_feedback(self, guesses: np.ndarray | int, secrets: np.ndarray | int) -> np.ndarray:
-        g = np.asarray(guesses, dtype=np.int64)
-        s = np.asarray(secrets, dtype=np.int64)
-        return self.table[g, s]
 
     @cached_property
     def table(self) -> np.ndarray:
