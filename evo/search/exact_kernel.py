@@ -548,6 +548,63 @@ def fewer_parts(rows, grouped, lb, small, m, starts, lens, lows):  # pragma: no 
     return raised
 
 
+@njit(cache=True, inline="always")
+def opening(n, bound, lower, lb, meta):  # pragma: no cover - compiled
+    """``(low, go)``: a set of ``n`` codes' lower bound (its perfect split's, or ``lower``
+    from the memo), and whether to search it: the bound is below ``bound`` and the node is
+    counted against the budget (:func:`~evo.search.memo_kernel.counted`; else low 0)."""
+    low = max(lb[n], lower)
+    if low >= bound:
+        return low, False
+    if not counted(meta):
+        return np.int64(0), False
+    return low, True
+
+
+@njit(cache=True, inline="always")
+def next_split(q, codes, scored, best, best_g, game, memo, base, limits, work, tried, ntried):
+    """From the ``q``-th candidate on (``scored``: :func:`_candidates`'), the next guess
+    worth searching on ``codes``: ``(q, g, best, best_g, grouped, total, rest, m, tried,
+    ntried)``, its split's parts (:func:`split`) and their bounds (:func:`part_bounds`,
+    then :func:`fewer_parts`); ``q``, where to go on from, is -1 when the search of the
+    set ends: a bound reaches ``best`` (the later ones do too), or a guess's parts have
+    one or two codes (its bound is its cost, the least left: the new ``best``). Passed
+    over: a split tried already (:func:`repeats`), one with a part of more than ``fits``
+    codes or with no subtree within ``depth`` guesses, and one whose bounds reach
+    ``best``. ``game``, ``memo`` and ``base`` as :func:`search` takes them; ``limits``:
+    ``(depth, fits, small)``; ``work``: :func:`scratch`'s but ``tried``."""
+    cands, kept, bounds, biggest = scored[0], scored[1], scored[2], scored[3]
+    rows, lb, nf = game[0], game[5], game[6]
+    depth, fits, small = limits
+    tried_h, starts, lens, lows = work
+    n = len(codes)
+    while q < len(kept):
+        b = bounds[q]
+        if b >= best:
+            break
+        g = cands[kept[q]]
+        if biggest[q] <= 2:
+            # Parts of one or two codes cost exactly their bound, the least left.
+            best, best_g = b, g
+            break
+        q += 1
+        grouped, sizes, label = split(rows, g, codes, codes, nf)
+        if len(sizes) > 0 and sizes[len(sizes) - 1] > fits:
+            continue  # its largest part cannot be solved within the guesses left
+        tried, ntried, again = repeats(tried, tried_h, ntried, label)
+        if again:
+            continue
+        # m < 0: a part is known to have no subtree within the guesses left.
+        total, rest, m = part_bounds(n, grouped, sizes, memo, base, lb, depth, starts, lens, lows)
+        if m < 0 or total + rest >= best:
+            continue
+        rest += fewer_parts(rows, grouped, lb, small, m, starts, lens, lows)
+        if total + rest < best:
+            return q, g, best, best_g, grouped, total, rest, m, tried, ntried
+    z = np.int64(0)
+    return -1, best_g, best, best_g, np.empty(0, codes.dtype), z, z, 0, tried, ntried
+
+
 @njit(cache=True, nogil=True)
 def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cover - compiled
     """The exact search of :class:`evo.search.exact.Solver` (no depth limit) compiled
@@ -570,16 +627,14 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
     n = len(codes)
     if n <= 2:
         return np.int64(2 * n - 1)
-    rows, lb, nf = game[0], game[5], game[6]
+    lb, nf = game[5], game[6]
     meta = memo[4]
     known, guess, lower = lookup_both(memo, base, codes)
     if guess >= 0:
         return known
-    low = max(lb[n], lower)
-    if low >= bound:
+    low, go = opening(n, bound, lower, lb, meta)
+    if not go:
         return low
-    if not counted(meta):
-        return np.int64(0)
     cands, kept, bounds, biggest, least = _candidates(codes, bound, low, game, palette)
     if len(kept) > 0 and bounds[0] < bound and biggest[0] <= 2:
         # The first candidate's parts have one or two codes: its bound is its cost, the
@@ -589,31 +644,21 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
     best = bound
     best_g = np.int64(-1)
     tried, tried_h, starts, lens, lows = scratch(len(kept), n, nf)
+    work = (tried_h, starts, lens, lows)
     small = perfect_codes(lb, nf)
     if small < 3:
         small = 0  # nothing to raise (or feedbacks beyond a word's bits)
+    limits = (-1, n, small)
+    scored = (cands, kept, bounds, biggest)
     ntried = 0
-    for q in range(len(kept)):
-        b = bounds[q]
-        if b >= best:
+    q = 0
+    while True:
+        q, g, best, best_g, grouped, total, rest, m, tried, ntried = next_split(
+            q, codes, scored, best, best_g, game, memo, base, limits, work, tried, ntried
+        )
+        if q < 0:
             break
-        g = cands[kept[q]]
-        if biggest[q] <= 2:
-            # Parts of one or two codes cost exactly their bound, the least left.
-            best, best_g = b, g
-            break
-        grouped, sizes, label = split(rows, g, codes, codes, nf)
-        tried, ntried, again = repeats(tried, tried_h, ntried, label)
-        if again:
-            continue
-        total, rest, m = part_bounds(n, grouped, sizes, memo, base, lb, -1, starts, lens, lows)
-        if total + rest >= best:
-            continue
-        rest += fewer_parts(rows, grouped, lb, small, m, starts, lens, lows)
-        if total + rest >= best:
-            continue
         below = _below(palette, g) if symmetry else palette
-        done = True
         for p in range(m):
             rest -= lows[p]
             part = grouped[starts[p] : starts[p] + lens[p]]
@@ -621,9 +666,8 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
             if meta[STATUS] != 0:
                 return np.int64(0)
             if total + rest >= best:
-                done = False
                 break
-        if done:
+        else:
             best, best_g = total, g
     if best_g >= 0:
         store_both(memo, base, codes, best, best_g, ZERO)

@@ -24,14 +24,13 @@ import numpy as np
 from numba import njit
 
 from evo.core.feedback_kernel import feedback
-from evo.search.exact_kernel import _below, _candidates, part_bounds, repeats, scratch, split
+from evo.search.exact_kernel import _below, _candidates, next_split, opening, scratch
 from evo.search.memo_kernel import (
     MOST,
     MOST_64,
     NO_GUESS,
     STATUS,
     ZERO,
-    counted,
     lookup,
     store,
     within_key,
@@ -130,16 +129,17 @@ def search_within(codes, bound, depth, room, memo, game, palette, symmetry):  # 
         return NONE
     lb, nf = game[5], game[6]
     rows = game[0]
-    low = max(lb[n], lower)
-    if low >= bound:
+    low, go = opening(n, bound, lower, lb, meta)
+    if not go:
         return low
-    if not counted(meta):
-        return np.int64(0)
     cands, kept, bounds, biggest, least = _candidates(codes, bound, low, game, palette)
-    fits = room[depth - 1]
     best = bound
     best_g = np.int64(-1)
     tried, tried_h, starts, lens, lows = scratch(len(kept), n, nf)
+    work = (tried_h, starts, lens, lows)
+    # Within depth guesses the parts are bounded by the memo only (no fewer_parts raise).
+    limits = (depth - 1, room[depth - 1], 0)
+    scored = (cands, kept, bounds, biggest)
     ntried = 0
     # Three guesses from the limit, the parts' two-guess searches read every code of the
     # game for each part (to prove that none splits it): after a few, from a table.
@@ -148,30 +148,15 @@ def search_within(codes, bound, depth, room, memo, game, palette, symmetry):  # 
     scans = scans and len(every) * n <= TABLE_BYTES
     table = np.empty((0, 0), dtype=np.uint8)
     twos = 0
-    for q in range(len(kept)):
-        b = bounds[q]
-        if b >= best:
-            break
-        g = cands[kept[q]]
-        if biggest[q] <= 2:
-            # Parts of one or two codes (within two guesses: depth is at least 3 here) cost
-            # exactly their bound, the least left.
-            best, best_g = b, g
-            break
-        grouped, sizes, label = split(rows, g, codes, codes, nf)
-        if len(sizes) > 0 and sizes[len(sizes) - 1] > fits:
-            continue  # its largest part cannot be solved within the guesses left
-        tried, ntried, again = repeats(tried, tried_h, ntried, label)
-        if again:
-            continue
-        # m < 0: a part is known to have no subtree within the guesses left.
-        total, rest, m = part_bounds(
-            n, grouped, sizes, memo, memo, lb, depth - 1, starts, lens, lows
+    q = 0
+    # Parts of one or two codes (within two guesses: depth is at least 3 here) cost
+    # exactly their bound (next_split).
+    while q >= 0:
+        q, g, best, best_g, grouped, total, rest, m, tried, ntried = next_split(
+            q, codes, scored, best, best_g, game, memo, memo, limits, work, tried, ntried
         )
-        if m < 0 or total + rest >= best:
-            continue
-        below = _below(palette, g) if symmetry else palette
-        done = True
+        done = q >= 0  # else no candidate is left to search (and m is 0)
+        below = _below(palette, g) if symmetry and done else palette
         for p in range(m):
             rest -= lows[p]
             part = grouped[starts[p] : starts[p] + lens[p]]
