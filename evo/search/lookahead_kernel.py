@@ -417,18 +417,32 @@ def _pass(
     :func:`_runs` of them on the threads."""
     if threaded:
         return _runs(src, codes, cands, others, heuristic, floor, nfb, nlogn, palette, best, score)
+    span = (0, len(cands))
+    return _scan_run(
+        src, codes, cands, span, others, heuristic, floor, nfb, nlogn, palette, best, score
+    )
+
+
+@njit(cache=True)
+def _scan_run(
+    src, codes, cands, span, others, heuristic, floor, nfb, nlogn, palette, best, score
+):  # pragma: no cover - compiled
+    """:func:`_scan_range` over the candidates from ``span[0]`` to ``span[1]``, with
+    scratch of its own: ``(best, score)``."""
+    scratch = _scratch(src, nfb, len(codes))
+    start, stop = span
     best, score, _ = _scan_range(
         src,
         codes,
         cands,
-        0,
-        len(cands),
+        start,
+        stop,
         others,
         heuristic,
         floor,
         nlogn,
         palette,
-        _scratch(src, nfb, len(codes)),
+        scratch,
         best,
         score,
     )
@@ -452,20 +466,9 @@ def _runs(
     found = np.empty(runs, dtype=np.int64)
     scores = np.empty(runs, dtype=np.float64)
     for r in prange(runs):
-        found[r], scores[r], _ = _scan_range(
-            src,
-            codes,
-            cands,
-            r * k // runs,
-            (r + 1) * k // runs,
-            others,
-            heuristic,
-            floor,
-            nlogn,
-            palette,
-            _scratch(src, nfb, len(codes)),
-            best,
-            score,
+        span = (r * k // runs, (r + 1) * k // runs)
+        found[r], scores[r] = _scan_run(
+            src, codes, cands, span, others, heuristic, floor, nfb, nlogn, palette, best, score
         )
     for r in range(runs):
         if scores[r] < score:
