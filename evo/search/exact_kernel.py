@@ -41,6 +41,98 @@ _BIG = 48
 
 
 @njit(cache=True)
+def _inside(cands, codes):  # pragma: no cover - compiled
+    """``(inside, ni)``: the indexes in ``cands`` of the set's own codes (the consistent
+    candidates, ascending: both lists are), ``ni`` of them."""
+    n = len(codes)
+    k = len(cands)
+    inside = np.empty(n, dtype=np.int64)
+    ni = 0
+    for j in range(n):
+        i = np.searchsorted(cands, codes[j])
+        if i < k and cands[i] == codes[j]:
+            inside[ni] = i
+            ni += 1
+    return inside, ni
+
+
+@njit(cache=True)
+def _absent(codes, digits, colors):  # pragma: no cover - compiled
+    """``(present, absent, na)``: per color whether a code of the set has it, and the
+    ``na`` colors none has, ascending."""
+    pegs = digits.shape[1]
+    present = np.zeros(256, dtype=np.bool_)
+    for j in range(len(codes)):
+        for p in range(pegs):
+            present[digits[codes[j], p]] = True
+    absent = np.empty(256, dtype=np.int64)
+    na = 0
+    for c in range(colors):
+        if not present[c]:
+            absent[na] = c
+            na += 1
+    return present, absent, na
+
+
+@njit(cache=True)
+def _live(cands, inside, ni, floor, kinds, cap, orbit, palette):  # pragma: no cover - compiled
+    """``(live, nl, floored)``: the ``nl`` inconsistent candidates :func:`score` scores:
+    those whose kind's floor is below ``cap`` (``floored``: the least floor of the others)
+    and that are the lowest code of their orbit (under the permutations of the absent
+    colors, ``orbit``: ``(digits, present, absent, na)``, and ``palette``'s symmetries)."""
+    digits, present, absent, na = orbit
+    k = len(cands)
+    live = np.empty(k, dtype=np.int64)
+    scratch = np.empty(digits.shape[1], dtype=np.int64)
+    labels = np.empty(32, dtype=np.int64)
+    floored = np.int64(1) << 62
+    nl = 0
+    q = 0
+    for i in range(k):
+        if q < ni and inside[q] == i:
+            q += 1
+            continue
+        low_i = floor[kinds[cands[i]]]
+        if low_i >= cap:
+            floored = min(floored, low_i)
+            continue
+        if na > 1 and not lowest_of_orbit(digits, cands[i], present, absent, scratch):
+            continue
+        if not lowest_of_its_orbit(cands[i], palette, labels):
+            continue
+        live[nl] = i
+        nl += 1
+    return live, nl, floored
+
+
+@njit(cache=True)
+def _tabled(cols, cands, codes, live, nl, nf, tiny):  # pragma: no cover - compiled
+    """``(table, sub)``: the feedbacks of the ``live`` candidates on the set, read ahead of
+    their scoring: nothing for a tiny set (read as they are needed), the part sizes
+    counted per candidate (``table``, more than :data:`_BIG` codes), else the set's rows
+    gathered (``sub``, a code per row)."""
+    n = len(codes)
+    if tiny:
+        table = np.empty((0, nf), dtype=np.int32)
+        sub = np.empty((0, nl), dtype=np.uint8)
+    elif n > _BIG:
+        table = np.zeros((nl, nf), dtype=np.int32)
+        sub = np.empty((0, nl), dtype=np.uint8)
+        for j in range(n):
+            r = codes[j]
+            for a in range(nl):
+                table[a, by_secret(cols, r, cands[live[a]])] += 1
+    else:
+        table = np.empty((0, nf), dtype=np.int32)
+        sub = np.empty((n, nl), dtype=np.uint8)
+        for j in range(n):
+            r = codes[j]
+            for a in range(nl):
+                sub[j, a] = by_secret(cols, r, cands[live[a]])
+    return table, sub
+
+
+@njit(cache=True)
 def score(cands, codes, limit, target, game, palette):
     """Score the candidates ``cands`` (ascending) on the set ``codes`` (ascending), in a
     ``game`` as :func:`search` takes it:
@@ -74,26 +166,9 @@ def score(cands, codes, limit, target, game, palette):
     rows, cols, _, digits, colors, lb, nf, _, _, kinds, common = game
     n = len(codes)
     k = len(cands)
-    # The consistent candidates, ascending (both lists are).
-    inside = np.empty(n, dtype=np.int64)
-    ni = 0
-    for j in range(n):
-        i = np.searchsorted(cands, codes[j])
-        if i < k and cands[i] == codes[j]:
-            inside[ni] = i
-            ni += 1
-    # The colors absent from the set, ascending.
+    inside, ni = _inside(cands, codes)
     pegs = digits.shape[1]
-    present = np.zeros(256, dtype=np.bool_)
-    for j in range(n):
-        for p in range(pegs):
-            present[digits[codes[j], p]] = True
-    absent = np.empty(256, dtype=np.int64)
-    na = 0
-    for c in range(colors):
-        if not present[c]:
-            absent[na] = c
-            na += 1
+    present, absent, na = _absent(codes, digits, colors)
     scratch = np.empty(pegs, dtype=np.int64)
     labels = np.empty(32, dtype=np.int64)
     # Sets so small that each part of s codes has the bound 2s - 1 (at most P + 1 codes).
@@ -168,40 +243,10 @@ def score(cands, codes, limit, target, game, palette):
     bounds, biggest = _room(bounds, m, k), _room(biggest, m, k)
     keys, kept = _room(keys, m, k), _room(kept, m, k)
     before = np.int64(1) << 62  # the least bound of the inconsistent candidates kept
-    live = np.empty(k, dtype=np.int64)
-    nl = 0
-    q = 0
-    for i in range(k):
-        if q < ni and inside[q] == i:
-            q += 1
-            continue
-        low_i = floor[kinds[cands[i]]]
-        if low_i >= cap:
-            least = min(least, low_i)
-            continue
-        if na > 1 and not lowest_of_orbit(digits, cands[i], present, absent, scratch):
-            continue
-        if not lowest_of_its_orbit(cands[i], palette, labels):
-            continue
-        live[nl] = i
-        nl += 1
-    if tiny:
-        table = np.empty((0, nf), dtype=np.int32)
-        sub = np.empty((0, nl), dtype=np.uint8)
-    elif n > _BIG:
-        table = np.zeros((nl, nf), dtype=np.int32)
-        sub = np.empty((0, nl), dtype=np.uint8)
-        for j in range(n):
-            r = codes[j]
-            for a in range(nl):
-                table[a, by_secret(cols, r, cands[live[a]])] += 1
-    else:
-        table = np.empty((0, nf), dtype=np.int32)
-        sub = np.empty((n, nl), dtype=np.uint8)
-        for j in range(n):
-            r = codes[j]
-            for a in range(nl):
-                sub[j, a] = by_secret(cols, r, cands[live[a]])
+    orbit = (digits, present, absent, na)
+    live, nl, floored = _live(cands, inside, ni, floor, kinds, cap, orbit, palette)
+    least = min(least, floored)
+    table, sub = _tabled(cols, cands, codes, live, nl, nf, tiny)
     for a in range(nl):
         i = live[a]
         low_i = floor[kinds[cands[i]]]
