@@ -53,7 +53,7 @@ def _helpful_draw(src, m, cur, lo, hi, win, rng):  # pragma: no cover - compiled
     return found[rng.integers(0, n)]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gather(order, frontier, k, cur, first):  # pragma: no cover - compiled
     """The codes of the ``k`` nodes of the frontier side by side in ``cur`` (node ``i``'s
     from ``first[i]`` to ``first[i + 1]``); the fewest codes of a node."""
@@ -73,18 +73,14 @@ def _gather(order, frontier, k, cur, first):  # pragma: no cover - compiled
     return small
 
 
-@njit(cache=True)
-def _first_guesses(
-    game, template, k, small, level, frontier, work, rng, sampling
-):  # pragma: no cover
+@njit(cache=True, inline="always")
+def _first_guesses(grow, k, small, frontier, work, rng, sampling):  # pragma: no cover - compiled
     """A first try of a helpful guess per frontier node (evo.core.growth._choose_guesses):
     the template's, or drawn; the number of nodes left ``pending`` (their guess does not
     help; a template's guess that does not help is followed down its only branch)."""
-    src, m, win, _, consistent = game
-    t_guess, t_child = template
-    cur, first = level
+    src, m, win, _, consistent, t_guess, t_child = grow
+    cur, first, guesses, cand, pending, _ = work
     f_count, f_tmpl = frontier[2], frontier[3]
-    guesses, cand, pending = work[0], work[1], work[2]
     first_width, large_set = sampling[2], sampling[3]
     width = 1
     if consistent:
@@ -128,16 +124,14 @@ def _first_guesses(
     return npend
 
 
-@njit(cache=True)
-def _retry(game, template, npend, level, frontier, work, rng, sampling):  # pragma: no cover
+@njit(cache=True, inline="always")
+def _retry(grow, npend, frontier, work, rng, sampling):  # pragma: no cover - compiled
     """Batches of guesses for the ``npend`` pending nodes until each has a helpful one:
     the template's (followed down while it does not help), codes of the node, random
     codes for some rounds, then a uniform draw among the helpful ones."""
-    src, m, win, _, consistent = game
-    t_guess, t_child = template
-    cur, first = level
+    src, m, win, _, consistent, t_guess, t_child = grow
+    cur, first, guesses, _, pending, batch = work
     f_count, f_tmpl = frontier[2], frontier[3]
-    guesses, pending, batch = work[0], work[2], work[3]
     rejection_rounds, size = sampling[0], sampling[1]
     rounds = 0
     while npend > 0:
@@ -185,15 +179,15 @@ def _retry(game, template, npend, level, frontier, work, rng, sampling):  # prag
         rounds += 1
 
 
-@njit(cache=True)
-def _split(game, template, k, depth, level, order, made, guesses):  # pragma: no cover - compiled
+@njit(cache=True, inline="always")
+def _split(grow, k, depth, work, order, made, next_id):  # pragma: no cover - compiled
     """Every frontier node split by its guess (its codes in ``order``, stable by feedback)
-    and its children made (``made``: the frontier, the children, the nodes and the next
-    node's id); ``(children made, next_id)``."""
-    src, win, nfb = game[0], game[2], game[3]
-    t_child = template[1]
-    cur, first = level
-    frontier, children, nodes, next_id = made
+    and its children made from id ``next_id`` on (``made``: the frontier, the children and
+    the nodes; ``grow`` and ``work`` as :func:`grow_tree` makes them); ``(children made,
+    next_id)``."""
+    src, win, nfb, t_child = grow[0], grow[2], grow[3], grow[6]
+    cur, first, guesses = work[0], work[1], work[2]
+    frontier, children, nodes = made
     f_id, f_start, f_tmpl = frontier[0], frontier[1], frontier[3]
     c_id, c_start, c_count, c_tmpl = children
     r_guess, r_label, r_parent, r_depth, r_term, r_start, r_count = nodes
@@ -240,13 +234,13 @@ def _split(game, template, k, depth, level, order, made, guesses):  # pragma: no
     return nc, next_id
 
 
-@njit(cache=True)
-def _settle(game, template, nc, depth, order, made, rng):  # pragma: no cover - compiled
+@njit(cache=True, inline="always")
+def _settle(grow, nc, depth, order, made, next_id, rng):  # pragma: no cover - compiled
     """The ``nc`` children: one-code ones are leaves; two-code ones guess one code, the
     other is their leaf (shrink and triangles); larger ones form the next frontier
     (``made`` as :func:`_split` takes it). ``(frontier size, next_id)``."""
-    src, t_guess = game[0], template[0]
-    frontier, children, nodes, next_id = made
+    src, t_guess = grow[0], grow[5]
+    frontier, children, nodes = made
     f_id, f_start, f_count, f_tmpl = frontier
     c_id, c_start, c_count, c_tmpl = children
     r_guess, r_label, r_parent, r_depth, r_term, r_start, r_count = nodes
@@ -293,7 +287,7 @@ def _settle(game, template, nc, depth, order, made, rng):  # pragma: no cover - 
     return k, next_id
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _preorder(nodes, nn, n):  # pragma: no cover - compiled
     """The ``nn`` nodes made, in preorder: ``guess, label, parent, depth, terminal, start,
     count`` as evo.core.tree.Tree holds them."""
@@ -327,7 +321,7 @@ def _preorder(nodes, nn, n):  # pragma: no cover - compiled
     return guess, label, parent, depths, term, start, count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _frontier(n):  # pragma: no cover - compiled
     """Room for a frontier (or its children) of at most ``n + 1`` nodes: each one's id,
     start and count of its codes in ``order``, and template node (-1: none)."""
@@ -371,33 +365,27 @@ def grow_tree(
     k = 1
     depth = 1
     children = _frontier(n)
-    # Per-level work arrays: codes side by side, where each node's start, its guess, the
-    # first candidates, the pending nodes, a batch of candidates.
+    # Per-level work arrays: the frontier's codes side by side, where each node's start,
+    # their guesses, the first candidates, the pending nodes, a batch of candidates.
     cur = np.empty(n, dtype=np.int32)
     first = np.empty(n + 1, dtype=np.int64)
-    work = (
-        np.empty(n + 1, dtype=np.int64),
-        np.empty((n + 1) * sampling[2], dtype=np.int64),
-        np.empty(n + 1, dtype=np.int64),
-        np.empty(sampling[1], dtype=np.int64),
-    )
-    guesses = work[0]
-    game = (src, m, win, nfb, consistent)
-    template = (t_guess, t_child)
-    level = (cur, first)
+    guesses = np.empty(n + 1, dtype=np.int64)
+    cand = np.empty((n + 1) * sampling[2], dtype=np.int64)
+    pending = np.empty(n + 1, dtype=np.int64)
+    work = (cur, first, guesses, cand, pending, np.empty(sampling[1], dtype=np.int64))
+    grow = (src, m, win, nfb, consistent, t_guess, t_child)
+    made = (frontier, children, nodes)
     while k > 0:
         small = _gather(order, frontier, k, cur, first)
-        npend = _first_guesses(game, template, k, small, level, frontier, work, rng, sampling)
-        _retry(game, template, npend, level, frontier, work, rng, sampling)
+        npend = _first_guesses(grow, k, small, frontier, work, rng, sampling)
+        _retry(grow, npend, frontier, work, rng, sampling)
         # Triangle optimization (only a two-code root gets here).
         if k == 1 and frontier[2][0] == 2:
             g = guesses[0]
             if feedback(src, g, cur[0]) != win and feedback(src, g, cur[1]) != win:
                 guesses[0] = cur[rng.integers(0, 2)]
-        made = (frontier, children, nodes, next_id)
-        nc, next_id = _split(game, template, k, depth, level, order, made, guesses)
-        made = (frontier, children, nodes, next_id)
-        k, next_id = _settle(game, template, nc, depth, order, made, rng)
+        nc, next_id = _split(grow, k, depth, work, order, made, next_id)
+        k, next_id = _settle(grow, nc, depth, order, made, next_id, rng)
         depth += 1
     guess, label, parent, depths, term, start, count = _preorder(nodes, next_id, n)
     return guess, label, parent, depths, term, start, count, order

@@ -40,7 +40,7 @@ from evo.search.symmetry_kernel import fixing, lowest_of_its_orbit, lowest_of_or
 _BIG = 48
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _inside(cands, codes):  # pragma: no cover - compiled
     """``(inside, ni)``: the indexes in ``cands`` of the set's own codes (the consistent
     candidates, ascending: both lists are), ``ni`` of them."""
@@ -56,7 +56,7 @@ def _inside(cands, codes):  # pragma: no cover - compiled
     return inside, ni
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _absent(codes, digits, colors):  # pragma: no cover - compiled
     """``(present, absent, na)``: per color whether a code of the set has it, and the
     ``na`` colors none has, ascending."""
@@ -74,7 +74,7 @@ def _absent(codes, digits, colors):  # pragma: no cover - compiled
     return present, absent, na
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _live(cands, inside, ni, floor, kinds, cap, orbit, palette):  # pragma: no cover - compiled
     """``(live, nl, floored)``: the ``nl`` inconsistent candidates :func:`score` scores:
     those whose kind's floor is below ``cap`` (``floored``: the least floor of the others)
@@ -105,7 +105,7 @@ def _live(cands, inside, ni, floor, kinds, cap, orbit, palette):  # pragma: no c
     return live, nl, floored
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _tabled(cols, cands, codes, live, nl, nf, tiny):  # pragma: no cover - compiled
     """``(table, sub)``: the feedbacks of the ``live`` candidates on the set, read ahead of
     their scoring: nothing for a tiny set (read as they are needed), the part sizes
