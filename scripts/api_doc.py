@@ -40,6 +40,7 @@ PUBLIC = ["evo"]  # with evo.ops, which it names in __all__
 INTERNALS = [
     "evo.core",
     "evo.search",
+    "evo.proofs",
     "evo.baselines",
     "evo.ea",
     "evo.runs",

@@ -1,4 +1,4 @@
-"""Proved lower bounds (evo/search/bound.py): never above the optimum at any depth, equal
+"""Proved lower bounds (evo/proofs/bound.py): never above the optimum at any depth, equal
 to it without limits, checked against a plain recursive minimum on tiny games; the
 certificate proves again and refuses a tampered one; a search goes on from its
 certificate; the options each change what they say they change; breakers/bounds.json
@@ -26,7 +26,7 @@ from evo.cli import main
 from evo.core.game import make_game
 from evo.core.seal import seal
 from evo.core.treeio import is_tree_name
-from evo.search.bound import (
+from evo.proofs.bound import (
     Bounder,
     CertificateError,
     check_certificate,
@@ -462,7 +462,7 @@ def test_bounds_file_small_entries_are_proved_again():
 
 
 def test_cli_passes_each_option_to_the_bound(monkeypatch):
-    import evo.search.bound as bound_module
+    import evo.proofs.bound as bound_module
 
     seen = {}
     real = bound_module.lower_bound
@@ -610,7 +610,7 @@ def test_a_bound_killed_goes_on_from_its_certificate(tmp_path):
 def test_one_worker_takes_the_smallest_parts_first_several_the_largest(monkeypatch):
     """Alone, the smallest parts go first (the certificate fills soonest); with several
     workers the largest (they end together). The bound is the same either way."""
-    import evo.search.bound as bound_module
+    import evo.proofs.bound as bound_module
 
     game = make_game(4, 6)
     table = np.asarray(game.table)

@@ -1,6 +1,6 @@
 """Bounds that prune the exact search: the parts' raise where their own codes split
 them into fewer parts than the perfect split counts (exact_kernel.fewer_parts), and the
-first guesses' floors planted in its memo (evo.search.floors); checked against an
+first guesses' floors planted in its memo (evo.proofs.floors); checked against an
 independent brute force and the exact costs, and the trees unchanged."""
 
 from __future__ import annotations
@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from evo.baselines import Where, optimal
 from evo.cli import main
 from evo.core.game import make_game
+from evo.proofs.bound import CertificateError, lower_bound, write_certificate
+from evo.proofs.floors import floors_at_depth, floors_of_certificate, plant
 from evo.search import exact_kernel
-from evo.search.bound import CertificateError, lower_bound, write_certificate
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, Solver
-from evo.search.floors import floors_at_depth, floors_of_certificate, plant
 from tests.test_optimal import brute_costs
 from tests.test_trust import assert_one_line_error
 

@@ -24,14 +24,14 @@ from evo.baselines.optimal import Where, optimal
 from evo.cli import main
 from evo.core.game import make_game
 from evo.core.seal import is_sealed, key_path, seal
-from evo.search import spread
-from evo.search.bound import (
+from evo.proofs.bound import (
     CertificateError,
     certificate_sealed,
     check_certificate,
     lower_bound,
     write_certificate,
 )
+from evo.search import spread
 
 OPTIMUM_4_5 = 2463
 OPTIMUM_3_4 = 206  # Goddard, "Mastermind revisited"
@@ -129,7 +129,7 @@ def test_a_sealed_certificate_goes_on_without_proving_again(tmp_path, monkeypatc
     res = _run("bound", "-n", "4", "-c", "5", "--depth", "1", "--certificate", str(path))
     assert res.exit_code == 0, res.output
     assert certificate_sealed(json.loads(path.read_text()))
-    import evo.search.bound as bound
+    import evo.proofs.bound as bound
 
     checked = bound.check_certificate
 
@@ -353,7 +353,7 @@ def test_raised_floors_are_refused_and_state_no_optimum(tmp_path, monkeypatch, h
     """``--floors`` with a certificate whose optimal class is raised: taken on trust,
     the search would drop that class and state a worse tree as the optimum; its seal
     does not hold, so it is proved again and refused in one line."""
-    import evo.search.floors as floors
+    import evo.proofs.floors as floors
 
     path, worse = _floors_forged(tmp_path, how=how)
     args = ["baselines", "-n", "4", "-c", "5", "--only", "optimal", "--no-cache", "--json"]
@@ -370,7 +370,7 @@ def test_raised_floors_are_refused_and_state_no_optimum(tmp_path, monkeypatch, h
 
 def test_floors_of_another_machine_are_proved_again_then_prune(tmp_path, monkeypatch):
     """An honest certificate sealed elsewhere: proved again, then the optimum, 2,463."""
-    import evo.search.floors as floors
+    import evo.proofs.floors as floors
 
     path = tmp_path / "c.json"
     write_certificate(lower_bound(make_game(4, 5), depth=2), path)

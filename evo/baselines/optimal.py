@@ -34,10 +34,10 @@ from evo.core.mastermind import count_codes, peg_game
 from evo.core.numbers import whole
 from evo.core.tree import Tree
 from evo.core.treeio import save_tree
+from evo.proofs.floors import Floors, floors_at_depth, floors_of_certificate, plant
 from evo.search import spread
 from evo.search.build import Node, build_tree
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver, solve_leaf
-from evo.search.floors import Floors, floors_at_depth, floors_of_certificate, plant
 from evo.search.lookahead import palette
 
 #: Seconds measured for the whole optimum (search and tree, with the first load of the
@@ -189,7 +189,7 @@ class Where:
     (None: no bound); ``against``: a breaker of the game, whose total is the upper bound
     (the least of the two with ``upper``): when nothing costs less, the breaker is optimal
     and is the answer; ``floors``: what the first guesses' parts are proved to cost at
-    least before the search, planted in its memo (:mod:`evo.search.floors`): ``auto``
+    least before the search, planted in its memo (:mod:`evo.proofs.floors`): ``auto``
     (bounded :data:`FLOOR_DEPTH` levels deep from :data:`FLOOR_CODES` codes on), a
     depth, the path of an ``evo bound`` certificate of the game, or ``none``."""
 
@@ -450,7 +450,7 @@ def _spread(
     """The optimum's search below ``bound`` spread with a results file, or on a Dask
     cluster: as :meth:`Solver.solve` answers; ``planted``: the first guesses' floors in
     its memo (else, for the reports, those of the lower bound one level deep)."""
-    from evo.search.bound import first_guess_floors
+    from evo.proofs.bound import first_guess_floors
 
     results = None
     if where.results is not None:

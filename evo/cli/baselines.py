@@ -194,7 +194,7 @@ def baselines(
     from evo.baselines.limits import duration_text
     from evo.core.game import table_note
     from evo.core.treeio import save_tree
-    from evo.search.bound import CertificateError
+    from evo.proofs.bound import CertificateError
 
     game = open_game(pegs, colors, variant)
     if only is not None and not [n for n in only.split(",") if n.strip()]:

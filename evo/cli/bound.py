@@ -97,7 +97,7 @@ def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, 
     symmetry class), admissible bounds below; the bound is the least, over the first
     guesses, of the codes plus the bounds of the guess's parts. Prints the bound and each
     first guess's."""
-    from evo.search.bound import EXACT_BELOW, CertificateError
+    from evo.proofs.bound import EXACT_BELOW, CertificateError
 
     ctx = click.get_current_context()
     if check is not None:
@@ -173,8 +173,8 @@ def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
 def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start):
     """The bound's search and what it prints (the certificate, when asked, held)."""
     from evo.core.engine import threads
+    from evo.proofs.bound import CertificateError, lower_bound, write_certificate
     from evo.runs.driver import stop_signals
-    from evo.search.bound import CertificateError, lower_bound, write_certificate
 
     shown: list[int] = []
     latest: list = []
@@ -290,7 +290,7 @@ def _resumed(path: Path, game, exact_below: int) -> dict:
     """``--resume``: the certificate to go on from, checked to be of this game and search
     (one line naming the file when it is not); one that this machine did not write (its
     seal does not hold) has its parts proved again before the search goes on."""
-    from evo.search.bound import (
+    from evo.proofs.bound import (
         CertificateError,
         certificate_classes,
         certificate_sealed,
@@ -322,7 +322,7 @@ def _check(ctx: click.Context, path: Path, part: int | None, as_json: bool) -> N
     from click.core import ParameterSource
 
     from evo.core.game import spec_text
-    from evo.search.bound import (
+    from evo.proofs.bound import (
         CertificateError,
         certificate_game,
         check_certificate,
@@ -339,7 +339,7 @@ def _check(ctx: click.Context, path: Path, part: int | None, as_json: bool) -> N
     if key[0] == "custom":
         raise CertificateError(
             f"the certificate is of {spec_text(data['game'])}: a custom game is checked from "
-            "Python (evo.search.bound.check_certificate), where it is defined"
+            "Python (evo.proofs.bound.check_certificate), where it is defined"
         )
     mine = dict(zip(("pegs", "colors", "variant"), key))
     for name, value in given.items():

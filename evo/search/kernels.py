@@ -158,15 +158,15 @@ def ensure_compiled(
 
 # ---------------------------------------------------------------------------- markers
 def _kernel_sources() -> list[Path]:
-    """The files the compiled kernels are made of: the core and search modules (the
-    kernels and the types they take), those elsewhere that import numba, and the work
-    that compiles them."""
+    """The files the compiled kernels are made of: the core, search and proofs modules
+    (the kernels and the types they take), those elsewhere that import numba, and the
+    work that compiles them."""
     return sorted(
         p
         for p in _EVO.rglob("*.py")
         if "__pycache__" not in p.parts
         and (
-            p.parent.name in ("core", "search")
+            p.parent.name in ("core", "search", "proofs")
             or p == _EVO / "runs" / "compiled.py"
             or "from numba import" in p.read_text(encoding="utf-8")
         )

@@ -591,7 +591,7 @@ class Spread:
     ``improved``: called with ``(guess, cost)`` when a first guess is decided at a new
     least cost (the solver's memos then hold its subtree's choices); ``floors``: what
     first guesses (the root's candidates, by guess) are proved to cost at least, by
-    :mod:`evo.search.bound`, for the bounds reported only (the search does not read
+    :mod:`evo.proofs.bound`, for the bounds reported only (the search does not read
     them); ``full``,
     ``make_room``: when ``full()`` (the memo the threads share has no room),
     ``make_room()`` is called with the runner's threads paused."""

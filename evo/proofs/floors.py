@@ -3,7 +3,7 @@ game (docs/DESIGN.md §5, "The exact search", "Floors of the first guesses").
 
 Every first guess is one of a few symmetry classes (the lowest code of each orbit, the
 one the search tries), and its parts are code sets that the lower bounds of
-:mod:`evo.search.bound` bound: ``V_d`` searched ``d`` levels deep, or the bounds of an
+:mod:`evo.proofs.bound` bound: ``V_d`` searched ``d`` levels deep, or the bounds of an
 ``evo bound`` certificate. Planted in the exact search's memo as proved lower bounds of
 those sets (:meth:`evo.search.exact.Solver.remember`), they prune its root: a first
 guess whose parts are proved to cost at least what it must beat is dropped as soon as it
@@ -22,7 +22,7 @@ from typing import Any
 import numpy as np
 
 from evo.core.game import Game
-from evo.search.bound import (
+from evo.proofs.bound import (
     EXACT_BELOW,
     Bounder,
     certificate_classes,
@@ -111,8 +111,8 @@ def floors_at_depth(
 def floors_of_certificate(game: Game, path: str | Path) -> Floors:
     """The floors an ``evo bound`` certificate of ``game`` proves: its parts' bounds,
     taken as proved when its seal holds (written on this machine), else proved again
-    part by part first (:func:`evo.search.bound.check_certificate`; a
-    :class:`~evo.search.bound.CertificateError` when one cannot be)."""
+    part by part first (:func:`evo.proofs.bound.check_certificate`; a
+    :class:`~evo.proofs.bound.CertificateError` when one cannot be)."""
     start = time.monotonic()
     data: dict[str, Any] = read_certificate(path)
     exact_below = data.get("exact_below")

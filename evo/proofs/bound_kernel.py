@@ -1,4 +1,4 @@
-"""Compiled helper of the lower bounds (:mod:`evo.search.bound`): the most parts one guess
+"""Compiled helper of the lower bounds (:mod:`evo.proofs.bound`): the most parts one guess
 splits a code set into.
 
 ``P(S)``, the most non-win parts any guess makes of ``S``, bounds the parts of every

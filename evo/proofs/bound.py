@@ -103,8 +103,8 @@ class Bounder:
         # The exact search: its perfect-split bounds, its scoring and splitting kernels
         # and the feedback source they read, used as it uses them.
         self.solver = Solver(game, policy="symmetry", deadline=deadline, max_memo=max_memo)
+        from evo.proofs.bound_kernel import kind_parts, most_parts, refined_least
         from evo.search import exact_kernel
-        from evo.search.bound_kernel import kind_parts, most_parts, refined_least
         from evo.search.lookahead import identity_palette, palette
 
         self._score = exact_kernel.score

@@ -1,0 +1,10 @@
+"""The proofs: lower bounds of the least total that no breaker beats, above the search.
+
+- :mod:`~evo.proofs.bound`: the proved lower bound (``evo bound``), its certificates and
+  their check;
+- :mod:`~evo.proofs.bound_kernel`: its compiled helpers (the most parts a guess makes);
+- :mod:`~evo.proofs.floors`: first guesses' floors planted in the exact search's memo.
+
+Imports point one way: the proofs use :mod:`evo.search` and :mod:`evo.core`; neither
+imports them.
+"""
