@@ -510,7 +510,9 @@ def test_a_search_goes_on_from_its_certificate():
     # Only the second level's tasks ran; the first level's count and history carried on.
     assert len(told) - 1 == direct.tasks - shallow.tasks > 0
     assert resumed.tasks == direct.tasks
-    assert resumed.history[: len(shallow.history)] == [(round(t, 3), v) for t, v in shallow.history]
+    assert resumed.history[: len(shallow.history)] == [
+        (round(t, 3), v, u) for t, v, u in shallow.history
+    ]
     # Asked no deeper than the certificate went: nothing to do.
     again = lower_bound(game, depth=1, resume=shallow.to_json(), progress=told.append)
     assert again.lower_bound == shallow.lower_bound and again.tasks == shallow.tasks
@@ -532,7 +534,8 @@ def test_seconds_count_the_time_of_the_search_going_on_only():
         (lambda d: d.update(exact_below=10), "proved with 10, not 20"),
         (lambda d: d["classes"][0].update(total=1), "total 1 is not"),
         (lambda d: d.update(seconds="soon"), "seconds"),
-        (lambda d: d.update(history=[[1, 2, 3]]), "history"),
+        (lambda d: d.update(history=[[1, 2, 3, 4]]), "history"),
+        (lambda d: d.update(history=[[1, 5, 3]]), "history"),
         (lambda d: d["classes"][0]["parts"][0].update(depth="deep"), "depth 'deep'"),
     ],
 )
