@@ -665,10 +665,11 @@ def lower_bound(
 
     ``uppers`` (:func:`tree_uppers`, :func:`lookahead_uppers`): upper bounds of parts,
     which direct the time to the gaps: in the least class, when each of its parts has an
-    upper, the part whose upper less its bound is the largest goes one level deeper (one
-    part per worker at a time, whatever its depth; a part whose bound reaches its upper
-    is closed), and a task is given at most half the time left while other parts wait
-    (one that runs out is set aside until they are done). A class without uppers is
+    upper, the part whose last task took the least seconds per unit of its gap (upper
+    less bound; the widest gap first among parts not searched yet) goes one level deeper
+    (one part per worker at a time, whatever its depth; a part whose bound reaches its
+    upper is closed), and a task is given at most half the time left while other parts
+    wait (one that runs out is set aside until they are done). A class without uppers is
     refined as without them (every part one level deeper). The bound reports the least
     class upper (or ``uppers.total``) and the gap.
     """
@@ -769,7 +770,7 @@ def lower_bound(
                 todo = [p for p in todo if not p.closed]
                 fresh = [p for p in todo if id(p) not in stalled]
                 pool = fresh or todo
-                pool.sort(key=lambda p: (-(p.gap or 0), p.size))
+                pool.sort(key=_gap_order)
                 todo = pool[: max(1, workers)]
                 if left is not None and fresh and len(fresh) > len(todo):
                     share = left / 2
@@ -806,6 +807,19 @@ def lower_bound(
             if not progressed and share == left:
                 break
         return snapshot()
+
+
+#: Seconds a task is taken to cost at least, in :func:`_gap_order`: a part never searched
+#: (0 seconds) is not infinitely cheap.
+TASK_SECONDS = 0.01
+
+
+def _gap_order(p: PartBound) -> tuple[float, int]:
+    """The order of the parts with uppers: the least seconds per unit of gap first, the
+    seconds those of the part's last task (its next is dearer, by a factor alike across
+    parts): the widest gap first among parts never searched, and a cheap part with a small
+    gap before a part that took a minute for a wide one. Ties: the smaller part."""
+    return (p.seconds + TASK_SECONDS) / max(p.gap or 0, 1), p.size
 
 
 def _close(p: PartBound, upper: int | None) -> None:
