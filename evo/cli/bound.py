@@ -188,6 +188,7 @@ def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, 
             plot,
             title=f"{game.name}: proved lower bound and gap",
             optimum=known.total if known is not None and known.proved else None,
+            seconds=result.seconds,
         )
         if not as_json:
             click.echo(f"plot: {plot}")

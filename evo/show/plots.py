@@ -21,7 +21,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
+from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter  # noqa: E402
 from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
 from evo.core.files import atomic_write_bytes  # noqa: E402
@@ -374,12 +374,14 @@ def plot_bound(
     *,
     title: str = "",
     optimum: int | None = None,
+    seconds: float | None = None,
     figsize: tuple[float, float] = (8, 5.5),
 ) -> Path:
     """A lower bound's search against time (``history``: ``(seconds, lower, upper)``
     each time one changed, as ``evo bound`` records it): above, the proved lower bound
     and the upper bound as steps; below, the gap between them in percent of the upper,
-    on a logarithmic scale. ``optimum``: a known optimum, drawn as a line."""
+    on a logarithmic scale. ``optimum``: a known optimum, drawn as a line; ``seconds``:
+    the search's whole time (the steps drawn on to it)."""
     if not history:
         raise ValueError("the search has no history to draw")
     t = np.array([max(float(h[0]), 1e-3) for h in history])
@@ -389,6 +391,8 @@ def plot_bound(
         2, 1, figsize=figsize, layout="constrained", sharex=True, height_ratios=(3, 2)
     )
     end = t[-1] * 1.05 if len(t) > 1 else t[-1] * 2
+    if seconds is not None and seconds > t[-1]:
+        end = seconds
     steps = np.append(t, end)
     top.step(steps, np.append(lower, lower[-1]), where="post", color=BEST, linewidth=2,
              label=f"proved lower bound, {int(lower[-1]):,}")  # fmt: skip
@@ -422,8 +426,10 @@ def plot_bound(
     plain = FuncFormatter(lambda v, _: f"{v:g}")  # no mathtext here (see _verbatim)
     below.set_xscale("log")
     below.xaxis.set_major_formatter(plain)
+    below.xaxis.set_minor_formatter(NullFormatter())
     if below.get_yscale() == "log":
         below.yaxis.set_major_formatter(plain)
+        below.yaxis.set_minor_formatter(plain)
     below.set_xlabel("seconds (log scale)")
     below.set_xlim(t[0], end)
     top.set_title(title or "Lower bound and gap against time")
