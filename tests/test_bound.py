@@ -29,12 +29,16 @@ from evo.core.treeio import is_tree_name
 from evo.proofs.bound import (
     Bounder,
     CertificateError,
+    Uppers,
     check_certificate,
     first_guess_classes,
+    first_guess_part,
+    lookahead_uppers,
     lower_bound,
     part_bound,
     read_certificate,
     set_bound,
+    tree_uppers,
     write_certificate,
 )
 from evo.search.build import Node
@@ -510,7 +514,9 @@ def test_a_search_goes_on_from_its_certificate():
     # Only the second level's tasks ran; the first level's count and history carried on.
     assert len(told) - 1 == direct.tasks - shallow.tasks > 0
     assert resumed.tasks == direct.tasks
-    assert resumed.history[: len(shallow.history)] == [(round(t, 3), v) for t, v in shallow.history]
+    assert resumed.history[: len(shallow.history)] == [
+        (round(t, 3), v, u) for t, v, u in shallow.history
+    ]
     # Asked no deeper than the certificate went: nothing to do.
     again = lower_bound(game, depth=1, resume=shallow.to_json(), progress=told.append)
     assert again.lower_bound == shallow.lower_bound and again.tasks == shallow.tasks
@@ -532,7 +538,8 @@ def test_seconds_count_the_time_of_the_search_going_on_only():
         (lambda d: d.update(exact_below=10), "proved with 10, not 20"),
         (lambda d: d["classes"][0].update(total=1), "total 1 is not"),
         (lambda d: d.update(seconds="soon"), "seconds"),
-        (lambda d: d.update(history=[[1, 2, 3]]), "history"),
+        (lambda d: d.update(history=[[1, 2, 3, 4]]), "history"),
+        (lambda d: d.update(history=[[1, 5, 3]]), "history"),
         (lambda d: d["classes"][0]["parts"][0].update(depth="deep"), "depth 'deep'"),
     ],
 )
@@ -662,3 +669,195 @@ def test_a_first_guess_that_is_not_a_code_is_a_class_of_its_own():
     assert exact.lower_bound == 10
     check = check_certificate(exact.to_json(), game=game)
     assert check.lower_bound == 10
+
+
+# ------------------------------------------------------------------ --against: the gap
+def _opened_with(game, first: str):
+    """A breaker that opens with ``first`` (any code, not only its class's lowest), the
+    one-step entropy look-ahead below."""
+    from evo.search.build import build_tree
+    from evo.search.lookahead import lookahead_player
+
+    player = lookahead_player(game, "entropy")
+    g = game.parse_code(first)
+    return build_tree(game, lambda codes, node: g if not node.history else player(codes, node))
+
+
+@pytest.mark.parametrize("pegs,colors,first", [(3, 3, "231"), (3, 3, "122"), (2, 4, "21")])
+def test_a_breakers_part_uppers_hold_the_brute_force_least_totals(pegs, colors, first):
+    """Per part of the breaker's first guess (filed under its class's lowest code, the
+    feedbacks kept): upper >= the part's least total (brute force) >= every bound proved
+    of it, equal where the part is solved exactly; the class's upper is the breaker's
+    total."""
+    game = make_game(pegs, colors)
+    tree = _opened_with(game, first)
+    up = tree_uppers(tree)
+    assert up.total == tree.total
+    (guess,) = up.parts
+    assert guess in dict(first_guess_classes(game)) and guess <= game.parse_code(first)
+    cost = brute_force(game)
+    truth = {f: cost(tuple(first_guess_part(game, guess, f).tolist())) for f in up.parts[guess]}
+    assert game.num_codes + sum(up.parts[guess].values()) == tree.total
+    assert all(up.parts[guess][f] >= truth[f] for f in truth)
+    for depth in (0, 1, 2, None):
+        b = lower_bound(game, depth=depth, exact_below=0, uppers=up)
+        (cls,) = [c for c in b.classes if c.guess == guess]
+        # Exact parts lower their uppers to their bounds: a class's upper can only fall.
+        assert b.upper <= cls.upper <= tree.total
+        for p in cls.parts:
+            assert p.bound <= truth[p.feedback] <= p.upper
+            if p.exact:
+                assert p.bound == truth[p.feedback] == p.upper
+        assert b.lower_bound <= cost(tuple(range(game.num_codes))) <= b.upper
+
+
+def test_one_step_uppers_are_whole_breakers_per_class():
+    """``lookahead_uppers``: per class, a breaker opening with its guess: its total is at
+    least the class's exact least total, the best of them at least the optimum."""
+    game = make_game(3, 3)
+    cheap = lookahead_uppers(game)
+    cost = brute_force(game)
+    for guess, _ in first_guess_classes(game):
+        if guess not in cheap.parts:
+            continue
+        for f, u in cheap.parts[guess].items():
+            assert u >= cost(tuple(first_guess_part(game, guess, f).tolist()))
+    assert cheap.total is not None and cheap.total >= 73
+
+
+def _refined_parts(game, **kwargs):
+    """The (class guess, feedback, depth) of each part as each task ends."""
+    told: list[list[tuple[int, int, int | None]]] = []
+
+    def note(b):
+        told.append([(c.guess, p.feedback, p.depth) for c in b.classes for p in c.parts])
+
+    b = lower_bound(game, progress=note, **kwargs)
+    return b, told
+
+
+@pytest.mark.parametrize("pegs,colors,exact_below", [(4, 6, 20), (3, 5, 0), (4, 5, 4)])
+def test_the_bound_with_uppers_never_exceeds_the_optimum_and_unlimited_reaches_it(
+    pegs, colors, exact_below
+):
+    """At every depth and at a few time budgets, with uppers, the bound is at most the
+    optimum and the upper at least; with no limit it is the optimum."""
+    game = make_game(pegs, colors)
+    opt = (
+        KNOWN_OPTIMA[game.key]
+        if game.key in KNOWN_OPTIMA
+        else brute_force(game)(tuple(range(game.num_codes)))
+    )
+    up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
+    for kw in [{"depth": d} for d in range(4)] + [{"seconds": s} for s in (0.05, 0.3, 2)]:
+        b = lower_bound(game, exact_below=exact_below, uppers=up, **kw)
+        assert b.lower_bound <= opt <= b.upper, kw
+        for c in b.classes:
+            for p in c.parts:
+                assert p.upper is None or p.bound <= p.upper, (kw, c.guess, p)
+    full = lower_bound(game, exact_below=exact_below, uppers=up)
+    assert full.lower_bound == opt and full.optimal and full.gap == 0
+
+
+def test_uppers_send_the_time_to_the_largest_gap_not_to_every_part_alike():
+    """With uppers, one part goes deeper at a time, the largest gap first, whatever the
+    depths of the others (a part two levels deeper than one of its class's); without,
+    every part of the least class goes one level deeper in turn (today's order, the same
+    bound at the same depth)."""
+    game = make_game(4, 6)
+    up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
+    plain, told_plain = _refined_parts(game, depth=3)
+    directed, told = _refined_parts(game, depth=3, uppers=up)
+    assert plain.upper is None and 5625 <= directed.upper <= up.total
+    # The upper reported: the least breaker's; the first task refines the widest gap.
+    start = lower_bound(game, depth=0, uppers=up)
+    assert start.upper == up.total == min(5801, 5680)  # Knuth's, the entropy ones' best
+    top = min(start.classes, key=lambda c: (c.total, c.guess))
+    widest = max(top.parts, key=lambda p: (p.gap, -p.size))
+    changed = [b for a, b in zip(told[0], told[1]) if a != b]
+    assert changed == [(top.guess, widest.feedback, 0)]
+
+    def uneven(states) -> bool:  # a class with a part at depth 1 or more and one unsearched
+        by_class: dict[int, list] = {}
+        for g, _, d in states:
+            by_class.setdefault(g, []).append(d)
+        return any(
+            any(d is not None and d >= 1 for d in ds) and -1 in ds for ds in by_class.values()
+        )
+
+    assert any(uneven(s) for s in told)
+    assert not any(uneven(s) for s in told_plain)
+    assert directed.lower_bound <= 5625
+
+
+def test_without_uppers_the_bound_is_unchanged():
+    """An empty ``Uppers`` (no part has one) refines as with none: the same bounds."""
+    game = make_game(4, 6)
+    for depth in (1, 2):
+        a = lower_bound(game, depth=depth)
+        b = lower_bound(game, depth=depth, uppers=Uppers({}))
+        assert [c.total for c in a.classes] == [c.total for c in b.classes]
+        assert a.tasks == b.tasks and b.upper is None
+
+
+def _png_size(path: Path) -> tuple[int, int]:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+
+
+def test_cli_against_plot_json_and_check(tmp_path):
+    """--against: the upper is the breaker's total, the gap said; --json's history holds
+    [seconds, lower, upper]; --plot writes an 800 x 550 PNG; the certificate, its parts at
+    several depths, checks part by part and goes on (--resume) with --against."""
+    from evo.core.treeio import save_tree
+
+    game = make_game(4, 6)
+    breaker = tmp_path / "b.json"
+    save_tree(evo.baseline(game, "knuth"), breaker)  # 5801, first guess 1122
+    cert, plot = tmp_path / "c.json", tmp_path / "p.png"
+    args = ["bound", "-n", "4", "-c", "6", "--depth", "2", "--workers", "1"]
+    res = CliRunner().invoke(
+        main, [*args, "--against", str(breaker), "--json", "--certificate", str(cert),
+               "--plot", str(plot)],
+    )  # fmt: skip
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.stdout)
+    assert out["upper"] <= 5801 and out["upper"] >= 5625
+    assert out["gap"] == round(100 * (out["upper"] - out["lower_bound"]) / out["upper"], 4)
+    assert all(len(h) == 3 and h[1] <= h[2] for h in out["history"])
+    assert _png_size(plot) == (800, 550)
+    depths = {p["depth"] for c in out["classes"] for p in c["parts"]}
+    assert len(depths) > 1
+    plain = CliRunner().invoke(main, [*args, "--json"])
+    assert json.loads(plain.stdout)["upper"] is None
+    assert all(len(h) == 2 for h in json.loads(plain.stdout)["history"])
+    ok = CliRunner().invoke(main, ["bound", "--check", str(cert), "--json"])
+    assert ok.exit_code == 0, ok.output
+    assert json.loads(ok.stdout)["lower_bound"] == out["lower_bound"]
+    one = CliRunner().invoke(main, ["bound", "--check", str(cert), "--part", "3"])
+    assert one.exit_code == 0, one.output
+    more = CliRunner().invoke(
+        main, ["bound", "-n", "4", "-c", "6", "--depth", "3", "--workers", "1", "--against",
+               str(breaker), "--certificate", str(cert), "--resume"],
+    )  # fmt: skip
+    assert more.exit_code == 0, more.output
+    assert "going on from" in more.stderr and "gap" in more.stderr and "gap" in more.stdout
+    again = json.loads(cert.read_text())
+    assert again["lower_bound"] >= out["lower_bound"]
+    assert again["history"][: len(out["history"])] == out["history"]
+    assert again["tasks"] > out["tasks"]
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--against", "nowhere.json"], "--against"),
+        (["--against", "breakers/mastermind-4-7.json"], "--against"),
+        (["--plot", "x.bmpx"], "--plot"),
+    ],
+)
+def test_cli_against_and_plot_errors_are_one_line(args, message):
+    res = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "6", "--depth", "1", *args])
+    assert res.exit_code == 2, res.output
+    assert message in res.stderr and len(res.stderr.strip().splitlines()) <= 3

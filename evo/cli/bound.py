@@ -90,8 +90,25 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     default=None,
     help="With --check: prove only part K (counted over the classes, from 0).",
 )
+@click.option(
+    "--against",
+    default=None,
+    metavar="BREAKER",
+    help="A breaker file of the game (e.g. breakers/mastermind-4-8.json): its total is the "
+    "upper bound, and its subtree on each part of its first guess that part's upper (the "
+    "other first guesses' parts: a one-step entropy tree's). The time goes to the parts "
+    "whose upper less their bound is the largest, and the gap is shown as it closes.",
+)
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    metavar="FILE.png",
+    help="Draw the lower bound (and, with --against, the upper bound and the gap in %) "
+    "against time to FILE (png, svg or pdf).",
+)
 def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, certificate,
-          resume, check, part, pegs, colors, variant) -> None:  # fmt: skip
+          resume, check, part, against, plot, pegs, colors, variant) -> None:  # fmt: skip
     """Prove a lower bound on the least total of the game: no breaker, whatever its guesses
     and worst case, has a smaller total. Exhaustive over the first levels (one guess per
     symmetry class), admissible bounds below; the bound is the least, over the first
@@ -111,6 +128,8 @@ def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, 
                 ("--exact-below", exact_below),
                 ("--time-limit", time_limit),
                 ("--resume", resume or None),
+                ("--against", against),
+                ("--plot", plot),
             )
             if value is not None
         ]
@@ -133,6 +152,14 @@ def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, 
             "--seconds limits a bound's time"
         )
     game = open_game(pegs, colors, variant)
+    if plot is not None:
+        from evo.show.plots import figure_format
+
+        try:
+            figure_format(plot)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--plot") from None
+    uppers = None if against is None else _uppers(game, against)
     if scheduler is not None:
         from evo.ea.cluster import check_scheduler
 
@@ -147,7 +174,39 @@ def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, 
         start = None
         if resume and certificate is not None and certificate.exists():
             start = _resumed(certificate, game, exact_below)
-        _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start)
+        result = _search(
+            game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
+            uppers,
+        )  # fmt: skip
+    if plot is not None:
+        from evo.baselines import known_optimum
+        from evo.show.plots import plot_bound
+
+        known = known_optimum(game)
+        plot_bound(
+            result.history,
+            plot,
+            title=f"{game.name}: proved lower bound and gap",
+            optimum=known.total if known is not None and known.proved else None,
+            seconds=result.seconds,
+        )
+        if not as_json:
+            click.echo(f"plot: {plot}")
+
+
+def _uppers(game, against: str):
+    """``--against``: the breaker's upper bounds per part of its first guess, and a
+    one-step entropy tree's on the other first guesses' parts (one line when the file is
+    not a breaker of the game)."""
+    from evo.core.files import cache_dir
+    from evo.core.treeio import TreeFileError, load_tree
+    from evo.search.bound import lookahead_uppers, tree_uppers
+
+    try:
+        breaker = load_tree(against, game=game, cache=cache_dir())
+    except TreeFileError as e:
+        raise click.BadParameter(str(e), param_hint="--against") from None
+    return tree_uppers(breaker).merged(lookahead_uppers(game))
 
 
 def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
@@ -170,24 +229,24 @@ def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
         click.echo(f"the least total, searched exactly: about {duration_text(est)} here", err=True)
 
 
-def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start):
+def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
+            uppers):  # fmt: skip
     """The bound's search and what it prints (the certificate, when asked, held)."""
     from evo.core.engine import threads
     from evo.proofs.bound import CertificateError, lower_bound, write_certificate
     from evo.runs.driver import stop_signals
 
-    shown: list[int] = []
+    shown: list[tuple] = []
     latest: list = []
 
     def say(b) -> None:
         if certificate is not None:
             write_certificate(b, certificate)  # kept as it goes: a stopped run loses nothing
         latest[:] = [b]
-        if as_json or (shown and shown[-1] == b.lower_bound):
+        if as_json or (shown and shown[-1] == (b.lower_bound, b.upper)):
             return
-        shown.append(b.lower_bound)
-        where = "exact" if b.depth is None else f"depth {b.depth}"
-        click.echo(f"[{b.seconds:7.1f} s] {b.lower_bound:,} ({where})", err=True)
+        shown.append((b.lower_bound, b.upper))
+        click.echo(f"[{b.seconds:7.1f} s] {progress_text(b)}", err=True)
 
     with stop_signals(at_once=True) as got:
         try:
@@ -200,6 +259,7 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
                 workers=threads() if workers is None else workers,
                 progress=say,
                 resume=start,
+                uppers=uppers,
             )
         except CertificateError as e:  # a certificate not sealed here, proved again: wrong
             raise click.ClickException(f"{certificate}: cannot go on from it: {e}") from None
@@ -215,12 +275,16 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
     data = result.to_json()
     if as_json:
         click.echo(json.dumps({"lower_bound": result.lower_bound, **data}))
-        return
+        return result
     what = "the optimum" if result.optimal else "a lower bound"
     click.echo(
         f"{game.name}: {result.lower_bound:,} is {what} of the least total "
         f"(average {result.lower_bound / game.num_codes:.4f}), {result.seconds:.1f} s"
     )
+    if result.upper is not None:
+        click.echo(
+            f"  upper bound {result.upper:,} (--against and one-step trees): gap {result.gap:.2f}%"
+        )
     for c in sorted(data["classes"], key=lambda c: c["total"]):
         click.echo(
             f"  first guess {c['guess']} (class of {c['orbit']}): at least {c['total']:,}"
@@ -229,6 +293,21 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
     click.echo(DEPTH_LEGEND)
     if certificate is not None:
         click.echo(f"certificate: {certificate}")
+    return result
+
+
+def progress_text(b) -> str:
+    """A bound's progress line: the lower bound and its depth, and with an upper bound
+    the upper and the gap in percent of it."""
+    if b.upper is None:
+        where = "exact" if b.depth is None else f"depth {b.depth}"
+    else:  # the least class's parts are refined each to its own depth
+        top = min(b.classes, key=lambda c: (c.total, c.guess))
+        where = depth_words(["exact" if p.depth is None else p.depth for p in top.parts])
+    text = f"{b.lower_bound:,} ({where})"
+    if b.upper is not None:
+        text += f" <= {b.upper:,}, gap {b.gap:.2f}%"
+    return text
 
 
 #: What the depths of the lines above say.

@@ -47,6 +47,7 @@ import numpy as np
 from evo.core.files import is_json_number
 from evo.core.game import Game, game_from_spec, spec_key
 from evo.core.mastermind import peg_game
+from evo.core.tree import Tree
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver
 from evo.search.symmetry import Stabilizer
@@ -410,10 +411,25 @@ class PartBound:
     bound: int
     depth: int | None
     seconds: float = 0.0
+    #: An upper bound of the part's least total (a breaker's subtree on it, or the bound
+    #: once exact), None: none known. Not proved here: it orders the refinement and says
+    #: the gap, and is no part of the certificate's proof.
+    upper: int | None = None
 
     @property
     def exact(self) -> bool:
         return self.depth is None or self.size <= 2
+
+    @property
+    def closed(self) -> bool:
+        """Whether the bound reached the upper: the part's least total is known (some
+        subtree costs it), though its certificate entry keeps the depth it was proved at."""
+        return self.exact or (self.upper is not None and self.bound >= self.upper)
+
+    @property
+    def gap(self) -> int | None:
+        """``upper - bound`` (None without an upper)."""
+        return None if self.upper is None else self.upper - self.bound
 
 
 @dataclass
@@ -429,6 +445,14 @@ class ClassBound:
     @property
     def total(self) -> int:
         return self.codes + sum(p.bound for p in self.parts)
+
+    @property
+    def upper(self) -> int | None:
+        """The class's upper bound, ``codes + sum`` of its parts' uppers (None unless
+        every part has one): a first guess of the class and subtrees that cost that."""
+        if any(p.upper is None for p in self.parts):
+            return None
+        return self.codes + sum(int(p.upper or 0) for p in self.parts)
 
     @property
     def depth(self) -> int | None:
@@ -451,7 +475,16 @@ class Bound:
     #: The depth of the least class (root levels searched: its parts' depth + 1).
     depth: int | None
     tasks: int = 0
-    history: list[tuple[float, int]] = field(default_factory=list)
+    #: ``(seconds, lower bound, upper bound or None)`` each time one of them changed.
+    history: list[tuple[float, int, int | None]] = field(default_factory=list)
+    #: The least upper bound known (the least class upper, a breaker's total), or None.
+    upper: int | None = None
+
+    @property
+    def gap(self) -> float | None:
+        """``(upper - lower) / upper`` in percent (None without an upper): how far the
+        best breaker known can be from optimal, at most."""
+        return None if self.upper is None else gap_percent(self.lower_bound, self.upper)
 
     def to_json(self) -> dict[str, Any]:
         """The certificate (see :func:`check_certificate`), sealed by this machine's key
@@ -473,7 +506,11 @@ class Bound:
             "exact_below": self.exact_below,
             "seconds": round(self.seconds, 3),
             "tasks": self.tasks,
-            "history": [[round(t, 3), v] for t, v in self.history],
+            "history": [
+                [round(t, 3), v] if u is None else [round(t, 3), v, u] for t, v, u in self.history
+            ],
+            "upper": self.upper,
+            "gap": None if self.gap is None else round(self.gap, 4),
             "rule": "lower_bound = min over classes of (codes + sum of the bounds of its parts); "
             "the orbits of the classes' guesses cover every code once",
             "classes": [
@@ -481,6 +518,7 @@ class Bound:
                     "guess": g.format_code(c.guess),
                     "orbit": c.orbit,
                     "total": c.total,
+                    **({} if c.upper is None else {"upper": c.upper}),
                     "parts": [
                         {
                             "feedback": g.format_feedback(p.feedback),
@@ -488,6 +526,7 @@ class Bound:
                             "bound": p.bound,
                             "depth": "exact" if p.depth is None else p.depth,
                             "seconds": round(p.seconds, 3),
+                            **({} if p.upper is None else {"upper": p.upper}),
                         }
                         for p in c.parts
                     ],
@@ -495,6 +534,70 @@ class Bound:
                 for c in self.classes
             ],
         }
+
+
+def gap_percent(lower: int, upper: int) -> float:
+    """The gap between a lower and an upper bound, in percent of the upper (a MIP
+    solver's relative gap): at most this far is the upper from the optimum."""
+    return 100.0 * (upper - lower) / upper
+
+
+@dataclass(frozen=True)
+class Uppers:
+    """Upper bounds of first guesses' parts, in the unit of the parts' lower bounds (a
+    subtree's total on the part, from its node: each code's guesses after the first):
+    ``parts[guess][feedback]``, ``guess`` the lowest code of its class; and
+    ``total``, the least total of a whole breaker known (None: none)."""
+
+    parts: dict[int, dict[int, int]]
+    total: int | None = None
+
+    def merged(self, other: Uppers) -> Uppers:
+        """The least of both per part, and the least total."""
+        parts = {g: dict(fs) for g, fs in self.parts.items()}
+        for g, fs in other.parts.items():
+            mine = parts.setdefault(g, {})
+            for f, u in fs.items():
+                mine[f] = min(u, mine.get(f, u))
+        totals = [t for t in (self.total, other.total) if t is not None]
+        return Uppers(parts, min(totals) if totals else None)
+
+
+def tree_uppers(tree: Tree) -> Uppers:
+    """A breaker's upper bounds: its total, and on each part of its first guess its
+    subtree's total counted from the part's node (:meth:`Tree.subtree_totals`: the
+    first guess is counted once for every code, by the class total ``codes + sum of
+    parts``, as by the parts' lower bounds). The symmetries of the game
+    keep every feedback, so the parts of the first guess's class's lowest code are the
+    images of its parts, with the same least totals: the uppers are filed under that
+    code and the same feedbacks."""
+    game = tree.game
+    if tree.num_codes != game.num_codes:
+        raise ValueError(f"the tree solves {tree.num_codes} codes, not the game's {game.num_codes}")
+    first = int(tree.guess[0])
+    guess = first
+    if first < game.num_codes:
+        guess = int(Stabilizer.root(game).canonical(np.array([first], dtype=np.int64))[0])
+    totals = tree.subtree_totals()
+    parts = {int(f): int(totals[node]) for f, node in tree.children(0).items() if f != game.win}
+    return Uppers({guess: parts}, tree.total)
+
+
+def lookahead_uppers(game: Game, *, heuristic: str = "entropy") -> Uppers:
+    """Cheap upper bounds for every class: per class, the one-step ``heuristic`` tree
+    that opens with the class's guess (:func:`tree_uppers` of it). Seconds on (4,8)."""
+    from evo.search.build import build_tree
+    from evo.search.lookahead import lookahead_player
+
+    player = lookahead_player(game, heuristic)
+    out = Uppers({})
+    for guess, _ in first_guess_classes(game):
+
+        def choose(codes: np.ndarray, node: Node, guess: int = guess) -> int:
+            return guess if not node.history else player(codes, node)
+
+        out = out.merged(tree_uppers(build_tree(game, choose, as_written=True)))
+    return out
 
 
 def first_guess_classes(game: Game) -> list[tuple[int, int]]:
@@ -542,6 +645,7 @@ def lower_bound(
     workers: int = 1,
     progress: Callable[[Bound], None] | None = None,
     resume: dict[str, Any] | None = None,
+    uppers: Uppers | None = None,
 ) -> Bound:
     """A proved lower bound of ``game``'s least total.
 
@@ -558,6 +662,16 @@ def lower_bound(
     (:func:`certificate_sealed`: written on this machine), its time, tasks and history
     carried on; else every part is proved again first (:func:`check_certificate`) and
     nothing of its run is carried on. ``seconds`` counts this call's time only.
+
+    ``uppers`` (:func:`tree_uppers`, :func:`lookahead_uppers`): upper bounds of parts,
+    which direct the time to the gaps: in the least class, when each of its parts has an
+    upper, the part whose last task took the least seconds per unit of its gap (upper
+    less bound; the widest gap first among parts not searched yet) goes one level deeper
+    (one part per worker at a time, whatever its depth; a part whose bound reaches its
+    upper is closed), and a task is given at most half the time left while other parts
+    wait (one that runs out is set aside until they are done). A class without uppers is
+    refined as without them (every part one level deeper). The bound reports the least
+    class upper (or ``uppers.total``) and the gap.
     """
     if depth is not None and depth < 0:
         raise ValueError(f"depth must be 0 or more, not {depth}")
@@ -575,7 +689,7 @@ def lower_bound(
     with tasks_run as mapper:
         start = began = time.monotonic()
         target = None if depth is None else depth - 1  # the parts' depth
-        history: list[tuple[float, int]] = []
+        history: list[tuple[float, int, int | None]] = []
         tasks = 0
         if resume is None:
             classes = _initial_classes(game)
@@ -598,8 +712,20 @@ def lower_bound(
                     assert got.bound is not None  # no time limit: proved
                     p.bound, p.depth = got.bound, got.depth
 
+        if uppers is not None:
+            for c in classes:
+                mine = uppers.parts.get(c.guess, {})
+                for p in c.parts:
+                    _close(p, mine.get(p.feedback))
+
         def least() -> ClassBound:
             return min(classes, key=lambda c: (c.total, c.guess))
+
+        def upper() -> int | None:
+            known = [c.upper for c in classes if c.upper is not None]
+            if uppers is not None and uppers.total is not None:
+                known.append(uppers.total)
+            return min(known) if known else None
 
         def snapshot(optimal: bool = False) -> Bound:
             top = least()
@@ -614,19 +740,21 @@ def lower_bound(
                 None if d is None else d + 1,
                 tasks,
                 history,
+                upper(),
             )
 
         def record() -> None:
-            value = least().total
-            if not history or history[-1][1] != value:
-                history.append((time.monotonic() - start, value))
+            value, up = least().total, upper()
+            if not history or history[-1][1:] != (value, up):
+                history.append((time.monotonic() - start, value, up))
             if progress is not None:
                 progress(snapshot())  # after every task: a bound proved so far
 
         record()
+        stalled: set[int] = set()  # parts (ids) whose task ran out of its share of time
         while True:
             top = least()
-            if all(p.exact for p in top.parts):
+            if all(p.closed for p in top.parts):
                 return snapshot(optimal=True)
             todo = [p for p in top.parts if not p.exact and _deeper(p.depth, target, seconds)]
             if not todo:
@@ -634,10 +762,25 @@ def lower_bound(
             left = None if seconds is None else seconds - (time.monotonic() - began)
             if left is not None and left <= 0:
                 break
-            # Several workers: the longest first, so that they end together. One: the
-            # shortest first, so that the certificate holds the most tasks soonest.
-            todo.sort(key=lambda p: p.size if tasks_run.one_by_one else -p.size)
-            until = None if left is None else time.time() + left
+            share = left
+            if uppers is not None and top.upper is not None:
+                # The largest gaps first, one part per worker, whatever their depths; a
+                # part set aside (its task ran out of its share) waits until the others
+                # are done, then has the time left.
+                todo = [p for p in todo if not p.closed]
+                fresh = [p for p in todo if id(p) not in stalled]
+                pool = fresh or todo
+                pool.sort(key=_gap_order)
+                todo = pool[: max(1, workers)]
+                if left is not None and fresh and len(fresh) > len(todo):
+                    share = left / 2
+                if not todo:
+                    break
+            else:
+                # Several workers: the longest first, so that they end together. One: the
+                # shortest first, so that the certificate holds the most tasks soonest.
+                todo.sort(key=lambda p: p.size if tasks_run.one_by_one else -p.size)
+            until = None if share is None else time.time() + share
             args = [
                 (
                     game,
@@ -652,15 +795,39 @@ def lower_bound(
             progressed = False
             for i, got in mapper(_task, args):  # as each task ends
                 tasks += 1
-                if got.bound is None:
-                    continue  # out of time: the part keeps the bound it had
                 p = todo[i]
+                if got.bound is None:
+                    stalled.add(id(p))
+                    continue  # out of time: the part keeps the bound it had
                 p.bound, p.seconds, p.depth = max(p.bound, got.bound), got.seconds, got.depth
+                if uppers is not None:
+                    _close(p, p.upper)
                 progressed = True
                 record()
-            if not progressed:
+            if not progressed and share == left:
                 break
         return snapshot()
+
+
+#: Seconds a task is taken to cost at least, in :func:`_gap_order`: a part never searched
+#: (0 seconds) is not infinitely cheap.
+TASK_SECONDS = 0.01
+
+
+def _gap_order(p: PartBound) -> tuple[float, int]:
+    """The order of the parts with uppers: the least seconds per unit of gap first, the
+    seconds those of the part's last task (its next is dearer, by a factor alike across
+    parts): the widest gap first among parts never searched, and a cheap part with a small
+    gap before a part that took a minute for a wide one. Ties: the smaller part."""
+    return (p.seconds + TASK_SECONDS) / max(p.gap or 0, 1), p.size
+
+
+def _close(p: PartBound, upper: int | None) -> None:
+    """Give a part its upper bound: ``upper``, or the bound itself once exact (its least
+    total, which some subtree reaches)."""
+    if p.exact:
+        upper = p.bound if upper is None else min(upper, p.bound)
+    p.upper = upper
 
 
 def _task(
@@ -782,17 +949,26 @@ def certificate_classes(
     return out
 
 
-def _certificate_run(data: dict[str, Any]) -> tuple[float, int, list[tuple[float, int]]]:
-    """``(seconds, tasks, history)`` of the search that wrote a certificate."""
+def _certificate_run(
+    data: dict[str, Any],
+) -> tuple[float, int, list[tuple[float, int, int | None]]]:
+    """``(seconds, tasks, history)`` of the search that wrote a certificate; an entry of
+    the history is ``[seconds, bound]``, or ``[seconds, bound, upper]`` (upper at least
+    the bound) when the search had an upper bound."""
     seconds = data.get("seconds")
     if not is_json_number(seconds) or seconds < 0:
         raise CertificateError(f"seconds: {seconds!r} is not a number of seconds")
     tasks = _field(data, "tasks", int)
-    history = []
+    history: list[tuple[float, int, int | None]] = []
     for entry in _field(data, "history", list):
-        if not isinstance(entry, list) or len(entry) != 2 or not all(map(is_json_number, entry)):
-            raise CertificateError(f"history: {entry!r} is not [seconds, bound]")
-        history.append((float(entry[0]), int(entry[1])))
+        if (
+            not isinstance(entry, list)
+            or len(entry) not in (2, 3)
+            or not all(map(is_json_number, entry))
+            or (len(entry) == 3 and entry[2] < entry[1])
+        ):
+            raise CertificateError(f"history: {entry!r} is not [seconds, bound(, upper)]")
+        history.append((float(entry[0]), int(entry[1]), None if len(entry) == 2 else int(entry[2])))
     return float(seconds), tasks, history
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +21,7 @@ matplotlib.use("Agg")
 
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
-from matplotlib.ticker import FuncFormatter, MaxNLocator  # noqa: E402
+from matplotlib.ticker import FuncFormatter, MaxNLocator, NullFormatter  # noqa: E402
 from matplotlib.transforms import blended_transform_factory  # noqa: E402
 
 from evo.core.files import atomic_write_bytes  # noqa: E402
@@ -363,4 +364,73 @@ def plot_comparison(
     ax.grid(axis="y", alpha=0.3)
     fig.legend(fontsize=8, loc="outside lower center", ncols=3, frameon=False)
     ax.set_title(title or "Runs against the baselines (lower is better)")
+    return save_figure(fig, path)
+
+
+@_verbatim
+def plot_bound(
+    history: Sequence[tuple[float, int, int | None]],
+    path: str | os.PathLike,
+    *,
+    title: str = "",
+    optimum: int | None = None,
+    seconds: float | None = None,
+    figsize: tuple[float, float] = (8, 5.5),
+) -> Path:
+    """A lower bound's search against time (``history``: ``(seconds, lower, upper)``
+    each time one changed, as ``evo bound`` records it): above, the proved lower bound
+    and the upper bound as steps; below, the gap between them in percent of the upper,
+    on a logarithmic scale. ``optimum``: a known optimum, drawn as a line; ``seconds``:
+    the search's whole time (the steps drawn on to it)."""
+    if not history:
+        raise ValueError("the search has no history to draw")
+    t = np.array([max(float(h[0]), 1e-3) for h in history])
+    lower = np.array([float(h[1]) for h in history])
+    uppers = [h[2] for h in history]
+    fig, (top, below) = plt.subplots(
+        2, 1, figsize=figsize, layout="constrained", sharex=True, height_ratios=(3, 2)
+    )
+    end = t[-1] * 1.05 if len(t) > 1 else t[-1] * 2
+    if seconds is not None and seconds > t[-1]:
+        end = seconds
+    steps = np.append(t, end)
+    top.step(steps, np.append(lower, lower[-1]), where="post", color=BEST, linewidth=2,
+             label=f"proved lower bound, {int(lower[-1]):,}")  # fmt: skip
+    if any(u is not None for u in uppers):
+        up = np.array([np.nan if u is None else float(u) for u in uppers])
+        top.step(steps, np.append(up, up[-1]), where="post", color=WORST, linewidth=1.5,
+                 linestyle="--", label=f"upper bound, {int(np.nanmin(up)):,}")  # fmt: skip
+        gap = 100 * (up - lower) / up
+        gap = np.where(gap > 0, gap, np.nan)
+        below.step(steps, np.append(gap, gap[-1]), where="post", color=OTHER, linewidth=2)
+        below.set_ylabel("gap (% of the upper bound)")
+        shown = gap[~np.isnan(gap)]
+        if len(shown):
+            below.set_yscale("log")
+            below.annotate(f"{shown[-1]:.2f}%", (end, shown[-1]), ha="right", va="bottom",
+                           fontsize=8)  # fmt: skip
+        else:
+            below.text(0.5, 0.5, "gap closed: the bound is the optimum", ha="center",
+                       va="center", transform=below.transAxes)  # fmt: skip
+    else:
+        below.text(0.5, 0.5, "no upper bound (give --against BREAKER)", ha="center",
+                   va="center", transform=below.transAxes, color="#555555")  # fmt: skip
+        below.set_yticks([])
+    if optimum is not None:
+        top.axhline(optimum, color=OPTIMUM, linewidth=1.2, label=f"optimum, {optimum:,}")
+    top.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,.0f}"))
+    top.set_ylabel("least total")
+    top.legend(fontsize=8, loc="lower right", frameon=False)
+    top.grid(alpha=0.3)
+    below.grid(alpha=0.3, which="both")
+    plain = FuncFormatter(lambda v, _: f"{v:g}")  # no mathtext here (see _verbatim)
+    below.set_xscale("log")
+    below.xaxis.set_major_formatter(plain)
+    below.xaxis.set_minor_formatter(NullFormatter())
+    if below.get_yscale() == "log":
+        below.yaxis.set_major_formatter(plain)
+        below.yaxis.set_minor_formatter(plain)
+    below.set_xlabel("seconds (log scale)")
+    below.set_xlim(t[0], end)
+    top.set_title(title or "Lower bound and gap against time")
     return save_figure(fig, path)
