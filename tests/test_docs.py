@@ -22,6 +22,10 @@ from pydantic import BaseModel
 import evo
 import evo.ops
 
+#: The module's reference (pdoc, about 8 CPU-seconds) built once, on one worker
+#: (pytest-xdist --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("docs")
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

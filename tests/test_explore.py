@@ -25,6 +25,9 @@ from evo.core.treeio import load_tree, save_tree
 from evo.ea.crossover import aligned_node
 from evo.show.explore import aligned_nodes, divergences, explorer_html, page_data, worst_depths
 
+#: The module's Chromium started once, on one worker (pytest-xdist --dist loadgroup).
+pytestmark = pytest.mark.xdist_group("explore")
+
 
 def walked_figures(tree) -> tuple[list[int], list[int], list[int]]:
     """Per node: codes passing through it, their guesses summed (from the start of the

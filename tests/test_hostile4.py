@@ -324,6 +324,18 @@ def test_4_workers_beyond_the_cap_are_refused_in_one_line(tmp_path, monkeypatch,
     assert not list(tmp_path.iterdir())
 
 
+def test_4_the_cap_itself_is_taken_by_the_threads_option(tmp_path, monkeypatch):
+    """256 threads taken where they are numba's (``baselines``: capped by numba at the
+    cores); the bound's 256 local processes, below, are the slow one."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("evo.core.engine.THREADS", None)  # --threads sets it: undone after
+    out = evo_cli("baselines", "-n", "2", "-c", "2", "--only", "optimal", "--threads", "256")
+    assert out.exit_code == 0, out.output
+    rows = [ln.split()[:2] for ln in out.output.splitlines() if ln.startswith("optimal ")]
+    assert rows == [["optimal", "8"]], out.output
+
+
+@pytest.mark.slow  # 256 processes started, each importing evo: about 130 CPU-seconds here
 def test_4_the_cap_itself_is_taken(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("evo.core.engine.THREADS", None)  # --threads sets it: undone after
