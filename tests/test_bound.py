@@ -493,6 +493,25 @@ def test_cli_passes_each_option_to_the_bound(monkeypatch):
     assert seen["resume"] is None
 
 
+def test_no_more_worker_processes_than_a_round_has_tasks(monkeypatch):
+    """A round refines the parts of one first guess, one per feedback but the win: (2,2)
+    asks for 256 workers and starts 5 (256 started each an interpreter with numba, a load
+    of 150 on 2 cores for a 2-second bound)."""
+    import evo.proofs.bound as bound_module
+    from evo.search.tasks import task_mapper
+
+    asked = []
+
+    def spy(**kw):
+        asked.append(kw["workers"])
+        return task_mapper(**{**kw, "workers": 1})
+
+    monkeypatch.setattr(bound_module, "task_mapper", spy)
+    game = make_game(2, 2, "mastermind")
+    assert bound_module.lower_bound(game, workers=256).lower_bound == 8
+    assert asked == [game.num_feedbacks - 1] == [5]
+
+
 # ------------------------------------------------------------------ going on from a certificate
 def test_the_bound_is_told_after_every_task():
     told = []

@@ -335,7 +335,7 @@ def test_4_the_cap_itself_is_taken_by_the_threads_option(tmp_path, monkeypatch):
     assert rows == [["optimal", "8"]], out.output
 
 
-@pytest.mark.slow  # 256 processes started, each importing evo: about 130 CPU-seconds here
+# 256 asked: as many worker processes as the parts of a first guess, 5 (the bound caps them)
 def test_4_the_cap_itself_is_taken(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr("evo.core.engine.THREADS", None)  # --threads sets it: undone after

@@ -200,7 +200,7 @@ def _uppers(game, against: str):
     not a breaker of the game)."""
     from evo.core.files import cache_dir
     from evo.core.treeio import TreeFileError, load_tree
-    from evo.search.bound import lookahead_uppers, tree_uppers
+    from evo.proofs.bound import lookahead_uppers, tree_uppers
 
     try:
         breaker = load_tree(against, game=game, cache=cache_dir())

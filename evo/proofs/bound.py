@@ -682,7 +682,9 @@ def lower_bound(
     # The kernels compiled where the tasks run (here, or a Dask worker's machine) first:
     # not on the clock.
     need = kernels_for(game, ("search",))
-    # The local workers started and warmed up first too: the time is the tasks'.
+    # The local workers started and warmed up first too: the time is the tasks'. No more
+    # of them than a round's tasks can be: the parts of one first guess, one per feedback.
+    workers = min(workers, game.num_feedbacks - 1)
     tasks_run = task_mapper(
         scheduler=scheduler, workers=workers, ordered=False, kernels=need, warm=(warm_up, (game,))
     )
