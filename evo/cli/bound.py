@@ -33,6 +33,14 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     "then is given, the optimum when the least first guess's parts were all solved.",
 )
 @click.option(
+    "--first",
+    metavar="GUESS",
+    default=None,
+    help="Bound only the breakers that open with GUESS (and its symmetric images), such as "
+    "SALET in Wordle: without --depth or --seconds, the optimum with that first guess "
+    "(no estimate asked first). No certificate.",
+)
+@click.option(
     "--time-limit",
     type=FINITE_POSITIVE,
     default=None,
@@ -90,7 +98,7 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     default=None,
     help="With --check: prove only part K (counted over the classes, from 0).",
 )
-def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, certificate,
+def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as_json, certificate,
           resume, check, part, pegs, colors, variant) -> None:  # fmt: skip
     """Prove a lower bound on the least total of the game: no breaker, whatever its guesses
     and worst case, has a smaller total. Exhaustive over the first levels (one guess per
@@ -106,6 +114,7 @@ def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, 
             for name, value in (
                 ("--depth", depth),
                 ("--seconds", seconds),
+                ("--first", first),
                 ("--certificate", certificate),
                 ("--scheduler", scheduler),
                 ("--exact-below", exact_below),
@@ -132,12 +141,22 @@ def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, 
             "--time-limit is for the exact optimum (neither --depth nor --seconds); "
             "--seconds limits a bound's time"
         )
+    if first is not None and certificate is not None:
+        raise click.UsageError(
+            "--first bounds one first guess; a certificate holds every first guess"
+        )
     game = open_game(pegs, colors, variant)
+    opening = None
+    if first is not None:
+        try:
+            opening = game.parse_code(first)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--first") from None
     if scheduler is not None:
         from evo.ea.cluster import check_scheduler
 
         check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
-    if depth is None and seconds is None:
+    if depth is None and seconds is None and opening is None:
         _estimate_optimum(game, workers, scheduler, time_limit, as_json)
 
     exact_below = EXACT_BELOW if exact_below is None else exact_below
@@ -147,7 +166,10 @@ def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, 
         start = None
         if resume and certificate is not None and certificate.exists():
             start = _resumed(certificate, game, exact_below)
-        _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start)
+        _search(
+            game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
+            first=opening,
+        )  # fmt: skip
 
 
 def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
@@ -170,7 +192,9 @@ def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
         click.echo(f"the least total, searched exactly: about {duration_text(est)} here", err=True)
 
 
-def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start):
+def _search(
+    game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start, *, first
+):
     """The bound's search and what it prints (the certificate, when asked, held)."""
     from evo.core.engine import threads
     from evo.runs.driver import stop_signals
@@ -200,6 +224,7 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
                 workers=threads() if workers is None else workers,
                 progress=say,
                 resume=start,
+                first=first,
             )
         except CertificateError as e:  # a certificate not sealed here, proved again: wrong
             raise click.ClickException(f"{certificate}: cannot go on from it: {e}") from None
@@ -214,22 +239,34 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
         write_certificate(result, certificate)
     data = result.to_json()
     if as_json:
-        click.echo(json.dumps({"lower_bound": result.lower_bound, **data}))
+        opened = {} if first is None else {"first": game.format_code(first)}
+        click.echo(json.dumps({"lower_bound": result.lower_bound, **opened, **data}))
         return
     what = "the optimum" if result.optimal else "a lower bound"
+    opening = "" if first is None else f" with {game.format_code(first)} first"
     click.echo(
-        f"{game.name}: {result.lower_bound:,} is {what} of the least total "
+        f"{game.name}: {result.lower_bound:,} is {what} of the least total{opening} "
         f"(average {result.lower_bound / game.num_codes:.4f}), {result.seconds:.1f} s"
     )
-    for c in sorted(data["classes"], key=lambda c: c["total"]):
+    ranked = sorted(data["classes"], key=lambda c: c["total"])
+    shown_classes = ranked if len(ranked) <= MOST_CLASSES else ranked[: MOST_CLASSES // 2]
+    for c in shown_classes:
         click.echo(
             f"  first guess {c['guess']} (class of {c['orbit']}): at least {c['total']:,}"
             f" ({depth_words([p['depth'] for p in c['parts'] if p['size'] > 2])})"
+        )
+    if len(shown_classes) < len(ranked):
+        click.echo(
+            f"  ... and {len(ranked) - len(shown_classes):,} more first guesses, at least "
+            f"{ranked[len(shown_classes)]['total']:,} each (all of them: --json or --certificate)"
         )
     click.echo(DEPTH_LEGEND)
     if certificate is not None:
         click.echo(f"certificate: {certificate}")
 
+
+#: Beyond this many first-guess classes (Wordle's 12,972), half of them are printed.
+MOST_CLASSES = 40
 
 #: What the depths of the lines above say.
 DEPTH_LEGEND = (

@@ -219,8 +219,14 @@ class Game(ABC):
 
     @property
     def code_help(self) -> str:
-        """What a code looks like, in a few words (the prompt of ``evo play``)."""
+        """What a code looks like, in a few words."""
         return f"a code such as {self.format_code(0)}"
+
+    @property
+    def secret_help(self) -> str:
+        """What a secret looks like, in a few words (the prompt of ``evo play``): a code
+        (a game whose guesses are more than its secrets, such as Wordle, says which)."""
+        return self.code_help
 
     # ------------------------------------------------------------ feedbacks
     @abstractmethod

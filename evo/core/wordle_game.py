@@ -149,6 +149,10 @@ class WordleGame(TabledGame):
     def code_help(self) -> str:
         return "a five-letter word that Wordle allows, such as SALET"
 
+    @property
+    def secret_help(self) -> str:
+        return f"one of Wordle's {self.num_codes:,} answers, such as CIGAR"
+
     def is_answer(self, code: int) -> bool:
         """Whether a guess is one of the answers (a possible secret)."""
         return 0 <= int(code) < self._answers
@@ -163,7 +167,8 @@ class WordleGame(TabledGame):
         return format_feedback(int(fb), squares=True)
 
     def parse_feedback(self, text: str) -> int:
-        """Five of G, Y, B (any case) or of the game's squares 🟩 🟨 ⬛ (⬜ too)."""
+        """Five of G, Y, B (any case), of the game's squares 🟩 🟨 ⬛ (⬜ too) or of the
+        digits 2 (green), 1 (yellow), 0 (grey)."""
         return parse_feedback(str(text))
 
     @property
@@ -174,7 +179,7 @@ class WordleGame(TabledGame):
     def feedback_help(self) -> str:
         return (
             "the colours, first letter first: G green, Y yellow, B grey (such as BBYGB), "
-            "or the squares 🟩🟨⬛"
+            "the squares 🟩🟨⬛, or 2 green, 1 yellow, 0 grey (such as 0 0 1 2 0)"
         )
 
     @cached_property
