@@ -33,6 +33,14 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     "then is given, the optimum when the least first guess's parts were all solved.",
 )
 @click.option(
+    "--first",
+    metavar="GUESS",
+    default=None,
+    help="Bound only the breakers that open with GUESS (and its symmetric images), such as "
+    "SALET in Wordle: without --depth or --seconds, the optimum with that first guess "
+    "(no estimate asked first). No certificate.",
+)
+@click.option(
     "--time-limit",
     type=FINITE_POSITIVE,
     default=None,
@@ -107,7 +115,7 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     help="Draw the lower bound (and, with --against, the upper bound and the gap in %) "
     "against time to FILE (png, svg or pdf).",
 )
-def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, certificate,
+def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as_json, certificate,
           resume, check, part, against, plot, pegs, colors, variant) -> None:  # fmt: skip
     """Prove a lower bound on the least total of the game: no breaker, whatever its guesses
     and worst case, has a smaller total. Exhaustive over the first levels (one guess per
@@ -123,6 +131,7 @@ def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, 
             for name, value in (
                 ("--depth", depth),
                 ("--seconds", seconds),
+                ("--first", first),
                 ("--certificate", certificate),
                 ("--scheduler", scheduler),
                 ("--exact-below", exact_below),
@@ -151,6 +160,10 @@ def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, 
             "--time-limit is for the exact optimum (neither --depth nor --seconds); "
             "--seconds limits a bound's time"
         )
+    if first is not None and certificate is not None:
+        raise click.UsageError(
+            "--first bounds one first guess; a certificate holds every first guess"
+        )
     game = open_game(pegs, colors, variant)
     if plot is not None:
         from evo.show.plots import figure_format
@@ -160,11 +173,17 @@ def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, 
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--plot") from None
     uppers = None if against is None else _uppers(game, against)
+    opening = None
+    if first is not None:
+        try:
+            opening = game.parse_code(first)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--first") from None
     if scheduler is not None:
         from evo.ea.cluster import check_scheduler
 
         check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
-    if depth is None and seconds is None:
+    if depth is None and seconds is None and opening is None:
         _estimate_optimum(game, workers, scheduler, time_limit, as_json)
 
     exact_below = EXACT_BELOW if exact_below is None else exact_below
@@ -176,7 +195,7 @@ def bound(depth, seconds, time_limit, exact_below, workers, scheduler, as_json, 
             start = _resumed(certificate, game, exact_below)
         result = _search(
             game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
-            uppers,
+            uppers, first=opening,
         )  # fmt: skip
     if plot is not None:
         from evo.baselines import known_optimum
@@ -230,7 +249,7 @@ def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
 
 
 def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
-            uppers):  # fmt: skip
+            uppers, *, first):  # fmt: skip
     """The bound's search and what it prints (the certificate, when asked, held)."""
     from evo.core.engine import threads
     from evo.proofs.bound import CertificateError, lower_bound, write_certificate
@@ -260,6 +279,7 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
                 progress=say,
                 resume=start,
                 uppers=uppers,
+                first=first,
             )
         except CertificateError as e:  # a certificate not sealed here, proved again: wrong
             raise click.ClickException(f"{certificate}: cannot go on from it: {e}") from None
@@ -274,21 +294,30 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
         write_certificate(result, certificate)
     data = result.to_json()
     if as_json:
-        click.echo(json.dumps({"lower_bound": result.lower_bound, **data}))
+        opened = {} if first is None else {"first": game.format_code(first)}
+        click.echo(json.dumps({"lower_bound": result.lower_bound, **opened, **data}))
         return result
     what = "the optimum" if result.optimal else "a lower bound"
+    opening = "" if first is None else f" with {game.format_code(first)} first"
     click.echo(
-        f"{game.name}: {result.lower_bound:,} is {what} of the least total "
+        f"{game.name}: {result.lower_bound:,} is {what} of the least total{opening} "
         f"(average {result.lower_bound / game.num_codes:.4f}), {result.seconds:.1f} s"
     )
     if result.upper is not None:
         click.echo(
             f"  upper bound {result.upper:,} (--against and one-step trees): gap {result.gap:.2f}%"
         )
-    for c in sorted(data["classes"], key=lambda c: c["total"]):
+    ranked = sorted(data["classes"], key=lambda c: c["total"])
+    shown_classes = ranked if len(ranked) <= MOST_CLASSES else ranked[: MOST_CLASSES // 2]
+    for c in shown_classes:
         click.echo(
             f"  first guess {c['guess']} (class of {c['orbit']}): at least {c['total']:,}"
             f" ({depth_words([p['depth'] for p in c['parts'] if p['size'] > 2])})"
+        )
+    if len(shown_classes) < len(ranked):
+        click.echo(
+            f"  ... and {len(ranked) - len(shown_classes):,} more first guesses, at least "
+            f"{ranked[len(shown_classes)]['total']:,} each (all of them: --json or --certificate)"
         )
     click.echo(DEPTH_LEGEND)
     if certificate is not None:
@@ -309,6 +338,9 @@ def progress_text(b) -> str:
         text += f" <= {b.upper:,}, gap {b.gap:.2f}%"
     return text
 
+
+#: Beyond this many first-guess classes (Wordle's 12,972), half of them are printed.
+MOST_CLASSES = 40
 
 #: What the depths of the lines above say.
 DEPTH_LEGEND = (

@@ -178,7 +178,7 @@ def open_game(pegs: int, colors: int, variant: str, trees: int = 1) -> Game:
                 raise click.UsageError(
                     f"--{option} does not apply to {variant}: its words are fixed"
                 )
-        return make_game(variant)
+        return make_game(variant, cache=cache_dir())
     try:
         return make_game(pegs, colors, variant, trees=trees, memory=memory, cache=cache_dir())
     except GameTooLargeError as e:

@@ -31,7 +31,8 @@ def _read_line(prompt: str) -> str | None:
 def play(ctx, tree, secret, pegs, colors, variant) -> None:
     """Play TREE (a tree file, a run directory, or a baseline name with --pegs/--colors):
     think of a secret and answer each guess with its feedback (black and white pegs in
-    Mastermind: 1B 2W, 1,2 or 1 2; black pegs alone with --game black-peg: 1B or 1);
+    Mastermind: 1B 2W, 1,2 or 1 2; black pegs alone with --game black-peg: 1B or 1; the
+    colours in Wordle: GYBBG, the squares, or 2 1 0 0 2 with 2 green, 1 yellow, 0 grey);
     'undo' takes back an answer, 'quit' leaves."""
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
     game = breaker.game
@@ -40,10 +41,17 @@ def play(ctx, tree, secret, pegs, colors, variant) -> None:
             code = game.parse_code(secret)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--secret") from None
+        if code >= game.num_codes:  # a guess that is no secret (Wordle's other words)
+            raise click.BadParameter(
+                f"{secret!r} is a guess but not a secret: {game.secret_help}",
+                param_hint="--secret",
+            )
         for line in secret_lines(breaker, code):
             click.echo(line)
         return
-    click.echo(f"Think of a secret, {game.code_help}; answer each guess with {game.feedback_help}.")
+    click.echo(
+        f"Think of a secret, {game.secret_help}; answer each guess with {game.feedback_help}."
+    )
     pos = play_loop(breaker, read=_read_line, write=click.echo)
     if not pos.solved:
         sys.exit(1)

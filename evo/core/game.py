@@ -219,8 +219,14 @@ class Game(ABC):
 
     @property
     def code_help(self) -> str:
-        """What a code looks like, in a few words (the prompt of ``evo play``)."""
+        """What a code looks like, in a few words."""
         return f"a code such as {self.format_code(0)}"
+
+    @property
+    def secret_help(self) -> str:
+        """What a secret looks like, in a few words (the prompt of ``evo play``): a code
+        (a game whose guesses are more than its secrets, such as Wordle, says which)."""
+        return self.code_help
 
     # ------------------------------------------------------------ feedbacks
     @abstractmethod
@@ -547,7 +553,7 @@ def make_game(
     (colors may repeat), ``black-peg`` (Mastermind answered by black pegs only) or
     ``bulls-cows`` (distinct digits). Or Wordle: ``make_game("wordle")`` or
     ``make_game("wordle-hard")`` (also ``variant="wordle"``), whose words are fixed, so
-    that ``pegs``, ``colors`` and the options do not apply
+    that ``pegs``, ``colors`` and the options but ``cache`` do not apply
     (:func:`evo.core.wordle_game.wordle_game`).
 
     ``trees`` is how many breakers the caller will hold at once, for the estimate.
@@ -578,7 +584,7 @@ def make_game(
     if isinstance(kind, str) and kind in WORDLE_KINDS:
         from evo.core.wordle_game import wordle_game
 
-        return wordle_game(kind == "wordle-hard")
+        return wordle_game(kind == "wordle-hard", cache)
     if isinstance(pegs, str):
         raise ValueError(
             f"a game named alone is one of {', '.join(WORDLE_KINDS)}, not {pegs!r} "
@@ -638,7 +644,7 @@ def game_from_spec(
     if kind in WORDLE_KINDS:
         from evo.core.wordle_game import wordle_from_spec
 
-        return wordle_from_spec(spec)
+        return wordle_from_spec(spec, cache=cache)
     if not isinstance(kind, str):
         raise ValueError(f"the game's kind should be a name, not {kind!r}")
     from evo.core.mastermind import peg_game_from_spec

@@ -69,8 +69,11 @@ def machine_key() -> bytes:
 
 
 def canonical(payload: Any) -> bytes:
-    """The bytes a seal covers: ``payload`` as canonical JSON (sorted keys, no spaces)."""
-    return json.dumps(payload, sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
+    """The bytes a seal covers: ``payload`` as canonical JSON (sorted keys, no spaces),
+    as it reads back from a file: integer keys made text first (sorted as numbers, keys
+    1, 2, 10 would be sealed in another order than the "1", "10", "2" read back)."""
+    as_read = json.loads(json.dumps(payload, allow_nan=False))
+    return json.dumps(as_read, sort_keys=True, separators=(",", ":"), allow_nan=False).encode()
 
 
 def seal(payload: Any) -> str:

@@ -61,8 +61,9 @@ GUESS_COUNT = 12972
 #: Powers of 3 by place: the weight of each letter's colour in the feedback integer.
 _PLACE = 3 ** np.arange(LENGTH - 1, -1, -1, dtype=np.int64)
 
-#: Written colours: the letters G Y B, and the game's squares (with the light theme's grey
-#: and the high-contrast theme's orange and blue read too).
+#: Written colours: the letters G Y B, the game's squares (with the light theme's grey
+#: and the high-contrast theme's orange and blue read too), and the digits most solvers
+#: print, 2 green, 1 yellow, 0 grey (the reverse of the ids: they count what matched).
 _LETTERS = "GYB"
 _SQUARES = "🟩🟨⬛"
 _READ = {
@@ -72,6 +73,9 @@ _READ = {
     "⬜": GREY,
     "🟧": GREEN,
     "🟦": YELLOW,
+    "2": GREEN,
+    "1": YELLOW,
+    "0": GREY,
 }
 
 #: Guesses per block of the table: about 0.6 M entries, so that each temporary stays in cache.
@@ -212,14 +216,14 @@ def format_feedback(value: int, *, squares: bool = False) -> str:
 
 
 def parse_feedback(text: str) -> int:
-    """The feedback integer of a written feedback: five of G, Y, B (any case) or of the
-    game's squares (🟩 🟨 ⬛, light theme ⬜, high contrast 🟧 🟦), spaces ignored;
-    ValueError naming the text otherwise."""
+    """The feedback integer of a written feedback: five of G, Y, B (any case), of the
+    game's squares (🟩 🟨 ⬛, light theme ⬜, high contrast 🟧 🟦) or of the digits 2
+    (green), 1 (yellow), 0 (grey), spaces ignored; ValueError naming the text otherwise."""
     marks = [c for c in text if not c.isspace() and c != "\ufe0f"]
     if len(marks) != LENGTH or any(c not in _READ for c in marks):
         raise ValueError(
             f"{text!r} is not a Wordle feedback: {LENGTH} of G (green), Y (yellow), "
-            "B (grey), or of the squares 🟩 🟨 ⬛"
+            "B (grey), of the squares 🟩 🟨 ⬛, or of 2 (green), 1 (yellow), 0 (grey)"
         )
     return int(sum(_READ[c] * int(w) for c, w in zip(marks, _PLACE)))
 

@@ -21,12 +21,15 @@ the option.
 
 from __future__ import annotations
 
+import functools
+import os
 from collections.abc import Hashable
 from functools import cached_property
 from typing import Any
 
 import numpy as np
 
+from evo.core.files import path_argument
 from evo.core.game import GuessRule, TabledGame, memory_estimate
 from evo.core.kinds import WORDLE_KINDS
 from evo.core.wordle import (
@@ -55,16 +58,14 @@ class WordleGame(TabledGame):
     """
 
     use_table = True
-    cache = None
 
-    def __init__(self, hard: bool = False):
+    def __init__(self, hard: bool = False, cache: str | None = None):
         self.hard = bool(hard)
-        words = load_words()
-        answers = set(words.answers)
-        self.words: tuple[str, ...] = words.answers + tuple(
-            w for w in words.guesses if w not in answers
-        )
-        self._answers = len(words.answers)
+        #: Where its baselines are kept between processes (None: nowhere), as a
+        #: Mastermind game's (:mod:`evo.baselines.cache`); its table is built each time.
+        self.cache = cache
+        self.words: tuple[str, ...] = _guess_order()
+        self._answers = len(load_words().answers)
         self._rule = HardRule(self) if self.hard else None
 
     # ---------------------------------------------------------------- identity
@@ -113,7 +114,7 @@ class WordleGame(TabledGame):
 
     def __reduce__(self):
         # A worker process makes its own (the lists ship with evo), once per mode.
-        return (wordle_game, (self.hard,))
+        return (wordle_game, (self.hard, self.cache))
 
     def memory_need(self, trees: int = 1, *, memory: int | None = None) -> tuple[int, bool]:
         """The table and its transpose, the letters, and ``trees`` trees; the table is
@@ -149,6 +150,10 @@ class WordleGame(TabledGame):
     def code_help(self) -> str:
         return "a five-letter word that Wordle allows, such as SALET"
 
+    @property
+    def secret_help(self) -> str:
+        return f"one of Wordle's {self.num_codes:,} answers, such as CIGAR"
+
     def is_answer(self, code: int) -> bool:
         """Whether a guess is one of the answers (a possible secret)."""
         return 0 <= int(code) < self._answers
@@ -163,7 +168,8 @@ class WordleGame(TabledGame):
         return format_feedback(int(fb), squares=True)
 
     def parse_feedback(self, text: str) -> int:
-        """Five of G, Y, B (any case) or of the game's squares 🟩 🟨 ⬛ (⬜ too)."""
+        """Five of G, Y, B (any case), of the game's squares 🟩 🟨 ⬛ (⬜ too) or of the
+        digits 2 (green), 1 (yellow), 0 (grey)."""
         return parse_feedback(str(text))
 
     @property
@@ -174,7 +180,7 @@ class WordleGame(TabledGame):
     def feedback_help(self) -> str:
         return (
             "the colours, first letter first: G green, Y yellow, B grey (such as BBYGB), "
-            "or the squares 🟩🟨⬛"
+            "the squares 🟩🟨⬛, or 2 green, 1 yellow, 0 grey (such as 0 0 1 2 0)"
         )
 
     @cached_property
@@ -182,12 +188,11 @@ class WordleGame(TabledGame):
         """``(G, 5)`` uint8 letters (a = 0) of every guess."""
         return letters(self.words)
 
-    @cached_property
+    @property
     def table(self) -> np.ndarray:
-        """The ``(G, M)`` uint8 table, read-only (built in about a second)."""
-        t = feedback_table(self.words, self.words[: self._answers])
-        t.setflags(write=False)
-        return t
+        """The ``(G, M)`` uint8 table, read-only (built in about a second, once per
+        process: both modes and every cache share it)."""
+        return _table()
 
 
 class HardRule(GuessRule):
@@ -222,20 +227,41 @@ class HardRule(GuessRule):
         return hit
 
 
-_GAMES: dict[bool, WordleGame] = {}
+@functools.cache
+def _guess_order() -> tuple[str, ...]:
+    """The guesses by id: the answers, then the other allowed words (the module's ids)."""
+    words = load_words()
+    answers = set(words.answers)
+    return words.answers + tuple(w for w in words.guesses if w not in answers)
 
 
-def wordle_game(hard: bool = False) -> WordleGame:
-    """The Wordle game of this process (normal or ``hard`` mode): made once, its table
-    with it."""
-    if hard not in _GAMES:
-        _GAMES[bool(hard)] = WordleGame(hard)
-    return _GAMES[bool(hard)]
+@functools.cache
+def _table() -> np.ndarray:
+    """The ``(G, M)`` table of the shipped lists, read-only, built once per process."""
+    t = feedback_table(_guess_order(), load_words().answers)
+    t.setflags(write=False)
+    return t
 
 
-def wordle_from_spec(spec: dict[str, Any] | Any, **_: Any) -> WordleGame:
-    """The game of ``{"kind": "wordle"}`` or ``{"kind": "wordle-hard"}``."""
+_GAMES: dict[tuple[bool, str | None], WordleGame] = {}
+
+
+def wordle_game(hard: bool = False, cache: str | os.PathLike | None = None) -> WordleGame:
+    """The Wordle game of this process (normal or ``hard`` mode) whose baselines are kept
+    in ``cache`` (None: nowhere): made once, its table shared."""
+    root = None if cache is None else str(path_argument(cache, what="cache"))
+    key = (bool(hard), root)
+    if key not in _GAMES:
+        _GAMES[key] = WordleGame(hard, root)
+    return _GAMES[key]
+
+
+def wordle_from_spec(
+    spec: dict[str, Any] | Any, *, cache: str | os.PathLike | None = None, **_: Any
+) -> WordleGame:
+    """The game of ``{"kind": "wordle"}`` or ``{"kind": "wordle-hard"}`` (``cache``: see
+    :func:`wordle_game`)."""
     kind = spec.get("kind")
     if kind not in WORDLE_KINDS:
         raise ValueError(f"game.kind should be one of {', '.join(WORDLE_KINDS)}, not {kind!r}")
-    return wordle_game(kind == "wordle-hard")
+    return wordle_game(kind == "wordle-hard", cache)

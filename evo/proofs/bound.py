@@ -618,10 +618,23 @@ def first_guess_floors(game: Game, *, depth: int = 1) -> dict[int, int]:
     return {c.guess: c.total for c in lower_bound(game, depth=depth).classes}
 
 
-def _initial_classes(game: Game) -> list[ClassBound]:
-    """Every class with its parts bounded by the perfect split alone."""
+def first_guess_class(game: Game, guess: int) -> tuple[int, int]:
+    """``(lowest guess, orbit size)`` of the class of first guess ``guess`` (one of
+    :func:`first_guess_classes`)."""
+    if not 0 <= int(guess) < game.num_guesses:
+        raise ValueError(f"guess {guess} is not one of the game's {game.num_guesses} guesses")
+    low = int(guess)
+    if low < game.num_codes:
+        low = int(Stabilizer.root(game).canonical(np.array([low]))[0])
+    return next((g, o) for g, o in first_guess_classes(game) if g == low)
+
+
+def _initial_classes(game: Game, first: int | None = None) -> list[ClassBound]:
+    """Every class (only that of first guess ``first`` when given) with its parts
+    bounded by the perfect split alone."""
     out = []
-    for guess, orbit in first_guess_classes(game):
+    every = first_guess_classes(game) if first is None else [first_guess_class(game, first)]
+    for guess, orbit in every:
         fb = game.feedback_row(guess)
         sizes = np.bincount(fb, minlength=game.num_feedbacks)
         parts = [
@@ -646,6 +659,7 @@ def lower_bound(
     progress: Callable[[Bound], None] | None = None,
     resume: dict[str, Any] | None = None,
     uppers: Uppers | None = None,
+    first: int | None = None,
 ) -> Bound:
     """A proved lower bound of ``game``'s least total.
 
@@ -672,7 +686,13 @@ def lower_bound(
     wait (one that runs out is set aside until they are done). A class without uppers is
     refined as without them (every part one level deeper). The bound reports the least
     class upper (or ``uppers.total``) and the gap.
+
+    ``first``: only the breakers that open with this guess (its symmetry class): a bound
+    of their least total (the optimum with that first guess when solved), with no
+    certificate to resume from (a certificate holds every class).
     """
+    if first is not None and resume is not None:
+        raise ValueError("a bound with a fixed first guess does not resume a certificate")
     if depth is not None and depth < 0:
         raise ValueError(f"depth must be 0 or more, not {depth}")
     if seconds is not None and seconds <= 0:
@@ -694,7 +714,9 @@ def lower_bound(
         history: list[tuple[float, int, int | None]] = []
         tasks = 0
         if resume is None:
-            classes = _initial_classes(game)
+            classes = _initial_classes(game, first)
+            if first is not None and not classes:
+                raise ValueError(f"the first guess {game.format_code(first)} tells nothing")
         else:
             classes = certificate_classes(resume, game, exact_below=exact_below)
             run = _certificate_run(resume)
