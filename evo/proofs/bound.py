@@ -574,10 +574,7 @@ def tree_uppers(tree: Tree) -> Uppers:
     game = tree.game
     if tree.num_codes != game.num_codes:
         raise ValueError(f"the tree solves {tree.num_codes} codes, not the game's {game.num_codes}")
-    first = int(tree.guess[0])
-    guess = first
-    if first < game.num_codes:
-        guess = int(Stabilizer.root(game).canonical(np.array([first], dtype=np.int64))[0])
+    guess = class_guess(game, int(tree.guess[0]))
     totals = tree.subtree_totals()
     parts = {int(f): int(totals[node]) for f, node in tree.children(0).items() if f != game.win}
     return Uppers({guess: parts}, tree.total)
@@ -623,10 +620,16 @@ def first_guess_class(game: Game, guess: int) -> tuple[int, int]:
     :func:`first_guess_classes`)."""
     if not 0 <= int(guess) < game.num_guesses:
         raise ValueError(f"guess {guess} is not one of the game's {game.num_guesses} guesses")
-    low = int(guess)
-    if low < game.num_codes:
-        low = int(Stabilizer.root(game).canonical(np.array([low]))[0])
+    low = class_guess(game, int(guess))
     return next((g, o) for g, o in first_guess_classes(game) if g == low)
+
+
+def class_guess(game: Game, guess: int) -> int:
+    """The guess that stands for ``guess``'s first-guess class: the lowest code of its
+    orbit under the game's automorphisms; a guess that is not a code is its own class."""
+    if guess >= game.num_codes:
+        return guess
+    return int(Stabilizer.root(game).canonical(np.array([guess], dtype=np.int64))[0])
 
 
 def _initial_classes(game: Game, first: int | None = None) -> list[ClassBound]:
