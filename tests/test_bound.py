@@ -27,10 +27,12 @@ from evo.core.game import make_game
 from evo.core.seal import seal
 from evo.core.treeio import is_tree_name
 from evo.proofs.bound import (
+    BUDGET,
     Bounder,
     CertificateError,
     Uppers,
     check_certificate,
+    class_guess,
     first_guess_classes,
     first_guess_part,
     lookahead_uppers,
@@ -817,6 +819,120 @@ def test_without_uppers_the_bound_is_unchanged():
         b = lower_bound(game, depth=depth, uppers=Uppers({}))
         assert [c.total for c in a.classes] == [c.total for c in b.classes]
         assert a.tasks == b.tasks and b.upper is None
+
+
+# ------------------------------------------------------------------ the exact search's budget
+@pytest.mark.parametrize("pegs,colors", [(3, 3), (2, 4), (3, 4)])
+def test_a_budget_gives_the_least_total_below_it_and_at_least_it_above(pegs, colors):
+    """``part_bound`` by the exact search with a budget, on every part of every first
+    guess, against the brute force: below the budget the least total (exact); at or
+    above it a bound (depth BUDGET) from the budget up to the least total."""
+    game = make_game(pegs, colors)
+    cost = brute_force(game)
+    for guess, _ in first_guess_classes(game):
+        sizes = np.bincount(game.feedback_row(guess), minlength=game.num_feedbacks)
+        for f in np.flatnonzero(sizes > 2).tolist():
+            if f == game.win:
+                continue
+            truth = cost(tuple(first_guess_part(game, guess, f).tolist()))
+            for budget in (truth + 1, truth, truth - 1, truth - 5, 1):
+                got = part_bound(game, guess, f, None, budget=budget)
+                if truth < budget:
+                    assert (got.bound, got.depth) == (truth, None)
+                else:
+                    assert got.depth == BUDGET and budget <= got.bound <= truth, (f, budget)
+
+
+def _budget_run(game, seconds: float = 30.0):
+    up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
+    return lower_bound(game, seconds=seconds, uppers=up), up
+
+
+@pytest.mark.parametrize("pegs,colors", [(3, 4), (4, 4), (4, 5)])
+def test_with_uppers_and_time_the_exact_search_closes_the_gap(pegs, colors):
+    """With uppers and a time limit the least class's parts try the exact search, its
+    budget what lifts the class to the upper: the bound reaches the optimum (brute force
+    or published) with parts proved by the budget, whose certificate checks again."""
+    game = make_game(pegs, colors)
+    opt = KNOWN_OPTIMA.get(game.key) or brute_force(game)(tuple(range(game.num_codes)))
+    b, _ = _budget_run(game)
+    assert b.lower_bound == opt == b.upper and b.optimal and b.gap == 0
+    assert any(p.depth == BUDGET for c in b.classes for p in c.parts)
+    data = b.to_json()
+    assert "budget" in {p["depth"] for c in data["classes"] for p in c["parts"]}
+    assert check_certificate(data, game=game).lower_bound == opt
+
+
+def test_a_budget_part_claimed_above_its_least_total_fails_the_check():
+    """A part proved by the budget, raised to one above its least total (the brute
+    force), the class total kept consistent: --check proves it again and refuses it;
+    the same part claimed at its least total is a true claim and passes."""
+    game = make_game(4, 4)
+    b, _ = _budget_run(game)
+    data = b.to_json()
+    cost = brute_force(game)
+    ci, pi = next(
+        (ci, pi)
+        for ci, c in enumerate(data["classes"])
+        for pi, p in enumerate(c["parts"])
+        if p["depth"] == "budget"
+    )
+    cls = data["classes"][ci]
+    part = cls["parts"][pi]
+    guess = game.parse_code(cls["guess"])
+    truth = cost(
+        tuple(first_guess_part(game, guess, game.parse_feedback(part["feedback"])).tolist())
+    )
+    for claim, holds in ((truth, True), (truth + 1, False)):
+        forged = copy.deepcopy(data)
+        c = forged["classes"][ci]
+        c["parts"][pi]["bound"] = claim
+        c["parts"][pi].pop("upper", None)
+        c.pop("upper", None)
+        c["total"] = game.num_codes + sum(p["bound"] for p in c["parts"])
+        forged["lower_bound"] = min(x["total"] for x in forged["classes"])
+        forged["upper"] = forged["gap"] = None
+        if holds:
+            check_certificate(forged, game=game, part=_flat_index(forged, ci, pi))
+        else:
+            with pytest.raises(CertificateError, match=f"proved .*not the {claim} claimed"):
+                check_certificate(forged, game=game, part=_flat_index(forged, ci, pi))
+
+
+def _flat_index(data, ci: int, pi: int) -> int:
+    return sum(len(c["parts"]) for c in data["classes"][:ci]) + pi
+
+
+@pytest.mark.parametrize("where", ["top", "class", "part", "gap"])
+def test_an_upper_below_its_bound_or_a_false_gap_is_refused(where):
+    """The uppers are never trusted, but a certificate that says one below the bound
+    proved under it (a gap that cannot be), or a gap that is not the bounds', fails."""
+    game = make_game(3, 4)
+    b, _ = _budget_run(game)
+    data = b.to_json()
+    check_certificate(data, game=game, prove=False)
+    cls = data["classes"][0]
+    if where == "top":
+        data["upper"] = data["lower_bound"] - 1
+    elif where == "class":
+        cls["upper"] = cls["total"] - 1
+    elif where == "part":
+        cls["parts"][0]["upper"] = cls["parts"][0]["bound"] - 1
+    else:
+        data["gap"] = 0.5
+    with pytest.raises(CertificateError, match="upper|gap"):
+        check_certificate(data, game=game, prove=False)
+
+
+def test_one_step_uppers_of_one_first_guess_build_only_its_tree():
+    """``lookahead_uppers(first=)`` (``--first`` with ``--against``): that class's parts
+    alone, the same as in the uppers of every class."""
+    game = make_game(4, 5)
+    every = lookahead_uppers(game)
+    g = game.parse_code("3321")
+    one = lookahead_uppers(game, first=g)
+    assert list(one.parts) == [class_guess(game, g)]
+    assert one.parts[class_guess(game, g)] == every.parts[class_guess(game, g)]
 
 
 def _png_size(path: Path) -> tuple[int, int]:

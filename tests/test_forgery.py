@@ -294,12 +294,41 @@ def small_certificate(tmp_path_factory):
     return lower_bound(make_game(3, 4), depth=1).to_json()
 
 
+@pytest.fixture(scope="module")
+def budget_certificate(tmp_path_factory):
+    """A (3,4) certificate of the gap-directed bound: parts exact, by the perfect split
+    and by the exact search's budget, with uppers and a gap."""
+    import evo
+    from evo.proofs.bound import lookahead_uppers, tree_uppers
+
+    os.environ.setdefault("EVO_CACHE", str(tmp_path_factory.mktemp("cache")))
+    game = make_game(3, 4)
+    up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
+    data = lower_bound(game, seconds=30, uppers=up).to_json()
+    assert "budget" in {p["depth"] for c in data["classes"] for p in c["parts"]}
+    return data
+
+
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
 def test_any_edit_of_a_certificate_is_refused_or_proves_no_more(small_certificate, data):
-    edited = json.loads(json.dumps(small_certificate))
+    _edited_proves_no_more(small_certificate, data)
+
+
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_any_edit_of_a_budget_certificate_is_refused_or_proves_no_more(budget_certificate, data):
+    _edited_proves_no_more(budget_certificate, data)
+
+
+def _edited_proves_no_more(certificate: dict, data) -> None:
+    """One to three random edits of a (3,4) certificate, its sums kept consistent or
+    not: --check refuses it or proves at most the optimum, and so does going on from it."""
+    edited = json.loads(json.dumps(certificate))
     for _ in range(data.draw(st.integers(1, 3))):
         _edit(edited, data.draw)
     if data.draw(st.booleans()):

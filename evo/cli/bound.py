@@ -172,13 +172,13 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
             figure_format(plot)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--plot") from None
-    uppers = None if against is None else _uppers(game, against)
     opening = None
     if first is not None:
         try:
             opening = game.parse_code(first)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--first") from None
+    uppers = None if against is None else _uppers(game, against, first=opening)
     if scheduler is not None:
         from evo.ea.cluster import check_scheduler
 
@@ -213,10 +213,10 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
             click.echo(f"plot: {plot}")
 
 
-def _uppers(game, against: str):
+def _uppers(game, against: str, *, first: int | None = None):
     """``--against``: the breaker's upper bounds per part of its first guess, and a
-    one-step entropy tree's on the other first guesses' parts (one line when the file is
-    not a breaker of the game)."""
+    one-step entropy tree's on the other first guesses' parts (only ``first``'s class's
+    with --first; one line when the file is not a breaker of the game)."""
     from evo.core.files import cache_dir
     from evo.core.treeio import TreeFileError, load_tree
     from evo.proofs.bound import lookahead_uppers, tree_uppers
@@ -225,7 +225,7 @@ def _uppers(game, against: str):
         breaker = load_tree(against, game=game, cache=cache_dir())
     except TreeFileError as e:
         raise click.BadParameter(str(e), param_hint="--against") from None
-    return tree_uppers(breaker).merged(lookahead_uppers(game))
+    return tree_uppers(breaker).merged(lookahead_uppers(game, first=first))
 
 
 def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
@@ -328,11 +328,13 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
 def progress_text(b) -> str:
     """A bound's progress line: the lower bound and its depth, and with an upper bound
     the upper and the gap in percent of it."""
+    from evo.proofs.bound import depth_name
+
     if b.upper is None:
         where = "exact" if b.depth is None else f"depth {b.depth}"
     else:  # the least class's parts are refined each to its own depth
         top = min(b.classes, key=lambda c: (c.total, c.guess))
-        where = depth_words(["exact" if p.depth is None else p.depth for p in top.parts])
+        where = depth_words([depth_name(p.depth) for p in top.parts])
     text = f"{b.lower_bound:,} ({where})"
     if b.upper is not None:
         text += f" <= {b.upper:,}, gap {b.gap:.2f}%"
@@ -346,19 +348,21 @@ MOST_CLASSES = 40
 DEPTH_LEGEND = (
     "(depth d: every guess tried d levels deep, the first guess's level included, each "
     "code set below bounded by its perfect split; depth 0: the first guess's parts by "
-    "their perfect split alone; exact: solved)"
+    "their perfect split alone; exact: solved; budget: the exact search found no subtree "
+    "below the part's bound)"
 )
 
 
 def depth_words(depths: list) -> str:
     """How deep a first guess's parts were searched, in words: their certificate depths
-    (-1 for the perfect split alone, "exact" when solved) counted as ``--depth`` counts,
-    from the first guess."""
-    levels = sorted({d + 1 for d in depths if d != "exact"})
+    (-1 for the perfect split alone, "exact" when solved, "budget" when the exact search
+    reached its budget) counted as ``--depth`` counts, from the first guess."""
+    levels = sorted({d + 1 for d in depths if isinstance(d, int)})
+    named = [name for name in ("exact", "budget") if name in depths]
     if not levels:
-        return "exact"
+        return " and ".join(named) if named else "exact"
     text = f"depth {levels[0]}" if len(levels) == 1 else f"depths {levels[0]} to {levels[-1]}"
-    return text + (", some parts exact" if "exact" in depths else "")
+    return text + "".join(f", some parts {name}" for name in named)
 
 
 def _stopped(signal_name: str, latest: list, certificate: Path | None) -> Exception:

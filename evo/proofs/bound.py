@@ -28,7 +28,14 @@ first guess per symmetry class). A class is bounded by ``M + sum`` of its parts'
 and the game by the least class. The classes are refined best first: the parts of the
 class whose bound is the least go one level deeper, until the depth asked, the time,
 or (with neither) every part of the least class is solved exactly, which is then the
-optimum. A certificate lists each class and part with the bound proved there, so that
+optimum. With upper bounds per part (a breaker's subtrees, :class:`Uppers`) the time
+goes to the gaps instead, one part at a time; and with a time limit each such part
+first tries the exact search itself, its budget what would lift the class to the least
+upper bound known: a search that ends below the budget solves the part, one that reaches
+it proves the part costs at least the budget (depth :data:`BUDGET`), and with it the
+class no better than the upper. On parts of a thousand codes the exact search, pruned
+by its best subtree found, ends in seconds where a third level of ``V`` takes a minute.
+A certificate lists each class and part with the bound proved there, so that
 any part can be proved again alone (:func:`check_certificate`). It holds after every task,
 so a search can go on from it (``resume``): a stopped one loses only its running tasks.
 """
@@ -58,6 +65,11 @@ EXACT_BELOW = 20
 
 #: A part's depth when only its perfect-split bound ``LB(size)`` is known (no search).
 UNSEARCHED = -1
+
+#: A part's depth when the exact search, given its bound as budget, proved that no
+#: subtree costs less (:func:`part_bound` with ``budget``): its least total is at least
+#: the bound, and the search that proves it again is the exact search with that budget.
+BUDGET = -2
 
 #: Sets of more codes than this check the deadline before they are searched (smaller
 #: ones every 16 sets): a task given a few seconds ends within them.
@@ -274,9 +286,10 @@ class Bounder:
         if depth > hit[1]:
             hit[1], hit[2] = depth, value
 
-    def exact(self, codes: np.ndarray, node: Node | None = None) -> int:
-        """The least total of ``codes`` (the exact search); ``node`` as for :meth:`bound`."""
-        return self._solve(np.sort(np.asarray(codes, dtype=np.int64)), node, UNBOUNDED)
+    def exact(self, codes: np.ndarray, node: Node | None = None, *, budget: int = UNBOUNDED) -> int:
+        """The least total of ``codes`` (the exact search) when below ``budget``, else a
+        lower bound of it of at least ``budget``; ``node`` as for :meth:`bound`."""
+        return self._solve(np.sort(np.asarray(codes, dtype=np.int64)), node, budget)
 
     def _solve(self, codes: np.ndarray, node: Node | None, budget: int) -> int:
         """The exact search's ``solve``: with the symmetries of ``node``'s history, or,
@@ -320,7 +333,8 @@ def first_guess_part(game: Game, guess: int, feedback: int) -> np.ndarray:
 class PartResult:
     """What a task proved of a part: its ``bound`` (None: the time ran out first), the
     depth it holds at (``None``: the part's least total itself, either solved exactly
-    or searched to a depth that never used an estimate), and the task's ``seconds``."""
+    or searched to a depth that never used an estimate; :data:`BUDGET`: the exact search
+    reached its budget), and the task's ``seconds``."""
 
     bound: int | None
     depth: int | None
@@ -335,12 +349,16 @@ def part_bound(
     *,
     exact_below: int = EXACT_BELOW,
     seconds: float | None = None,
+    budget: int = UNBOUNDED,
 ) -> PartResult:
     """A task: the bound of the part of the codes that answer ``feedback`` to the first
     guess ``guess``: its perfect-split bound (depth :data:`UNSEARCHED`), ``V_depth``
-    (depth 0 or more; the least total itself when no estimate was used), or its least
-    total (``None``); bound None when ``seconds`` ran out first. A pure function of its
-    arguments (a fresh memo)."""
+    (depth 0 or more; the least total itself when no estimate was used), or (``None``)
+    the exact search's: the least total when below ``budget``, else a bound of at least
+    ``budget`` (depth :data:`BUDGET`: the search dropped every guess there, which is
+    far quicker than solving a part that costs more); bound None when ``seconds`` ran
+    out first. A pure function of its arguments: ``V_depth`` with a fresh memo; the exact
+    search in the process's memo (:func:`_kept_bounder`), which holds only facts."""
     start = time.monotonic()
     codes = first_guess_part(game, guess, feedback)
     n = len(codes)
@@ -349,17 +367,31 @@ def part_bound(
     if depth == UNSEARCHED:
         return PartResult(perfect_split(game, n), UNSEARCHED, time.monotonic() - start)
     deadline = None if seconds is None else start + seconds
-    bounder = Bounder(game, exact_below=exact_below, deadline=deadline)
     node = Node.after(game, (int(guess),))
     try:
         if depth is None:
-            value = bounder.exact(codes, node)
+            bounder = _kept_bounder(game, exact_below)
+            bounder.solver.deadline = deadline
+            value = bounder.exact(codes, node, budget=budget)
         else:
+            bounder = Bounder(game, exact_below=exact_below, deadline=deadline)
             value = bounder.bound(codes, node, depth=depth)
     except SearchTimeout:
         return PartResult(None, depth, time.monotonic() - start)
-    exact = depth is None or n <= exact_below or not bounder.estimated
-    return PartResult(int(value), None if exact else depth, time.monotonic() - start)
+    seconds = time.monotonic() - start
+    if depth is None:
+        return PartResult(int(value), None if value < budget else BUDGET, seconds)
+    exact = n <= exact_below or not bounder.estimated
+    return PartResult(int(value), None if exact else depth, seconds)
+
+
+@lru_cache(maxsize=2)
+def _kept_bounder(game: Game, exact_below: int) -> Bounder:
+    """The bounder whose exact search a process keeps from task to task: its memo holds
+    only what was proved of code sets (least totals, bounds), true whatever the task, so
+    a part's search that ran out goes on from where it was when tried again, and one
+    part's sets serve another's."""
+    return Bounder(game, exact_below=exact_below)
 
 
 def warm_up(game: Game) -> None:
@@ -404,7 +436,8 @@ def _perfect_split_table(game: Game) -> np.ndarray:
 class PartBound:
     """A part of a first guess: the codes answering ``feedback``, their number, and the
     bound proved on their least total: at ``depth`` (:data:`UNSEARCHED`: the perfect
-    split alone; ``None``: exactly, their least total)."""
+    split alone; ``None``: exactly, their least total; :data:`BUDGET`: by the exact
+    search, which found no subtree below it)."""
 
     feedback: int
     size: int
@@ -457,7 +490,7 @@ class ClassBound:
     @property
     def depth(self) -> int | None:
         """The depth of the shallowest part (``None``: every part exact)."""
-        depths = [p.depth for p in self.parts if p.depth is not None and not p.exact]
+        depths = [p.depth for p in self.parts if p.depth not in (None, BUDGET) and not p.exact]
         return min(depths) if depths else None
 
 
@@ -524,7 +557,7 @@ class Bound:
                             "feedback": g.format_feedback(p.feedback),
                             "size": p.size,
                             "bound": p.bound,
-                            "depth": "exact" if p.depth is None else p.depth,
+                            "depth": depth_name(p.depth),
                             "seconds": round(p.seconds, 3),
                             **({} if p.upper is None else {"upper": p.upper}),
                         }
@@ -580,15 +613,17 @@ def tree_uppers(tree: Tree) -> Uppers:
     return Uppers({guess: parts}, tree.total)
 
 
-def lookahead_uppers(game: Game, *, heuristic: str = "entropy") -> Uppers:
-    """Cheap upper bounds for every class: per class, the one-step ``heuristic`` tree
-    that opens with the class's guess (:func:`tree_uppers` of it). Seconds on (4,8)."""
+def lookahead_uppers(game: Game, *, heuristic: str = "entropy", first: int | None = None) -> Uppers:
+    """Cheap upper bounds for every class (only that of first guess ``first`` when
+    given): per class, the one-step ``heuristic`` tree that opens with the class's guess
+    (:func:`tree_uppers` of it). Seconds on (4,8)."""
     from evo.search.build import build_tree
     from evo.search.lookahead import lookahead_player
 
     player = lookahead_player(game, heuristic)
     out = Uppers({})
-    for guess, _ in first_guess_classes(game):
+    every = first_guess_classes(game) if first is None else [first_guess_class(game, first)]
+    for guess, _ in every:
 
         def choose(codes: np.ndarray, node: Node, guess: int = guess) -> int:
             return guess if not node.history else player(codes, node)
@@ -750,7 +785,8 @@ def lower_bound(
 
         def upper() -> int | None:
             known = [c.upper for c in classes if c.upper is not None]
-            if uppers is not None and uppers.total is not None:
+            if uppers is not None and uppers.total is not None and first is None:
+                # A breaker's total (with --first, its first guess may be another's).
                 known.append(uppers.total)
             return min(known) if known else None
 
@@ -779,10 +815,22 @@ def lower_bound(
 
         record()
         stalled: set[int] = set()  # parts (ids) whose task ran out of its share of time
+        # With uppers and a time limit, a part of the least class tries the exact search
+        # first, its budget what would lift the class to the upper bound: on parts of a
+        # thousand codes it ends in seconds where a third level takes a minute. One that
+        # runs out of its allowance goes a level deeper next, then tries the exact search
+        # again, and so on, the allowance doubled after each task that runs out of it: a
+        # part's tasks cost at most a few times the one that ends.
+        searching = uppers is not None and depth is None and seconds is not None
+        allowance: dict[int, float] = {}  # parts (ids): their next task's allowance
+        deeper: set[int] = set()  # parts (ids) whose next task is a level deeper
         while True:
             top = least()
             if all(p.closed for p in top.parts):
                 return snapshot(optimal=True)
+            up = upper()
+            if up is not None and top.total >= up:
+                return snapshot(optimal=True)  # no first guess does better than a breaker
             todo = [p for p in top.parts if not p.exact and _deeper(p.depth, target, seconds)]
             if not todo:
                 break
@@ -807,31 +855,43 @@ def lower_bound(
                 # Several workers: the longest first, so that they end together. One: the
                 # shortest first, so that the certificate holds the most tasks soonest.
                 todo.sort(key=lambda p: p.size if tasks_run.one_by_one else -p.size)
-            until = None if share is None else time.time() + share
-            args = [
-                (
-                    game,
-                    top.guess,
-                    p.feedback,
-                    _next_depth(p.depth, target, seconds),
-                    exact_below,
-                    until,
-                )
-                for p in todo
-            ]
+            now = time.time()
+            args, shares = [], []
+            for p in todo:
+                level = _next_depth(p.depth, target, seconds)
+                given = share
+                if searching:
+                    if id(p) not in deeper:
+                        level = None
+                    allowed = allowance.setdefault(id(p), max(EXACT_SECONDS, 2 * p.seconds))
+                    given = allowed if share is None else min(share, allowed)
+                budget = _budget(top, p, up) if level is None else UNBOUNDED
+                until = None if given is None else now + given
+                args.append((game, top.guess, p.feedback, level, exact_below, until, budget))
+                shares.append(given)
             progressed = False
             for i, got in mapper(_task, args):  # as each task ends
                 tasks += 1
                 p = todo[i]
+                if searching:
+                    # Turn about: the exact search after a level deeper (ended or not),
+                    # and a level deeper after an exact search that ran out.
+                    if args[i][3] is not None:
+                        deeper.discard(id(p))
+                    elif got.bound is None:
+                        deeper.add(id(p))
+                    if got.bound is None:
+                        allowance[id(p)] *= 2
                 if got.bound is None:
-                    stalled.add(id(p))
+                    if not searching:
+                        stalled.add(id(p))
                     continue  # out of time: the part keeps the bound it had
                 p.bound, p.seconds, p.depth = max(p.bound, got.bound), got.seconds, got.depth
                 if uppers is not None:
                     _close(p, p.upper)
                 progressed = True
                 record()
-            if not progressed and share == left:
+            if not progressed and all(given == left for given in shares):
                 break
         return snapshot()
 
@@ -839,6 +899,21 @@ def lower_bound(
 #: Seconds a task is taken to cost at least, in :func:`_gap_order`: a part never searched
 #: (0 seconds) is not infinitely cheap.
 TASK_SECONDS = 0.01
+
+
+#: Seconds a part's first task is given in a bound with uppers and a time limit (at least
+#: twice what its last task took); doubled each time a task of the part runs out.
+EXACT_SECONDS = 1.0
+
+
+def _budget(c: ClassBound, p: PartBound, upper: int | None) -> int:
+    """The exact search's budget on part ``p`` of class ``c``: one above the part's upper
+    (so that it returns the least total), or less, what lifts the class to ``upper``
+    (the least known of the game): a search that reaches it proves the class no better."""
+    budget = UNBOUNDED if p.upper is None else p.upper + 1
+    if upper is not None:
+        budget = min(budget, upper - (c.total - p.bound))
+    return max(budget, p.bound + 1)
 
 
 def _gap_order(p: PartBound) -> tuple[float, int]:
@@ -864,13 +939,16 @@ def _task(
     depth: int | None,
     exact_below: int,
     until: float | None,
+    budget: int = UNBOUNDED,
 ) -> PartResult:
     """:func:`part_bound` with positional arguments, for the mappers; ``until``: the
     wall-clock time (``time.time()``) by which it gives up."""
     seconds = None if until is None else until - time.time()
     if seconds is not None and seconds <= 0:
         return PartResult(None, depth, 0.0)  # its turn came after the time allowed
-    return part_bound(game, guess, feedback, depth, exact_below=exact_below, seconds=seconds)
+    return part_bound(
+        game, guess, feedback, depth, exact_below=exact_below, seconds=seconds, budget=budget
+    )
 
 
 def _next_depth(depth: int | None, target: int | None, seconds: float | None) -> int | None:
@@ -883,8 +961,9 @@ def _next_depth(depth: int | None, target: int | None, seconds: float | None) ->
 
 
 def _deeper(depth: int | None, target: int | None, seconds: float | None) -> bool:
-    """Whether a part at ``depth`` is to be refined further."""
-    if depth is None:
+    """Whether a part at ``depth`` is to be refined further (not once solved, nor once the
+    exact search proved its class no better than the upper bound)."""
+    if depth is None or depth == BUDGET:
         return False
     return target is None or depth < target
 
@@ -1070,6 +1149,9 @@ def check_certificate(
         total = m + sum(int(p["bound"]) for p in c["parts"])
         if _field(c, "total", int) != total:
             raise CertificateError(f"{where}: total {c['total']} is not {total}")
+        _upper_at_least(c, total, f"{where} upper")
+        for pi, p in enumerate(c["parts"]):
+            _upper_at_least(p, int(p["bound"]), f"{where} part {pi} upper")
         totals.append(total)
     missing = set(expected) - seen
     if missing:
@@ -1083,6 +1165,11 @@ def check_certificate(
     claimed = _field(data, "lower_bound", int)
     if claimed != min(totals):
         raise CertificateError(f"lower_bound {claimed} is not the least class total {min(totals)}")
+    _upper_at_least(data, claimed, "upper")
+    gap = data.get("gap")
+    upper = data.get("upper")
+    if gap is not None and (upper is None or gap != round(gap_percent(claimed, upper), 4)):
+        raise CertificateError(f"gap: {gap!r} is not the gap between lower_bound and upper")
     flat = certificate_parts(data)
     if part is not None and not 0 <= part < len(flat):
         raise CertificateError(f"part {part}: the certificate has parts 0 to {len(flat) - 1}")
@@ -1093,8 +1180,16 @@ def check_certificate(
             ci, pi, p = flat[k]
             guess = game.parse_code(classes[ci]["guess"])
             depth = _entry_depth(p, f"class {ci} part {pi}")
+            # A part proved by the exact search's budget: the same search, its claim the
+            # budget (it returns at least the claim only if no subtree costs less).
+            budget = int(p["bound"]) if depth == BUDGET else UNBOUNDED
             result = part_bound(
-                game, guess, game.parse_feedback(p["feedback"]), depth, exact_below=exact_below
+                game,
+                guess,
+                game.parse_feedback(p["feedback"]),
+                None if depth == BUDGET else depth,
+                exact_below=exact_below,
+                budget=budget,
             )
             value = result.bound
             assert value is not None
@@ -1105,6 +1200,16 @@ def check_certificate(
             proved.append(k)
             results.append(result)
     return CertificateCheck(game, claimed, len(flat), tuple(proved), tuple(results))
+
+
+def _upper_at_least(entry: dict[str, Any], bound: int, where: str) -> None:
+    """An entry's ``upper``, when given: a total of some breaker, so no less than the
+    bound proved under it (an upper below would say a gap that cannot be)."""
+    upper = entry.get("upper")
+    if upper is None:
+        return
+    if not isinstance(upper, int) or isinstance(upper, bool) or upper < bound:
+        raise CertificateError(f"{where}: {upper!r} is not a total of at least the bound {bound}")
 
 
 def _bound_value(p: dict[str, Any], where: str) -> int:
@@ -1123,13 +1228,25 @@ def _entry_seconds(p: dict[str, Any], where: str) -> float:
     return float(seconds)
 
 
+#: A certificate's names of the depths that are not levels.
+DEPTH_NAMES = {None: "exact", BUDGET: "budget"}
+
+
+def depth_name(depth: int | None) -> int | str:
+    """A part's depth as its certificate writes it: a level, ``"exact"`` or ``"budget"``."""
+    return DEPTH_NAMES.get(depth, depth)  # type: ignore[return-value]
+
+
 def _entry_depth(p: dict[str, Any], where: str) -> int | None:
     depth = p.get("depth")
-    if depth == "exact":
-        return None
+    for value, name in DEPTH_NAMES.items():
+        if depth == name:
+            return value
     if isinstance(depth, int) and not isinstance(depth, bool) and depth >= UNSEARCHED:
         return depth
-    raise CertificateError(f"{where}: depth {depth!r} is not 'exact' or a depth from -1 up")
+    raise CertificateError(
+        f"{where}: depth {depth!r} is not 'exact', 'budget' or a depth from -1 up"
+    )
 
 
 def _field(data: Any, key: str, kind: type) -> Any:
