@@ -858,9 +858,25 @@ def test_with_uppers_and_time_the_exact_search_closes_the_gap(pegs, colors):
     b, _ = _budget_run(game)
     assert b.lower_bound == opt == b.upper and b.optimal and b.gap == 0
     assert any(p.depth == BUDGET for c in b.classes for p in c.parts)
+    assert all(p.depth is None or p.depth < 0 for c in b.classes for p in c.parts)
     data = b.to_json()
     assert "budget" in {p["depth"] for c in data["classes"] for p in c["parts"]}
     assert check_certificate(data, game=game).lower_bound == opt
+
+
+def test_an_exact_search_that_runs_out_gives_its_turn_to_a_level_deeper(monkeypatch):
+    """Given almost no time, a part's exact search runs out: the part goes a level deeper
+    next, then tries the exact search again with twice the time, until one ends; the
+    bound still reaches the optimum, with parts searched by levels on the way."""
+    import evo.proofs.bound as bound_module
+
+    monkeypatch.setattr(bound_module, "EXACT_SECONDS", 1e-4)
+    game = make_game(4, 5)
+    up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
+    b, told = _refined_parts(game, seconds=60, uppers=up)
+    assert b.optimal and b.lower_bound == KNOWN_OPTIMA[game.key]
+    levels = {d for states in told for _, _, d in states if d is not None and d >= 0}
+    assert levels, "no part went a level deeper"  # with 1 s, none does (the test above)
 
 
 def test_a_budget_part_claimed_above_its_least_total_fails_the_check():
