@@ -389,8 +389,8 @@ def part_bound(
 def _kept_bounder(game: Game, exact_below: int) -> Bounder:
     """The bounder whose exact search a process keeps from task to task: its memo holds
     only what was proved of code sets (least totals, bounds), true whatever the task, so
-    a part's search that ran out goes on from where it was when tried again, and one
-    part's sets serve another's."""
+    one part's sets serve another's. A search tried again after running out gains little
+    from it (measured on (4,8)'s largest part of 1123: 7.0 s on the last try, 7.7 s anew)."""
     return Bounder(game, exact_below=exact_below)
 
 
@@ -859,7 +859,7 @@ def lower_bound(
                 # shortest first, so that the certificate holds the most tasks soonest.
                 todo.sort(key=lambda p: p.size if tasks_run.one_by_one else -p.size)
             now = time.time()
-            args, shares = [], []
+            args, levels, shares = [], [], []
             for p in todo:
                 level = _next_depth(p.depth, target, seconds)
                 given = share
@@ -871,6 +871,7 @@ def lower_bound(
                 budget = _budget(top, p, up) if level is None else UNBOUNDED
                 until = None if given is None else now + given
                 args.append((game, top.guess, p.feedback, level, exact_below, until, budget))
+                levels.append(level)
                 shares.append(given)
             progressed = False
             for i, got in mapper(_task, args):  # as each task ends
@@ -879,7 +880,7 @@ def lower_bound(
                 if searching:
                     # Turn about: the exact search after a level deeper (ended or not),
                     # and a level deeper after an exact search that ran out.
-                    if args[i][3] is not None:
+                    if levels[i] is not None:
                         deeper.discard(id(p))
                     elif got.bound is None:
                         deeper.add(id(p))
