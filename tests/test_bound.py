@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 import evo
+import evo.proofs.bound as bound_module
 from evo.baselines.optimal import KNOWN_OPTIMA
 from evo.cli import main
 from evo.core.game import make_game
@@ -30,6 +31,8 @@ from evo.proofs.bound import (
     BUDGET,
     Bounder,
     CertificateError,
+    ClassBound,
+    PartBound,
     Uppers,
     check_certificate,
     class_guess,
@@ -877,6 +880,63 @@ def test_an_exact_search_that_runs_out_gives_its_turn_to_a_level_deeper(monkeypa
     assert b.optimal and b.lower_bound == KNOWN_OPTIMA[game.key]
     levels = {d for states in told for _, _, d in states if d is not None and d >= 0}
     assert levels, "no part went a level deeper"  # with 1 s, none does (the test above)
+
+
+def test_a_class_gap_is_shared_among_its_parts_by_their_gaps():
+    """The first rise aimed at on a part: the class's gap to the least upper, shared by
+    the open parts' gaps (rounded up, at least one); the part's own gap without one."""
+    parts = [
+        PartBound(0, 100, 300, 1, upper=330),  # gap 30
+        PartBound(1, 50, 150, 1, upper=160),  # gap 10
+        PartBound(2, 5, 9, None, upper=9),  # exact: closed, no share
+    ]
+    c = ClassBound(0, 1, 200, parts)  # total 659
+    assert bound_module._share(c, parts[0], 679) == 15
+    assert bound_module._share(c, parts[1], 679) == 5
+    assert bound_module._share(c, parts[1], 660) == 1
+    assert bound_module._share(c, parts[0], None) == 30
+    assert bound_module._budget(c, parts[0], 679, step=15) == 315
+    assert bound_module._budget(c, parts[0], 679) == 320  # lifts the class to 679
+
+
+def _steps_run(monkeypatch, *, share: int, exact_seconds: float | None = None):
+    """A (4,5) bound with uppers and time, each part's first rise forced to ``share``:
+    the bound, and per part the rises its exact searches aimed at, in order (the exact
+    search's kept memo emptied first: another test's facts would end searches at once)."""
+    bound_module._kept_bounder.cache_clear()
+    if exact_seconds is not None:
+        monkeypatch.setattr(bound_module, "EXACT_SECONDS", exact_seconds)
+    monkeypatch.setattr(bound_module, "_share", lambda c, p, upper: share)
+    steps: dict[tuple[int, int], list[int]] = {}
+    real = bound_module._budget
+
+    def spy(c, p, upper, *, step=None):
+        steps.setdefault((c.guess, p.feedback), []).append(step)
+        return real(c, p, upper, step=step)
+
+    monkeypatch.setattr(bound_module, "_budget", spy)
+    game = make_game(4, 5)
+    b, _ = _budget_run(game, seconds=60)
+    assert b.optimal and b.lower_bound == KNOWN_OPTIMA[game.key]
+    return b, steps
+
+
+def test_the_exact_search_aims_at_rises_doubled_each_time_one_is_reached(monkeypatch):
+    """Each exact search on a part aims at a rise of its bound, doubled after a search
+    that reaches it: from a first rise of one, a part's searches aim at 1, 2, 4 above
+    its bound while they reach it (the same again after one that runs out, as a loaded
+    machine may make it), and the bound still ends at the optimum."""
+    _, steps = _steps_run(monkeypatch, share=1)
+    for s in steps.values():
+        assert s[0] == 1 and all(b in (a, 2 * a, max(1, a // 2)) for a, b in zip(s, s[1:])), s
+    assert any(4 in s for s in steps.values()), steps
+
+
+def test_an_exact_search_that_runs_out_aims_at_half_the_rise_next(monkeypatch):
+    """A search that runs out of its allowance is tried again aiming at half the rise
+    (after its turn a level deeper): 8, then 4."""
+    _, steps = _steps_run(monkeypatch, share=8, exact_seconds=1e-4)
+    assert any(s[:2] == [8, 4] for s in steps.values()), steps
 
 
 def test_a_budget_part_claimed_above_its_least_total_fails_the_check():

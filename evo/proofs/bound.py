@@ -824,9 +824,13 @@ def lower_bound(
         # runs out of its allowance goes a level deeper next, then tries the exact search
         # again, and so on, the allowance doubled after each task that runs out of it: a
         # part's tasks cost at most a few times the one that ends.
+        # The exact search aims at a rise (``step``) of the part's bound: first the part's
+        # share of its class's gap (:func:`_share`), doubled after each search that
+        # reaches it, halved after each that runs out.
         searching = uppers is not None and depth is None and seconds is not None
         allowance: dict[int, float] = {}  # parts (ids): their next task's allowance
         deeper: set[int] = set()  # parts (ids) whose next task is a level deeper
+        step: dict[int, int] = {}  # parts (ids): the rise their next exact search aims at
         while True:
             top = least()
             if all(p.closed for p in top.parts):
@@ -834,7 +838,12 @@ def lower_bound(
             up = upper()
             if up is not None and top.total >= up:
                 return snapshot(optimal=True)  # no first guess does better than a breaker
-            todo = [p for p in top.parts if not p.exact and _deeper(p.depth, target, seconds)]
+            todo = [
+                p
+                for p in top.parts
+                if not p.exact
+                and ((searching and p.depth == BUDGET) or _deeper(p.depth, target, seconds))
+            ]
             if not todo:
                 break
             left = None if seconds is None else seconds - (time.monotonic() - began)
@@ -863,12 +872,14 @@ def lower_bound(
             for p in todo:
                 level = _next_depth(p.depth, target, seconds)
                 given = share
+                aim = None
                 if searching:
-                    if id(p) not in deeper:
+                    if id(p) not in deeper or p.depth == BUDGET:
                         level = None
                     allowed = allowance.setdefault(id(p), max(EXACT_SECONDS, 2 * p.seconds))
                     given = allowed if share is None else min(share, allowed)
-                budget = _budget(top, p, up) if level is None else UNBOUNDED
+                    aim = step.setdefault(id(p), _share(top, p, up))
+                budget = _budget(top, p, up, step=aim) if level is None else UNBOUNDED
                 until = None if given is None else now + given
                 args.append((game, top.guess, p.feedback, level, exact_below, until, budget))
                 levels.append(level)
@@ -884,12 +895,17 @@ def lower_bound(
                         deeper.discard(id(p))
                     elif got.bound is None:
                         deeper.add(id(p))
+                        step[id(p)] = max(1, step[id(p)] // 2)
+                    elif got.depth == BUDGET:
+                        step[id(p)] *= 2
                     if got.bound is None:
                         allowance[id(p)] *= 2
                 if got.bound is None:
                     if not searching:
                         stalled.add(id(p))
                     continue  # out of time: the part keeps the bound it had
+                # (A part proved by the budget has only exact searches, which never
+                # return less than a bound proved: its depth proves its bound.)
                 p.bound, p.seconds, p.depth = max(p.bound, got.bound), got.seconds, got.depth
                 if uppers is not None:
                     _close(p, p.upper)
@@ -910,14 +926,28 @@ TASK_SECONDS = 0.01
 EXACT_SECONDS = 1.0
 
 
-def _budget(c: ClassBound, p: PartBound, upper: int | None) -> int:
+def _budget(c: ClassBound, p: PartBound, upper: int | None, *, step: int | None = None) -> int:
     """The exact search's budget on part ``p`` of class ``c``: one above the part's upper
     (so that it returns the least total), or less, what lifts the class to ``upper``
-    (the least known of the game): a search that reaches it proves the class no better."""
+    (the least known of the game): a search that reaches it proves the class no better;
+    and at most ``step`` above the part's bound (None: no such limit)."""
     budget = UNBOUNDED if p.upper is None else p.upper + 1
     if upper is not None:
         budget = min(budget, upper - (c.total - p.bound))
+    if step is not None:
+        budget = min(budget, p.bound + step)
     return max(budget, p.bound + 1)
+
+
+def _share(c: ClassBound, p: PartBound, upper: int | None) -> int:
+    """The first rise the exact search aims at on part ``p``: the class's gap to ``upper``
+    shared among its open parts by their gaps (at least one; the part's whole gap when
+    there is no upper or no gaps to share by)."""
+    gaps = [q.gap for q in c.parts if q.gap is not None and not q.closed]
+    mine = p.gap
+    if upper is None or mine is None or not sum(gaps):
+        return max(1, mine or 1)
+    return max(1, -(-(upper - c.total) * mine // sum(gaps)))
 
 
 def _gap_order(p: PartBound) -> tuple[float, int]:
