@@ -724,8 +724,10 @@ def lower_bound(
     wait (one that runs out is set aside until they are done). A class without uppers is
     refined as without them (every part one level deeper). The bound reports the least
     class upper (or ``uppers.total``) and the gap. With ``seconds`` too (not ``depth``),
-    a part's task is the exact search first, its budget :func:`_budget`, turn about with
-    a level deeper, each part's allowance doubled when its task runs out; the bound is
+    a part's task is the exact search first, its budget :func:`_budget` (at most a rise
+    above the part's bound: its share of the class's gap, :func:`_share`, doubled when
+    reached, halved when it runs out), turn about with a level deeper, each part's
+    allowance doubled when its task runs out; the bound is
     the optimum once the least class total reaches the least upper.
 
     ``first``: only the breakers that open with this guess (its symmetry class): a bound
