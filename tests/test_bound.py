@@ -924,8 +924,8 @@ def _steps_run(monkeypatch, *, share: int, exact_seconds: float | None = None):
 def test_the_exact_search_aims_at_rises_doubled_each_time_one_is_reached(monkeypatch):
     """Each exact search on a part aims at a rise of its bound, doubled after a search
     that reaches it: from a first rise of one, a part's searches aim at 1, 2, 4 above
-    its bound while they reach it (the same again after one that runs out, as a loaded
-    machine may make it), and the bound still ends at the optimum."""
+    its bound while they reach it (half after one that runs out, as a loaded machine may
+    make it), and the bound still ends at the optimum."""
     _, steps = _steps_run(monkeypatch, share=1)
     for s in steps.values():
         assert s[0] == 1 and all(b in (a, 2 * a, max(1, a // 2)) for a, b in zip(s, s[1:])), s

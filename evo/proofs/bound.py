@@ -945,11 +945,13 @@ def _share(c: ClassBound, p: PartBound, upper: int | None) -> int:
     """The first rise the exact search aims at on part ``p``: the class's gap to ``upper``
     shared among its open parts by their gaps (at least one; the part's whole gap when
     there is no upper or no gaps to share by)."""
-    gaps = [q.gap for q in c.parts if q.gap is not None and not q.closed]
     mine = p.gap
-    if upper is None or mine is None or not sum(gaps):
-        return max(1, mine or 1)
-    return max(1, -(-(upper - c.total) * mine // sum(gaps)))
+    if mine is None:
+        return 1
+    gaps = sum(q.gap for q in c.parts if q.gap is not None and not q.closed)
+    if upper is None or not gaps:
+        return max(1, mine)
+    return max(1, -(-(upper - c.total) * mine // gaps))
 
 
 def _gap_order(p: PartBound) -> tuple[float, int]:
