@@ -102,3 +102,21 @@ def test_the_best_total_at_each_worst_case_is_the_files():
     for pairs in seen.values():
         pairs.sort()
         assert all(a[1] >= b[1] for a, b in zip(pairs, pairs[1:])), pairs
+
+
+def test_a_breaker_of_a_recorded_optimum_totals_it_and_none_is_below_one():
+    """A row that says "optimal" states the optimum recorded for its game (published, or
+    proved by evo's exact search), and no shipped breaker totals less than its game's
+    recorded optimum (that would make one of the two false)."""
+    from evo.baselines import known_optimum
+
+    optimal_rows = 0
+    for name, cells in rows().items():
+        known = known_optimum(load_tree(FOLDER / name).game)
+        optimum = known.total if known is not None and known.proved else None
+        if optimum is not None:
+            assert int(cells[2]) >= optimum, name
+        if re.match(r"\d+, optimal \(", cells[5]):
+            assert optimum is not None and int(cells[2]) == optimum, name
+            optimal_rows += 1
+    assert optimal_rows >= 10  # (4,6) to (5,7), Bulls and Cows, Wordle

@@ -34,9 +34,6 @@ BEST_REPORTED: dict[tuple[int, int, str], KnownTotal] = {
         proved=False,
     ),
     # No searched strategy is published for these: the best one-step tree is the yardstick.
-    (5, 7, "mastermind"): KnownTotal(
-        86412, "entropy, the best published one-step tree (mikemag, GPU)", proved=False
-    ),
     (6, 8, "mastermind"): KnownTotal(
         1560667, "entropy, the best published one-step tree (mikemag, GPU)", proved=False
     ),

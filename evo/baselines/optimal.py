@@ -110,6 +110,7 @@ _OPTIMA = [
     (4, 10, "mastermind", 55632, _EVO),  # published nowhere before: breakers/mastermind-4-10.json
     (5, 5, "mastermind", 13496, _EVO),
     (5, 6, "mastermind", 36721, _EVO),  # published nowhere before: breakers/mastermind-5-6.json
+    (5, 7, "mastermind", 85645, _EVO),  # published nowhere before: breakers/mastermind-5-7.json
     (3, 6, "mastermind", 854, _EVO),
     (3, 7, "mastermind", 1474, _EVO),
     (3, 8, "mastermind", 2359, _EVO),
