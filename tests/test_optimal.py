@@ -160,6 +160,19 @@ def test_refuses_upfront_with_an_estimate(monkeypatch):
     assert "refused" in str(e.value) and "about" in str(e.value)
 
 
+def test_a_refused_optimum_says_the_recorded_one(monkeypatch):
+    """Refused for its time, (5,7)'s optimum says the total recorded (proved by evo's
+    exact search before), so that nobody waits weeks for it; (5,8)'s, not recorded,
+    says none."""
+    _no_search(monkeypatch)
+    with pytest.raises(OptimalRefused) as e:
+        optimal(make_game(5, 7, table=False), time_limit=60)
+    assert "(16,807 codes; recorded: 85,645)" in str(e.value)
+    with pytest.raises(OptimalRefused) as e:
+        optimal(make_game(5, 8, table=False), time_limit=60)
+    assert "recorded" not in str(e.value) and "(32,768 codes)" in str(e.value)
+
+
 def test_known_optima():
     assert KNOWN_OPTIMA[(4, 6, "mastermind")] == 5625
     assert KNOWN_OPTIMA[(3, 3, "mastermind")] == 73

@@ -82,12 +82,22 @@ def refuse_beyond(
     if time_limit is None or estimate is None or estimate <= time_limit:
         return
     what = "the exact optimum" if name == "optimal" else f"the {name} tree"
+    known = _recorded_optimum(game) if name == "optimal" else ""
     raise BaselineRefused(
-        f"refused: {what} of {game.name} ({game.num_codes:,} codes) would take about "
+        f"refused: {what} of {game.name} ({game.num_codes:,} codes{known}) would take about "
         f"{duration_text(estimate)} {on}, more than the {duration_text(time_limit)} allowed",
         name=name,
         estimate_seconds=estimate,
     )
+
+
+def _recorded_optimum(game: Game) -> str:
+    """What a refusal of the optimum says of it when it is recorded (published, or proved
+    by evo's exact search before), so that nobody waits for what is known."""
+    from evo.baselines.optimal import KNOWN_OPTIMA
+
+    total = KNOWN_OPTIMA.get(game.key)
+    return "" if total is None else f"; recorded: {total:,}"
 
 
 def duration_text(seconds: float) -> str:
