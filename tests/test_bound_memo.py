@@ -18,7 +18,8 @@ from evo.cli import main
 from evo.core.files import atomic_write_json
 from evo.core.game import make_game
 from evo.proofs.bound import EXACT_BELOW, first_guess_part, lower_bound
-from evo.proofs.memo_file import memo_path, open_memo, read_memo
+from evo.proofs.memo_file import memo_path, open_memo, plant, read_memo
+from evo.search import memo_kernel
 from evo.search.exact import Solver
 
 #: (4,6): its optimum, and the tasks the first run does before it is stopped.
@@ -242,3 +243,15 @@ def test_cli_keeps_the_memo_beside_the_certificate_and_reads_it(tmp_path):
     res = CliRunner().invoke(main, [*args, "--resume"])
     assert res.exit_code == 0, res.output
     assert f"{memo_path(cert)}: {len(facts):,} code sets solved or bounded" in res.stderr
+
+
+def test_what_the_file_holds_outlives_a_memo_emptied_when_full(stopped, tmp_path):
+    game, cert = stopped
+    facts = read_memo(memo_path(cert), game).facts
+    memo = open_memo(tmp_path / "new.memo", game, least=LEAST)  # nothing read
+    solver = Solver(game, policy="symmetry")
+    plant(solver, facts)  # as a search finds them
+    memo.save(solver, now=True)
+    memo_kernel.clear(solver.memo)  # as the memo does past its entries' limit
+    memo.save(solver, now=True)
+    assert len(read_memo(memo.path, game).facts) == len(facts) > 0

@@ -201,6 +201,10 @@ class KeptMemo:
     planted: int = 0
     written: int = 0
     _last: float = -math.inf
+    _kept: list[Fact] = field(default_factory=list)  # what the file holds: read or written
+
+    def __post_init__(self) -> None:
+        self._kept = list(self.read.facts)
 
     def plant(self, solver: Solver) -> int:
         """The facts read, put in ``solver``'s memo (once)."""
@@ -213,8 +217,10 @@ class KeptMemo:
         last write (``now``: whatever the time); whether it did."""
         if not now and time.monotonic() - self._last < self.every:
             return False
-        facts = solver_facts(solver, least=self.least, most=self.most, also=self.read.facts)
+        # With what was written last (and read): a memo emptied when full forgets them.
+        facts = solver_facts(solver, least=self.least, most=self.most, also=self._kept)
         write_memo(self.path, self.game, facts)
+        self._kept = facts
         self.written = len(facts)
         self._last = time.monotonic()
         return True
