@@ -75,14 +75,17 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="Write the certificate: every first-guess class and part with the bound proved "
-    "there (JSON), which --check proves again.",
+    "there (JSON), which --check proves again. With --workers 1 the exact search's memo "
+    "is kept beside it, in FILE.memo (its code sets of 40 codes or more, solved or "
+    "bounded, each line sealed by this machine's key), which --resume reads first.",
 )
 @click.option(
     "--resume",
     is_flag=True,
     help="Go on from the certificate FILE of --certificate when it exists (its parts' "
     "bounds taken as proved; --check proves them again): a stopped search loses only its "
-    "running tasks, the certificate being written after each.",
+    "running tasks, the certificate being written after each. The exact search starts "
+    "with what FILE.memo holds (lines not sealed here are ignored, and said).",
 )
 @click.option(
     "--check",
@@ -186,6 +189,8 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
     if depth is None and seconds is None and opening is None:
         _estimate_optimum(game, workers, scheduler, time_limit, as_json)
 
+    from evo.core.engine import threads
+
     exact_below = EXACT_BELOW if exact_below is None else exact_below
     with ExitStack() as stack:
         if certificate is not None:
@@ -193,9 +198,11 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
         start = None
         if resume and certificate is not None and certificate.exists():
             start = _resumed(certificate, game, exact_below)
+        here = scheduler is None and (threads() if workers is None else workers) == 1
+        memo = _memo(certificate, game) if certificate is not None and here else None
         result = _search(
             game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
-            uppers, first=opening,
+            uppers, first=opening, memo=memo,
         )  # fmt: skip
     if plot is not None:
         from evo.baselines import known_optimum
@@ -248,8 +255,30 @@ def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
         click.echo(f"the least total, searched exactly: about {duration_text(est)} here", err=True)
 
 
+def _memo(certificate: Path, game):
+    """The exact search's memo file beside the certificate, read (--resume) when it is
+    there; one line naming it when it is not a memo file of the game, and one when some of
+    its lines are not sealed here (they are ignored)."""
+    from evo.proofs.memo_file import MemoFileError, memo_path, open_memo
+
+    path = memo_path(certificate)
+    try:
+        memo = open_memo(path, game)
+    except MemoFileError as e:
+        raise click.ClickException(str(e)) from None
+    if memo.read.unsealed:
+        click.echo(
+            f"{path}: {memo.read.unsealed:,} lines ignored (their seal does not hold: edited, "
+            "or not written on this machine)",
+            err=True,
+        )
+    if memo.read.facts:
+        click.echo(f"{path}: {len(memo.read.facts):,} code sets solved or bounded", err=True)
+    return memo
+
+
 def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
-            uppers, *, first):  # fmt: skip
+            uppers, *, first, memo=None):  # fmt: skip
     """The bound's search and what it prints (the certificate, when asked, held)."""
     from evo.core.engine import threads
     from evo.proofs.bound import CertificateError, lower_bound, write_certificate
@@ -280,6 +309,7 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
                 resume=start,
                 uppers=uppers,
                 first=first,
+                memo=memo,
             )
         except CertificateError as e:  # a certificate not sealed here, proved again: wrong
             raise click.ClickException(f"{certificate}: cannot go on from it: {e}") from None
@@ -391,13 +421,16 @@ def _held(path: Path, resume: bool) -> Iterator[None]:
     """The certificate ``path``, locked against another bound process writing it, and,
     without ``--resume``, new: a file already there is another search's, not to be lost."""
     from evo.core.files import check_output, exclusive, lock_beside
+    from evo.proofs.memo_file import memo_path
 
     check_output(path)
     with exclusive(lock_beside(path), what=str(path)):
-        if path.exists() and not resume:
-            raise click.ClickException(
-                f"{path} exists: --resume goes on from it; give another name, or remove it first"
-            )
+        for there in (path, memo_path(path)):
+            if there.exists() and not resume:
+                raise click.ClickException(
+                    f"{there} exists: --resume goes on from it; give another name, or remove "
+                    "it first"
+                )
         yield
 
 

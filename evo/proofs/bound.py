@@ -43,11 +43,12 @@ so a search can go on from it (``resume``): a stopped one loses only its running
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -59,6 +60,9 @@ from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver
 from evo.search.symmetry import Stabilizer
 from evo.search.tasks import task_mapper
+
+if TYPE_CHECKING:
+    from evo.proofs.memo_file import KeptMemo
 
 #: Code sets of at most this many codes are solved exactly by default.
 EXACT_BELOW = 20
@@ -698,6 +702,7 @@ def lower_bound(
     resume: dict[str, Any] | None = None,
     uppers: Uppers | None = None,
     first: int | None = None,
+    memo: KeptMemo | None = None,
 ) -> Bound:
     """A proved lower bound of ``game``'s least total.
 
@@ -733,6 +738,11 @@ def lower_bound(
     ``first``: only the breakers that open with this guess (its symmetry class): a bound
     of their least total (the optimum with that first guess when solved), with no
     certificate to resume from (a certificate holds every class).
+
+    ``memo`` (:func:`evo.proofs.memo_file.open_memo`): a memo file whose facts the exact
+    search starts with, written again from its memo as the bound goes on and at its end
+    or stop; used when the tasks run in this process (one worker), the others keeping
+    their memos in their own processes.
     """
     if first is not None and resume is not None:
         raise ValueError("a bound with a fixed first guess does not resume a certificate")
@@ -751,7 +761,11 @@ def lower_bound(
     tasks_run = task_mapper(
         scheduler=scheduler, workers=workers, ordered=False, kernels=need, warm=(warm_up, (game,))
     )
-    with tasks_run as mapper:
+    searcher = None  # the exact search whose memo the file keeps
+    if memo is not None and tasks_run.one_by_one:
+        searcher = _kept_bounder(game, exact_below).solver
+        memo.plant(searcher)
+    with tasks_run as mapper, _memo_saved(memo, searcher):
         start = began = time.monotonic()
         target = None if depth is None else depth - 1  # the parts' depth
         history: list[tuple[float, int, int | None]] = []
@@ -815,6 +829,8 @@ def lower_bound(
             value, up = least().total, upper()
             if not history or history[-1][1:] != (value, up):
                 history.append((time.monotonic() - start, value, up))
+            if searcher is not None and memo is not None:
+                memo.save(searcher)  # with the certificate, at most every memo.every seconds
             if progress is not None:
                 progress(snapshot())  # after every task: a bound proved so far
 
@@ -916,6 +932,17 @@ def lower_bound(
             if not progressed and all(given == left for given in shares):
                 break
         return snapshot()
+
+
+@contextmanager
+def _memo_saved(memo: KeptMemo | None, solver: Solver | None) -> Iterator[None]:
+    """A bound's run, after which (ended or stopped) ``solver``'s memo is written to the
+    ``memo`` file."""
+    try:
+        yield
+    finally:
+        if memo is not None and solver is not None:
+            memo.save(solver, now=True)
 
 
 #: Seconds a task is taken to cost at least, in :func:`_gap_order`: a part never searched

@@ -279,6 +279,17 @@ class Solver:
             self._memo[4][mk.STATUS] = 0
             self._memo = mk.make_room(self._memo, self._cap("main"))
 
+    def known_sets(self, least: int) -> list[tuple[np.ndarray, int, int, int]]:
+        """What the compiled search's memos (the threads' included) know of the sets of at
+        least ``least`` codes: ``(codes, cost, guess, lower)`` each, guess -1 when only
+        the lower bound is known (:func:`evo.search.memo_kernel.known_sets`); with a rule
+        on guesses none (its memo is keyed by the rule's state too)."""
+        from evo.search import memo_kernel as mk
+
+        if self._rule:
+            return []
+        return [fact for memo in self._memos() for fact in mk.known_sets(memo, least)]
+
     def plant(self, codes: np.ndarray, guesses: np.ndarray, cost: int) -> bool:
         """Keep in the memo the subtree of ``codes`` whose guesses
         :func:`~evo.search.exact_kernel.harvest` wrote, each set with its cost; False (nothing

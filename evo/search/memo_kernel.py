@@ -412,3 +412,18 @@ def _rehash(memo):  # pragma: no cover - compiled
             i = (i + 1) & mask
         slots[i] = e
         hashes[i] = np.uint32(h >> np.uint64(32))
+
+
+def known_sets(memo: tuple, least: int) -> list[tuple[np.ndarray, int, int, int]]:
+    """``(codes, cost, guess, lower)`` of each set of at least ``least`` codes the memo
+    knows something of (an exact cost, guess >= 0, or a lower bound above 0), its codes
+    copied out; the sets of other keys (:func:`within_key`'s) are not told apart here."""
+    _, _, entries, arena, meta, offsets = memo
+    rows = entries[: int(meta[ENTRIES])]
+    known = (rows[:, SIZE] >= max(least, 1)) & ((rows[:, GUESS] >= 0) | (rows[:, LOWER] > 0))
+    out = []
+    for e in np.flatnonzero(known).tolist():
+        size, cost, guess, lower = rows[e].tolist()
+        off = int(offsets[e])
+        out.append((arena[off : off + size].astype(np.int64), cost, guess, lower))
+    return out
