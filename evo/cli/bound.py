@@ -190,7 +190,9 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
         _estimate_optimum(game, workers, scheduler, time_limit, as_json)
 
     from evo.core.engine import threads
+    from evo.search.tasks import in_process
 
+    workers = threads() if workers is None else workers
     exact_below = EXACT_BELOW if exact_below is None else exact_below
     with ExitStack() as stack:
         if certificate is not None:
@@ -198,7 +200,7 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
         start = None
         if resume and certificate is not None and certificate.exists():
             start = _resumed(certificate, game, exact_below)
-        here = scheduler is None and (threads() if workers is None else workers) == 1
+        here = in_process(scheduler=scheduler, workers=workers)
         memo = _memo(certificate, game) if certificate is not None and here else None
         result = _search(
             game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
@@ -280,7 +282,6 @@ def _memo(certificate: Path, game):
 def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
             uppers, *, first, memo=None):  # fmt: skip
     """The bound's search and what it prints (the certificate, when asked, held)."""
-    from evo.core.engine import threads
     from evo.proofs.bound import CertificateError, lower_bound, write_certificate
     from evo.runs.driver import stop_signals
 
@@ -304,7 +305,7 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
                 seconds=seconds,
                 exact_below=exact_below,
                 scheduler=scheduler,
-                workers=threads() if workers is None else workers,
+                workers=workers,
                 progress=say,
                 resume=start,
                 uppers=uppers,

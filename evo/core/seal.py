@@ -79,14 +79,19 @@ def canonical(payload: Any) -> bytes:
 
 def seal(payload: Any) -> str:
     """The seal of a JSON-able ``payload`` under this machine's key (hex)."""
-    return hmac.new(machine_key(), canonical(payload), hashlib.sha256).hexdigest()
+    return _mark(machine_key(), payload)
 
 
 def seals(payloads: Iterable[Any]) -> list[str]:
     """The seals of many payloads (:func:`seal` of each, the key looked up once): the
     lines of a file of many."""
     key = machine_key()
-    return [hmac.new(key, canonical(p), hashlib.sha256).hexdigest() for p in payloads]
+    return [_mark(key, p) for p in payloads]
+
+
+def _mark(key: bytes, payload: Any) -> str:
+    """The HMAC-SHA256 of ``payload``'s canonical bytes under ``key`` (hex)."""
+    return hmac.new(key, canonical(payload), hashlib.sha256).hexdigest()
 
 
 def is_sealed(payload: Any, mark: Any) -> bool:

@@ -199,7 +199,6 @@ class KeptMemo:
     least: int = LEAST_CODES
     most: int = MOST_CODES
     planted: int = 0
-    written: int = 0
     _last: float = -math.inf
     _kept: list[Fact] = field(default_factory=list)  # what the file holds: read or written
 
@@ -221,7 +220,6 @@ class KeptMemo:
         facts = solver_facts(solver, least=self.least, most=self.most, also=self._kept)
         write_memo(self.path, self.game, facts)
         self._kept = facts
-        self.written = len(facts)
         self._last = time.monotonic()
         return True
 

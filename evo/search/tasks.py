@@ -18,6 +18,12 @@ if TYPE_CHECKING:
 Mapper = Callable[[Callable, list[tuple]], Iterable]
 
 
+def in_process(*, scheduler: str | None, workers: int) -> bool:
+    """Whether tasks of ``scheduler`` (None: local) and ``workers`` run in this process,
+    one after the other (what a caller keeps in the process, such as a memo, sees them)."""
+    return scheduler is None and workers <= 1
+
+
 class task_mapper:
     """A :data:`Mapper` as a context: the tasks on a Dask scheduler at ``scheduler``
     (``Client(address).map``), else on ``workers`` local processes (1: in this process,
@@ -48,7 +54,7 @@ class task_mapper:
     @property
     def one_by_one(self) -> bool:
         """Whether the tasks run in this process, one after the other."""
-        return self.scheduler is None and self.workers == 1
+        return in_process(scheduler=self.scheduler, workers=self.workers)
 
     def __enter__(self) -> Mapper:
         if self.kernels is not None:
