@@ -34,6 +34,7 @@ from evo.proofs.bound import (
     ClassBound,
     PartBound,
     Uppers,
+    against_uppers,
     check_certificate,
     class_guess,
     first_guess_classes,
@@ -1009,6 +1010,23 @@ def test_one_step_uppers_of_one_first_guess_build_only_its_tree():
     one = lookahead_uppers(game, first=g)
     assert list(one.parts) == [class_guess(game, g)]
     assert one.parts[class_guess(game, g)] == every.parts[class_guess(game, g)]
+
+
+def test_against_uppers_skip_the_one_step_trees_of_a_game_above_the_limit(monkeypatch):
+    """``against_uppers``: the breaker's subtrees and every other class's one-step tree;
+    above ``LOOKAHEAD_CODES`` codes the breaker's alone (no tree built)."""
+    import evo.proofs.bound as bound_module
+
+    game = make_game(4, 5)
+    knuth = evo.baseline(game, "knuth")
+    both = against_uppers(knuth)
+    assert both == tree_uppers(knuth).merged(lookahead_uppers(game))
+    assert len(both.parts) == len(first_guess_classes(game)) > 1
+    monkeypatch.setattr(bound_module, "LOOKAHEAD_CODES", game.num_codes - 1)
+    monkeypatch.setattr(bound_module, "lookahead_uppers", None)  # called: a TypeError
+    alone = against_uppers(knuth)
+    assert alone == tree_uppers(knuth)
+    assert list(alone.parts) == [class_guess(game, int(knuth.guess[0]))]
 
 
 def _png_size(path: Path) -> tuple[int, int]:

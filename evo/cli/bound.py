@@ -107,7 +107,8 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     metavar="BREAKER",
     help="A breaker file of the game (e.g. breakers/mastermind-4-8.json): its total is the "
     "upper bound, and its subtree on each part of its first guess that part's upper (the "
-    "other first guesses' parts: a one-step entropy tree's). The time goes to the parts "
+    "other first guesses' parts: a one-step entropy tree's, in games of at most 50,000 "
+    "codes). The time goes to the parts "
     "whose upper less their bound is the largest, and the gap is shown as it closes.",
 )
 @click.option(
@@ -223,18 +224,18 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
 
 
 def _uppers(game, against: str, *, first: int | None = None):
-    """``--against``: the breaker's upper bounds per part of its first guess, and a
-    one-step entropy tree's on the other first guesses' parts (only ``first``'s class's
-    with --first; one line when the file is not a breaker of the game)."""
+    """``--against``: :func:`evo.proofs.bound.against_uppers` of the breaker (only
+    ``first``'s class's with --first; one line when the file is not a breaker of the
+    game)."""
     from evo.core.files import cache_dir
     from evo.core.treeio import TreeFileError, load_tree
-    from evo.proofs.bound import lookahead_uppers, tree_uppers
+    from evo.proofs.bound import against_uppers
 
     try:
         breaker = load_tree(against, game=game, cache=cache_dir())
     except TreeFileError as e:
         raise click.BadParameter(str(e), param_hint="--against") from None
-    return tree_uppers(breaker).merged(lookahead_uppers(game, first=first))
+    return against_uppers(breaker, first=first)
 
 
 def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
