@@ -284,7 +284,7 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
             uppers, *, first, memo=None):  # fmt: skip
     """The bound's search and what it prints (the certificate, when asked, held)."""
     from evo.proofs.bound import CertificateError, lower_bound, write_certificate
-    from evo.runs.driver import stop_signals
+    from evo.runs.driver import interrupted, stop_signals
 
     shown: list[tuple] = []
     latest: list = []
@@ -315,7 +315,9 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
             )
         except CertificateError as e:  # a certificate not sealed here, proved again: wrong
             raise click.ClickException(f"{certificate}: cannot go on from it: {e}") from None
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, SystemError) as e:
+            if not interrupted(e):
+                raise
             # Ctrl-C, SIGTERM or SIGHUP: the tasks under way are dropped, the rest kept.
             raise _stopped(got.get("signal", "SIGINT"), latest, certificate) from None
         except OSError as e:

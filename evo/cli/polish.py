@@ -262,7 +262,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
                 err=True,
             )
 
-    from evo.runs.driver import stop_signals
+    from evo.runs.driver import interrupted, stop_signals
 
     with stop_signals(at_once=True) as got:
         try:
@@ -288,7 +288,9 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             )
         except TooShortError as e:
             raise click.BadParameter(str(e), param_hint="--max-guesses") from None
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, SystemError) as e:
+            if not interrupted(e):
+                raise
             # Ctrl-C, SIGTERM or SIGHUP: the nodes under way are dropped, those done kept
             # (a node of a record band can take an hour).
             if latest is not None and latest is not written:

@@ -349,6 +349,17 @@ def _progress(config: Config, state: State, knuth: int | None, enabled: bool):
         yield bar
 
 
+def interrupted(exc: BaseException) -> bool:
+    """Whether ``exc`` is the ``KeyboardInterrupt`` of a stop signal, also when the signal
+    fell while compiled code called back into Python, which wraps it in a ``SystemError``."""
+    seen: BaseException | None = exc
+    while seen is not None:
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False
+
+
 @contextlib.contextmanager
 def stop_signals(*, at_once: bool = False) -> Iterator[dict]:
     """While running, the first of :data:`STOP_SIGNALS` is noted (the run stops after the
