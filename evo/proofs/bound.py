@@ -75,6 +75,11 @@ UNSEARCHED = -1
 #: the bound, and the search that proves it again is the exact search with that budget.
 BUDGET = -2
 
+#: Parts of at most this many codes are bounded above the perfect split in a depth-0
+#: estimate (:func:`evo.proofs.bound_kernel.part_floor`: ``s^2`` feedbacks each). On
+#: (4,8) at depth 2, 32 gains as much as 64 or every part.
+REFINE_UPTO = 32
+
 #: Sets of more codes than this check the deadline before they are searched (smaller
 #: ones every 16 sets): a task given a few seconds ends within them.
 CHECK_ABOVE = 64
@@ -110,6 +115,7 @@ class Bounder:
         exact_below: int = EXACT_BELOW,
         deadline: float | None = None,
         max_memo: int = MEMO_ENTRIES,
+        refine_upto: int | None = None,
     ):
         if exact_below < 0:
             raise ValueError(f"exact_below must be 0 or more, not {exact_below}")
@@ -117,6 +123,9 @@ class Bounder:
         self.exact_below = exact_below
         self.deadline = deadline
         self.max_memo = max_memo
+        #: The largest parts a depth-0 estimate bounds above the perfect split
+        #: (:func:`evo.proofs.bound_kernel.part_floor`; 0: none).
+        self.refine_upto = REFINE_UPTO if refine_upto is None else refine_upto
         # The exact search: its perfect-split bounds, its scoring and splitting kernels
         # and the feedback source they read, used as it uses them.
         self.solver = Solver(game, policy="symmetry", deadline=deadline, max_memo=max_memo)
@@ -181,14 +190,6 @@ class Bounder:
             self._games[p] = tuple(game)
         return self._lbs[p], self._games[p]
 
-    def _small(self, most: int) -> int:
-        """The most codes whose perfect-split bound with ``most`` parts is ``2s - 1``."""
-        lb = self._with_parts(most)[0]
-        small = 1
-        while small + 1 < len(lb) and lb[small + 1] == 2 * small + 1:
-            small += 1
-        return small
-
     def _bound(
         self, codes: np.ndarray, node: Node | None, depth: int, budget: int, most: int
     ) -> int:
@@ -227,12 +228,23 @@ class Bounder:
         if depth == 0:
             # The least over the guesses, parts without a perfect split counted one up.
             self.estimated = True
-            small = self._small(most)
             value = int(least)
             if len(kept) and value < budget:
                 value = int(
                     self._refined(
-                        self._all, kept, bounds, codes, self._source, self._nf, small, budget
+                        self._all,
+                        kept,
+                        bounds,
+                        codes,
+                        self._source,
+                        self._nf,
+                        game[5],
+                        most,
+                        self.refine_upto,
+                        budget,
+                        self._kinds,
+                        self._common,
+                        self._pegs,
                     )
                 )
             value = max(low, value)

@@ -6,6 +6,11 @@ guess on every subset of ``S`` too (a guess's parts of a subset are parts of its
 ``S``), so the perfect-split bound with ``P(S)`` parts in place of the game's ``P`` holds
 in the whole subtree below ``S``: a tighter bound where ``S`` is less varied than the
 whole game.
+
+The depth-0 estimate bounds each part of a guess above the perfect split too
+(:func:`part_floor`): its kinds bound the parts of every node below it, and its root is
+one of its codes (each tried, its parts split perfectly) or a guess outside it, which
+solves none at the first level.
 """
 
 from __future__ import annotations
@@ -62,13 +67,24 @@ def kind_parts(codes, kinds, common, pegs):  # pragma: no cover - compiled
     for j in range(n):
         ks[j] = kinds[codes[j]]
     ks.sort()
+    # The kinds present and how many codes of each (``ks`` sorted: runs).
+    kind = np.empty(n, dtype=np.int32)
+    many = np.empty(n, dtype=np.int64)
+    nd = 0
+    for j in range(n):
+        if nd and kind[nd - 1] == ks[j]:
+            many[nd - 1] += 1
+        else:
+            kind[nd] = ks[j]
+            many[nd] = 1
+            nd += 1
     per_t = np.zeros(pegs + 1, dtype=np.int64)
     best = 0
     for kk in range(nk):
         per_t[:] = 0
         row = common[kk]
-        for j in range(n):
-            per_t[row[ks[j]]] += 1
+        for j in range(nd):
+            per_t[row[kind[j]]] += many[j]
         u = min(per_t[pegs], pegs - 1)
         for t in range(pegs):
             u += min(per_t[t], t + 1)
@@ -78,23 +94,76 @@ def kind_parts(codes, kinds, common, pegs):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def refined_least(cands, kept, bounds, codes, src, nf, small, budget):  # pragma: no cover
-    """The least bound of a guess on ``codes``, its parts of at most ``small`` codes
-    bounded one better where the perfect split cannot happen: ``kept`` and ``bounds``
-    are the scored candidates by increasing bound (:func:`evo.search.exact_kernel.score`),
-    each bound ``n + sum LB(part)`` with ``LB(s) = 2s - 1`` up to ``small`` codes. A part
-    of ``s`` codes costs ``2s - 1`` only when one of its codes tells every other apart
-    (played first, it leaves single codes); else at least ``2s``. The candidates are
-    taken in order until the next bound reaches the least found, so the answer is the
-    least over every candidate (those not kept having bounds of at least ``budget``),
-    or at least ``budget``."""
+def fill(n, first, second, most):  # pragma: no cover - compiled
+    """The least total of ``n`` codes in a tree whose root solves at most ``first`` code
+    (0 or 1), has at most ``second`` children, and every node below at most ``most``:
+    the levels filled in turn, each code counted at its depth."""
+    left, depth, width, total = n, 1, first, 0
+    while left > 0:
+        k = min(left, width)
+        total += depth * k
+        left -= k
+        width = second if depth == 1 else width * most
+        depth += 1
+        if width == 0:
+            return np.int64(1) << 40  # no room: not a tree of these codes
+    return total
+
+
+@njit(cache=True)
+def part_floor(part, src, count, touched, lb, most, kinds, common, pegs):  # pragma: no cover
+    """A lower bound of a code set's least total at least its perfect split ``lb[s]``
+    (``most`` parts per node): the parts per node bounded by the set's kinds
+    (:func:`kind_parts`: ``m``), the root either one of its codes, ``s`` plus the perfect
+    splits of the parts it makes, or a guess outside it, which solves none at the first
+    level. ``count`` and ``touched``: scratch of one slot per feedback."""
+    s = len(part)
+    m = most
+    if s > 2 and m > 1:
+        m = max(1, min(m, kind_parts(part, kinds, common, pegs)))
+    base = max(lb[s], fill(s, 1, m, m))
+    best = fill(s, 0, m, m)  # a guess outside the set
+    if best <= base:
+        return base
+    for a in range(s):
+        nt = 0
+        for c in range(s):
+            if c == a:
+                continue
+            h = feedback(src, part[a], part[c])
+            if count[h] == 0:
+                touched[nt] = h
+                nt += 1
+            count[h] += 1
+        total = s
+        for t in range(nt):
+            total += fill(count[touched[t]], 1, m, m)
+            count[touched[t]] = 0
+        if total < best:
+            best = total
+            if best <= base:
+                return base
+    return best
+
+
+@njit(cache=True)
+def refined_least(
+    cands, kept, bounds, codes, src, nf, lb, most, upto, budget, kinds, common, pegs
+):  # pragma: no cover
+    """The least bound of a guess on ``codes``, its parts of 3 to ``upto`` codes bounded
+    by :func:`part_floor` in place of the perfect split: ``kept`` and ``bounds`` are the
+    scored candidates by increasing bound (:func:`evo.search.exact_kernel.score`), each
+    bound ``n + sum lb[part]`` (``lb``: the perfect split with ``most`` parts). The
+    candidates are taken in order until the next bound reaches the least found, so the
+    answer is the least over every candidate (those not kept having bounds of at least
+    ``budget``), or at least ``budget``."""
     n = len(codes)
     fb = np.empty(n, dtype=np.int64)
     count = np.zeros(nf, dtype=np.int64)
     start = np.zeros(nf + 1, dtype=np.int64)
     grouped = np.empty(n, dtype=np.int64)
-    seen = np.zeros(nf, dtype=np.int64)
-    stamp = 0
+    scratch = np.zeros(nf, dtype=np.int64)
+    touched = np.empty(nf, dtype=np.int64)
     best = budget
     for q in range(len(kept)):
         b = bounds[q]
@@ -116,26 +185,14 @@ def refined_least(cands, kept, bounds, codes, src, nf, small, budget):  # pragma
         extra = 0
         for f in range(1, nf):
             s = count[f]
-            if s < 3 or s > small:
+            if s < 3 or s > upto:
                 continue
             lo = start[f] - s  # start[f] now points past the part
-            perfect = False
-            for a in range(lo, lo + s):
-                stamp += 1
-                ok = True
-                for c in range(lo, lo + s):
-                    if c == a:
-                        continue
-                    h = feedback(src, grouped[a], grouped[c])
-                    if seen[h] == stamp:
-                        ok = False
-                        break
-                    seen[h] = stamp
-                if ok:
-                    perfect = True
-                    break
-            if not perfect:
-                extra += 1
+            part = grouped[lo : lo + s]
+            floor = part_floor(part, src, scratch, touched, lb, most, kinds, common, pegs)
+            extra += floor - lb[s]
+            if b + extra >= best:
+                break
         if b + extra < best:
             best = b + extra
     return best
