@@ -381,9 +381,9 @@ MOST_CLASSES = 40
 #: What the depths of the lines above say.
 DEPTH_LEGEND = (
     "(depth d: every guess tried d levels deep, the first guess's level included, each "
-    "code set below bounded by its perfect split; depth 0: the first guess's parts by "
-    "their perfect split alone; exact: solved; budget: the exact search found no subtree "
-    "below the part's bound)"
+    "code set below bounded by the perfect splits of its parts, the small ones by their "
+    "floors; depth 0: the first guess's parts by their perfect split alone; exact: "
+    "solved; budget: the exact search found no subtree below the part's bound)"
 )
 
 
