@@ -207,7 +207,7 @@ class Bounder:
             # The most parts a guess makes of this set bounds those of its subsets too:
             # bounded from the set's kinds of codes (cheap), and counted where the
             # search branches (a pass over the guesses: not on the many sets below).
-            most = min(most, int(self._kind_parts(codes, self._kinds, self._common, self._pegs)))
+            most = int(self._kind_parts(codes, self._kinds, self._common, self._pegs, most))
             if depth > 0 and n > most + 1:
                 most = int(self._most_parts(self._all, codes, self._source, self._nf, most, pal))
         lb, game = self._with_parts(most)

@@ -51,14 +51,14 @@ def most_parts(cands, codes, src, nf, cap, palette):  # pragma: no cover - compi
 
 
 @njit(cache=True)
-def kind_parts(codes, kinds, common, pegs):  # pragma: no cover - compiled
+def kind_parts(codes, kinds, common, pegs, cap):  # pragma: no cover - compiled
     """An upper bound of the non-win parts any guess makes of ``codes``, from their kinds
     (color multisets) alone: the codes of one kind share the number ``t`` of colors they
     have in common with the guess, so they answer it in at most ``t + 1`` ways (``pegs -
     1`` non-win ways for ``t = pegs``), the count the exact search's kinds' floors make
     per kind of guess (:func:`evo.search.exact_kernel._kind_floors`); the most over the kinds
-    of guesses. ``pegs * (pegs + 3) // 2`` (every non-win feedback) without the table of
-    common colors."""
+    of guesses, or ``cap`` as soon as one reaches it. ``pegs * (pegs + 3) // 2`` (every
+    non-win feedback) without the table of common colors."""
     nk = len(common)
     if nk == 0:
         return pegs * (pegs + 3) // 2
@@ -90,6 +90,8 @@ def kind_parts(codes, kinds, common, pegs):  # pragma: no cover - compiled
             u += min(per_t[t], t + 1)
         if u > best:
             best = u
+            if best >= cap:
+                return cap
     return best
 
 
@@ -120,7 +122,8 @@ def part_floor(part, src, count, touched, lb, most, kinds, common, pegs):  # pra
     s = len(part)
     m = most
     if s > 2 and m > 1:
-        m = max(1, min(m, kind_parts(part, kinds, common, pegs)))
+        # Only fewer parts than the set's codes (and than ``most``) can raise its bound.
+        m = max(1, kind_parts(part, kinds, common, pegs, min(m, s)))
     base = max(lb[s], fill(s, 1, m, m))
     best = fill(s, 0, m, m)  # a guess outside the set
     if best <= base:
