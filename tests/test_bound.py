@@ -215,6 +215,39 @@ def test_refine_upto_bounds_parts_above_the_perfect_split_in_the_estimate():
     refined = Bounder(game, exact_below=0).bound(part, node, depth=1)
     truth = Bounder(game).exact(part, node)
     assert plain < refined <= truth
+    # floors=False: the cheaper rule, between the two, and below the floors somewhere.
+    cheaper = []
+    for f in np.flatnonzero(sizes > 2):
+        part = first_guess_part(game, guess, int(f))
+        values = [
+            Bounder(game, exact_below=0, **kw).bound(part, node, depth=1)
+            for kw in ({"refine_upto": 0}, {"floors": False}, {})
+        ]
+        assert values == sorted(values), values
+        cheaper.append(values[1] < values[2])
+    assert any(cheaper)
+
+
+def test_the_gap_directed_search_keeps_the_cheaper_leaves(monkeypatch):
+    """``lower_bound``: its levels with ``depth`` use the parts' floors; the search with
+    uppers and seconds (its tasks turn about with the exact search) the cheaper rule."""
+    import evo.proofs.bound as bound_module
+
+    seen: list[tuple[int | None, bool]] = []
+    real = bound_module.part_bound
+
+    def spy(game, guess, feedback, depth, **kw):
+        seen.append((depth, kw["floors"]))
+        return real(game, guess, feedback, depth, **kw)
+
+    monkeypatch.setattr(bound_module, "part_bound", spy)
+    game = make_game(4, 5)
+    lower_bound(game, depth=2)
+    assert seen and all(floors for _, floors in seen)
+    seen.clear()
+    up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
+    lower_bound(game, seconds=30, uppers=up)
+    assert seen and not any(floors for _, floors in seen)
 
 
 def test_depth_zero_is_the_first_guess_with_perfect_split_parts():

@@ -61,7 +61,7 @@ def kind_parts(codes, kinds, common, pegs, cap):  # pragma: no cover - compiled
     non-win feedback) without the table of common colors."""
     nk = len(common)
     if nk == 0:
-        return pegs * (pegs + 3) // 2
+        return min(cap, pegs * (pegs + 3) // 2)
     n = len(codes)
     ks = np.empty(n, dtype=np.int32)
     for j in range(n):
