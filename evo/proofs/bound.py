@@ -12,7 +12,9 @@ proves a number that ``cost(U)`` cannot be below.
   :class:`~evo.search.exact.Solver`);
 * ``V_0(S)`` is the least, over every guess, of ``|S|`` plus the perfect-split bounds
   ``LB`` of its parts, the floors of the kinds of guesses below it (the exact search's
-  scoring, :func:`evo.search.exact_kernel.score`: its ``least``);
+  scoring, :func:`evo.search.exact_kernel.score`: its ``least``), each part of at most
+  :data:`REFINE_UPTO` codes bounded by its own floor
+  (:func:`evo.proofs.bound_kernel.part_floor`);
 * ``V_d(S) = |S| + min_g sum_f V_(d-1)(S_f)`` otherwise, one guess per orbit of the
   symmetries that fix the history (:mod:`evo.search.symmetry`).
 
@@ -240,7 +242,8 @@ class Bounder:
                 raise SearchTimeout
         kept, bounds, biggest, least = self._score(self._all, codes, budget, low, game, pal)
         if depth == 0:
-            # The least over the guesses, parts without a perfect split counted one up.
+            # The least over the guesses, their small parts bounded by their floors (or,
+            # without floors, counted one up where no code tells the others apart).
             self.estimated = True
             value = int(least)
             upto, common = self.refine_upto, self._common
