@@ -248,6 +248,8 @@ class Bounder:
             value = int(least)
             upto, common = self.refine_upto, self._common
             if not self.floors:
+                # The one-up rule is the floor of the parts whose perfect split is 2s - 1,
+                # with no kinds (an empty table of common colors: ``m`` stays ``most``).
                 upto, common = self._small(most), self._common[:0]
             if len(kept) and value < budget:
                 value = int(
