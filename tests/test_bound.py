@@ -202,6 +202,37 @@ def test_a_parts_floor_is_between_its_perfect_split_and_its_least_total(pegs, co
     assert above >= 5
 
 
+@pytest.mark.parametrize("pegs,colors,variant", [(4, 6, "mastermind"), (3, 5, "bulls-cows")])
+def test_kind_parts_is_the_most_its_definition_allows_and_bounds_every_guess(
+    pegs, colors, variant
+):
+    """``kind_parts`` against its definition written plainly (per guess, codes that share
+    ``t`` colors with it answer in at most ``t + 1`` non-win ways, ``pegs - 1`` for
+    ``t = pegs``) on random sets and caps, and never below the parts a guess makes."""
+    from collections import Counter
+
+    from evo.proofs.bound_kernel import kind_parts
+
+    game = make_game(pegs, colors, variant)
+    bounder = Bounder(game)
+    digits = [Counter(game.format_code(int(c))) for c in game.all_codes()]
+    rng = np.random.default_rng(5)
+    for _ in range(60):
+        codes = np.sort(rng.choice(game.num_codes, int(rng.integers(1, 40)), replace=False))
+        best = 0
+        for guess in digits:
+            per_t = Counter(sum((guess & digits[c]).values()) for c in codes.tolist())
+            best = max(best, sum(min(k, t + 1 if t < pegs else pegs - 1) for t, k in per_t.items()))
+        cap = int(rng.integers(1, 25))
+        got = kind_parts(codes, bounder._kinds, bounder._common, bounder._pegs, cap)
+        assert got == min(best, cap), (codes, cap)
+        parts = max(
+            len(set(game.feedback_row(int(g), codes).tolist()) - {game.win})
+            for g in game.all_codes()
+        )
+        assert parts <= kind_parts(codes, bounder._kinds, bounder._common, bounder._pegs, 99)
+
+
 def test_refine_upto_bounds_parts_above_the_perfect_split_in_the_estimate():
     """``Bounder(refine_upto=)``: parts of at most that many codes get their floor in a
     depth-0 estimate; with 0 none do, and the bound of a set a guess leaves is lower."""

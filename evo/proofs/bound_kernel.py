@@ -78,16 +78,22 @@ def kind_parts(codes, kinds, common, pegs, cap):  # pragma: no cover - compiled
             kind[nd] = ks[j]
             many[nd] = 1
             nd += 1
-    per_t = np.zeros(pegs + 1, dtype=np.int64)
+    # Per kind of guess, the codes that share t colors with it, for each t: the table of
+    # common colors is symmetric, so each kind of code adds along one row of it (in
+    # order in memory). A kind's count above ``pegs`` changes no ``min`` below.
+    w = pegs + 1
+    per_t = np.zeros(nk * w, dtype=np.int32)
+    for j in range(nd):
+        row = common[kind[j]]
+        m = min(many[j], pegs)
+        for kk in range(nk):
+            per_t[kk * w + row[kk]] += m
     best = 0
     for kk in range(nk):
-        per_t[:] = 0
-        row = common[kk]
-        for j in range(nd):
-            per_t[row[kind[j]]] += many[j]
-        u = min(per_t[pegs], pegs - 1)
+        at = kk * w
+        u = min(per_t[at + pegs], pegs - 1)
         for t in range(pegs):
-            u += min(per_t[t], t + 1)
+            u += min(per_t[at + t], t + 1)
         if u > best:
             best = u
             if best >= cap:
