@@ -1023,6 +1023,42 @@ def test_an_exact_search_that_runs_out_gives_its_turn_to_a_level_deeper(monkeypa
     assert levels, "no part went a level deeper"  # with 1 s, none does (the test above)
 
 
+def test_a_part_proved_by_the_budget_still_goes_a_level_deeper(monkeypatch):
+    """A part that the exact search proved by its budget, whose next search runs out,
+    takes its turn a level deeper than it had reached (its level kept in the
+    certificate, read back to go on from); a level below the bound proved by the budget
+    leaves the part so proved, and the certificate checks again."""
+    import evo.proofs.bound as bound_module
+
+    monkeypatch.setattr(bound_module, "EXACT_SECONDS", 1e-4)
+    bound_module._kept_bounder.cache_clear()
+    game = make_game(4, 5)
+    up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
+    seen: dict[tuple[int, int], list[int]] = {}
+
+    def note(b):
+        for c in b.classes:
+            for p in c.parts:
+                if p.depth == BUDGET:
+                    seen.setdefault((c.guess, p.feedback), []).append(p.level)
+
+    b = lower_bound(game, seconds=60, uppers=up, progress=note)
+    assert b.lower_bound <= KNOWN_OPTIMA[game.key]
+    assert any(levels[-1] > levels[0] for levels in seen.values()), seen
+    data = b.to_json()
+    check_certificate(data, game=game)
+    entries = [p for c in data["classes"] for p in c["parts"] if p["depth"] == "budget"]
+    assert entries and all("level" in p for p in entries)
+    read = bound_module.certificate_classes(data, game)
+    def levels(classes):  # a solved part needs none
+        return [p.level for c in classes for p in c.parts if p.depth is not None]
+
+    assert levels(read) == levels(b.classes)
+    entries[0]["level"] = "deep"
+    with pytest.raises(CertificateError, match="level 'deep' is not a depth from -1 up"):
+        check_certificate(data, game=game, prove=False)
+
+
 def test_a_class_gap_is_shared_among_its_parts_by_their_gaps():
     """The first rise aimed at on a part: the class's gap to the least upper, shared by
     the open parts' gaps (rounded up, at least one); the part's own gap without one."""
@@ -1080,10 +1116,13 @@ def test_an_exact_search_that_runs_out_aims_at_half_the_rise_next(monkeypatch):
     assert any(s[:2] == [8, 4] for s in steps.values()), steps
 
 
-def test_a_budget_part_claimed_above_its_least_total_fails_the_check():
-    """A part proved by the budget, raised to one above its least total (the brute
-    force), the class total kept consistent: --check proves it again and refuses it;
-    the same part claimed at its least total is a true claim and passes."""
+@pytest.mark.parametrize("depth", ["budget", "exact"])
+def test_a_searched_part_claimed_above_its_least_total_fails_the_check(depth):
+    """A part proved by the exact search (by its budget, or solved), raised to one above
+    its least total (the brute force), the class total kept consistent: --check proves
+    it again and refuses it; the same part claimed at its least total is a true claim
+    and passes. A solved part is proved again with its claim as the budget (a bound is
+    all the sum needs): the check proves it by the budget, not by solving it again."""
     game = make_game(4, 4)
     b, _ = _budget_run(game)
     data = b.to_json()
@@ -1092,7 +1131,7 @@ def test_a_budget_part_claimed_above_its_least_total_fails_the_check():
         (ci, pi)
         for ci, c in enumerate(data["classes"])
         for pi, p in enumerate(c["parts"])
-        if p["depth"] == "budget"
+        if p["depth"] in ("budget", "exact") and p["size"] > 2
     )
     cls = data["classes"][ci]
     part = cls["parts"][pi]
@@ -1104,13 +1143,15 @@ def test_a_budget_part_claimed_above_its_least_total_fails_the_check():
         forged = copy.deepcopy(data)
         c = forged["classes"][ci]
         c["parts"][pi]["bound"] = claim
+        c["parts"][pi]["depth"] = depth
         c["parts"][pi].pop("upper", None)
         c.pop("upper", None)
         c["total"] = game.num_codes + sum(p["bound"] for p in c["parts"])
         forged["lower_bound"] = min(x["total"] for x in forged["classes"])
         forged["upper"] = forged["gap"] = None
         if holds:
-            check_certificate(forged, game=game, part=_flat_index(forged, ci, pi))
+            check = check_certificate(forged, game=game, part=_flat_index(forged, ci, pi))
+            assert [r.depth for r in check.results] == [BUDGET]
         else:
             with pytest.raises(CertificateError, match=f"proved .*not the {claim} claimed"):
                 check_certificate(forged, game=game, part=_flat_index(forged, ci, pi))

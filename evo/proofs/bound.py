@@ -488,6 +488,19 @@ class PartBound:
     #: once exact), None: none known. Not proved here: it orders the refinement and says
     #: the gap, and is no part of the certificate's proof.
     upper: int | None = None
+    #: The deepest level ``V_d`` the part was bounded at, whatever proves its bound now
+    #: (a part proved by the budget keeps the level it had reached): its next level is
+    #: one deeper. A hint of where to go on, no part of the proof.
+    level: int = UNSEARCHED
+
+    def __post_init__(self) -> None:
+        if self.depth is not None and self.depth > self.level:
+            self.level = self.depth
+
+    @property
+    def reached(self) -> int | None:
+        """The part's depth, a level for its level (None: solved; :data:`BUDGET`)."""
+        return self.depth if self.depth is None or self.depth == BUDGET else self.level
 
     @property
     def exact(self) -> bool:
@@ -598,6 +611,7 @@ class Bound:
                             "size": p.size,
                             "bound": p.bound,
                             "depth": depth_name(p.depth),
+                            **({"level": p.level} if p.depth is not None and p.level != p.depth else {}),
                             "seconds": round(p.seconds, 3),
                             **({} if p.upper is None else {"upper": p.upper}),
                         }
@@ -913,7 +927,7 @@ def lower_bound(
                 p
                 for p in top.parts
                 if not p.exact
-                and ((searching and p.depth == BUDGET) or _deeper(p.depth, target, seconds))
+                and ((searching and p.depth == BUDGET) or _deeper(p.reached, target, seconds))
             ]
             if not todo:
                 break
@@ -941,11 +955,11 @@ def lower_bound(
             now = time.time()
             args, levels, shares = [], [], []
             for p in todo:
-                level = _next_depth(p.depth, target, seconds)
+                level = _next_depth(p.level, target, seconds)
                 given = share
                 aim = None
                 if searching:
-                    if id(p) not in deeper or p.depth == BUDGET:
+                    if id(p) not in deeper:
                         level = None
                     allowed = allowance.setdefault(id(p), max(EXACT_SECONDS, 2 * p.seconds))
                     given = allowed if share is None else min(share, allowed)
@@ -978,9 +992,13 @@ def lower_bound(
                     if not searching:
                         stalled.add(id(p))
                     continue  # out of time: the part keeps the bound it had
-                # (A part proved by the budget has only exact searches, which never
-                # return less than a bound proved: its depth proves its bound.)
-                p.bound, p.seconds, p.depth = max(p.bound, got.bound), got.seconds, got.depth
+                # The depth that proves the bound: a level below a bound proved by the
+                # budget leaves it so proved, and is the part's level all the same.
+                if got.depth is not None and got.depth >= 0:
+                    p.level = max(p.level, got.depth)
+                if got.bound >= p.bound:
+                    p.bound, p.depth = got.bound, got.depth
+                p.seconds = got.seconds
                 if uppers is not None:
                     _close(p, p.upper)
                 progressed = True
@@ -1179,7 +1197,8 @@ def certificate_classes(
             where = f"class {c['guess']} part {i}"
             depth, seconds = _entry_depth(p, where), _entry_seconds(p, where)
             f = game.parse_feedback(p["feedback"])
-            parts.append(PartBound(f, p["size"], p["bound"], depth, seconds))
+            level = _entry_level(p, where)
+            parts.append(PartBound(f, p["size"], p["bound"], depth, seconds, level=level))
         out.append(ClassBound(guess, c["orbit"], game.num_codes, parts))
     return out
 
@@ -1270,6 +1289,7 @@ def check_certificate(
             got[f] = _field(p, "size", int)
             _bound_value(p, f"{where} part {pi}")
             _entry_depth(p, f"{where} part {pi}")
+            _entry_level(p, f"{where} part {pi}")
             _entry_seconds(p, f"{where} part {pi}")
         if got != want:
             raise CertificateError(f"{where}: its parts are not those of {c['guess']}")
@@ -1309,14 +1329,17 @@ def check_certificate(
             ci, pi, p = flat[k]
             guess = game.parse_code(classes[ci]["guess"])
             depth = _entry_depth(p, f"class {ci} part {pi}")
-            # A part proved by the exact search's budget: the same search, its claim the
-            # budget (it returns at least the claim only if no subtree costs less).
-            budget = int(p["bound"]) if depth == BUDGET else UNBOUNDED
+            # A part proved by the exact search (its budget, or solved): the same
+            # search, its claim the budget (it returns at least the claim only if no
+            # subtree costs less). A claimed least total is so proved a bound, all the
+            # sum needs, far sooner than by solving the part again.
+            searched = depth in (BUDGET, None)
+            budget = int(p["bound"]) if searched else UNBOUNDED
             result = part_bound(
                 game,
                 guess,
                 game.parse_feedback(p["feedback"]),
-                None if depth == BUDGET else depth,
+                None if searched else depth,
                 exact_below=exact_below,
                 budget=budget,
             )
@@ -1364,6 +1387,14 @@ DEPTH_NAMES = {None: "exact", BUDGET: "budget"}
 def depth_name(depth: int | None) -> int | str:
     """A part's depth as its certificate writes it: a level, ``"exact"`` or ``"budget"``."""
     return DEPTH_NAMES.get(depth, depth)  # type: ignore[return-value]
+
+
+def _entry_level(p: dict[str, Any], where: str) -> int:
+    """A part's ``level`` (:attr:`PartBound.level`; -1 when missing): a depth from -1 up."""
+    level = p.get("level", UNSEARCHED)
+    if not isinstance(level, int) or isinstance(level, bool) or level < UNSEARCHED:
+        raise CertificateError(f"{where}: level {level!r} is not a depth from -1 up")
+    return level
 
 
 def _entry_depth(p: dict[str, Any], where: str) -> int | None:
