@@ -611,7 +611,7 @@ class Bound:
                             "size": p.size,
                             "bound": p.bound,
                             "depth": depth_name(p.depth),
-                            **({"level": p.level} if p.depth is not None and p.level != p.depth else {}),
+                            **_level_entry(p),
                             "seconds": round(p.seconds, 3),
                             **({} if p.upper is None else {"upper": p.upper}),
                         }
@@ -1387,6 +1387,11 @@ DEPTH_NAMES = {None: "exact", BUDGET: "budget"}
 def depth_name(depth: int | None) -> int | str:
     """A part's depth as its certificate writes it: a level, ``"exact"`` or ``"budget"``."""
     return DEPTH_NAMES.get(depth, depth)  # type: ignore[return-value]
+
+
+def _level_entry(p: PartBound) -> dict[str, int]:
+    """A part's ``level`` in its certificate entry when it says more than its depth."""
+    return {"level": p.level} if p.depth is not None and p.level != p.depth else {}
 
 
 def _entry_level(p: dict[str, Any], where: str) -> int:
