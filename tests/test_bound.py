@@ -203,9 +203,7 @@ def test_a_parts_floor_is_between_its_perfect_split_and_its_least_total(pegs, co
 
 
 @pytest.mark.parametrize("pegs,colors,variant", [(4, 6, "mastermind"), (3, 5, "bulls-cows")])
-def test_kind_parts_is_the_most_its_definition_allows_and_bounds_every_guess(
-    pegs, colors, variant
-):
+def test_kind_parts_is_the_most_its_definition_allows_and_bounds_every_guess(pegs, colors, variant):
     """``kind_parts`` against its definition written plainly (per guess, codes that share
     ``t`` colors with it answer in at most ``t + 1`` non-win ways, ``pegs - 1`` for
     ``t = pegs``) on random sets and caps, and never below the parts a guess makes."""
@@ -1050,6 +1048,7 @@ def test_a_part_proved_by_the_budget_still_goes_a_level_deeper(monkeypatch):
     entries = [p for c in data["classes"] for p in c["parts"] if p["depth"] == "budget"]
     assert entries and all("level" in p for p in entries)
     read = bound_module.certificate_classes(data, game)
+
     def levels(classes):  # a solved part needs none
         return [p.level for c in classes for p in c.parts if p.depth is not None]
 
