@@ -1329,17 +1329,14 @@ def check_certificate(
             ci, pi, p = flat[k]
             guess = game.parse_code(classes[ci]["guess"])
             depth = _entry_depth(p, f"class {ci} part {pi}")
-            # A part proved by the exact search (its budget, or solved): the same
-            # search, its claim the budget (it returns at least the claim only if no
-            # subtree costs less). A claimed least total is so proved a bound, all the
-            # sum needs, far sooner than by solving the part again.
-            searched = depth in (BUDGET, None)
-            budget = int(p["bound"]) if searched else UNBOUNDED
+            # A part proved by the exact search's budget: the same search, its claim the
+            # budget (it returns at least the claim only if no subtree costs less).
+            budget = int(p["bound"]) if depth == BUDGET else UNBOUNDED
             result = part_bound(
                 game,
                 guess,
                 game.parse_feedback(p["feedback"]),
-                None if searched else depth,
+                None if depth == BUDGET else depth,
                 exact_below=exact_below,
                 budget=budget,
             )
