@@ -1115,6 +1115,44 @@ def test_an_exact_search_that_runs_out_aims_at_half_the_rise_next(monkeypatch):
     assert any(s[:2] == [8, 4] for s in steps.values()), steps
 
 
+def test_the_check_proves_a_level_by_the_cheaper_leaves_first(monkeypatch):
+    """--check proves a part's level by the cheaper leaves (``floors=False``) first, by
+    the floors only where that proves less than the claim: both ways on a certificate
+    of --depth (its levels with the floors), and a part raised above what either proves
+    is still refused."""
+    import evo.proofs.bound as bound_module
+
+    game = make_game(4, 6)
+    data = lower_bound(game, depth=2).to_json()
+    calls: list[tuple[tuple[int, int], bool]] = []
+    real = bound_module.part_bound
+
+    def spy(game, guess, feedback, depth, **kw):
+        if depth is not None and depth >= 0:  # a level
+            calls.append(((guess, feedback), kw["floors"]))
+        return real(game, guess, feedback, depth, **kw)
+
+    monkeypatch.setattr(bound_module, "part_bound", spy)
+    check_certificate(data, game=game)
+    cheap = {part for part, floors in calls if not floors}
+    dear = {part for part, floors in calls if floors}
+    assert cheap and dear and dear < cheap  # the floors only after the cheaper leaves
+    ci, pi = next(
+        (ci, pi)
+        for ci, c in enumerate(data["classes"])
+        for pi, p in enumerate(c["parts"])
+        if isinstance(p["depth"], int) and p["depth"] >= 0 and p["size"] > 2
+    )
+    forged = copy.deepcopy(data)
+    c = forged["classes"][ci]
+    c["parts"][pi]["bound"] += 1000
+    c["total"] += 1000
+    forged["lower_bound"] = min(x["total"] for x in forged["classes"])
+    forged["upper"] = forged["gap"] = None
+    with pytest.raises(CertificateError, match="proved .*not the"):
+        check_certificate(forged, game=game, part=_flat_index(forged, ci, pi))
+
+
 @pytest.mark.parametrize("depth", ["budget", "exact"])
 def test_a_searched_part_claimed_above_its_least_total_fails_the_check(depth):
     """A part proved by the exact search (by its budget, or solved), raised to one above
