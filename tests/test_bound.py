@@ -1025,24 +1025,36 @@ def test_a_part_proved_by_the_budget_still_goes_a_level_deeper(monkeypatch):
     """A part that the exact search proved by its budget, whose next search runs out,
     takes its turn a level deeper than it had reached (its level kept in the
     certificate, read back to go on from); a level below the bound proved by the budget
-    leaves the part so proved, and the certificate checks again."""
+    leaves the part so proved, and the certificate checks again. The second exact search
+    of each part so proved is made to run out (as on a big part)."""
     import evo.proofs.bound as bound_module
 
-    monkeypatch.setattr(bound_module, "EXACT_SECONDS", 1e-4)
     bound_module._kept_bounder.cache_clear()
     game = make_game(4, 5)
     up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
-    seen: dict[tuple[int, int], list[int]] = {}
+    by_budget: set[tuple[int, int]] = set()
+    ran_out: set[tuple[int, int]] = set()
+    deeper: list[tuple[tuple[int, int], int]] = []
+    real = bound_module._task
 
-    def note(b):
-        for c in b.classes:
-            for p in c.parts:
-                if p.depth == BUDGET:
-                    seen.setdefault((c.guess, p.feedback), []).append(p.level)
+    def spy(game, guess, feedback, depth, *rest):
+        key = (guess, feedback)
+        if depth is None and key in by_budget and key not in ran_out:
+            ran_out.add(key)
+            return bound_module.PartResult(None, None, 0.0)  # out of its allowance
+        if depth is not None and key in ran_out:
+            deeper.append((key, depth))
+        got = real(game, guess, feedback, depth, *rest)
+        if depth is None and got.depth == BUDGET:
+            by_budget.add(key)
+        return got
 
-    b = lower_bound(game, seconds=60, uppers=up, progress=note)
+    monkeypatch.setattr(bound_module, "_task", spy)
+    b = lower_bound(game, seconds=60, uppers=up)
     assert b.lower_bound <= KNOWN_OPTIMA[game.key]
-    assert any(levels[-1] > levels[0] for levels in seen.values()), seen
+    assert ran_out and deeper, (ran_out, deeper)
+    assert {key for key, _ in deeper} <= ran_out
+    assert any(p.depth == BUDGET and p.level >= 0 for c in b.classes for p in c.parts)
     data = b.to_json()
     check_certificate(data, game=game)
     entries = [p for c in data["classes"] for p in c["parts"] if p["depth"] == "budget"]
