@@ -1021,6 +1021,30 @@ def test_an_exact_search_that_runs_out_gives_its_turn_to_a_level_deeper(monkeypa
     assert levels, "no part went a level deeper"  # with 1 s, none does (the test above)
 
 
+def test_a_part_whose_task_runs_out_waits_behind_the_cheaper_ones(monkeypatch):
+    """The gap-directed search orders parts by the seconds of their last task per unit of
+    gap: a task that ran out counts with the time it took, so the part waits behind the
+    others (it came first again and again with the cost of its last cheap task)."""
+    import evo.proofs.bound as bound_module
+
+    bound_module._kept_bounder.cache_clear()
+    game = make_game(4, 5)
+    up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
+    order: list[tuple[int, int]] = []
+    real = bound_module._task
+
+    def spy(game, guess, feedback, depth, *rest):
+        order.append((guess, feedback))
+        if len(order) == 1:
+            return bound_module.PartResult(None, depth, 1000.0)  # ran out after 1,000 s
+        return real(game, guess, feedback, depth, *rest)
+
+    monkeypatch.setattr(bound_module, "_task", spy)
+    b = lower_bound(game, seconds=60, uppers=up)
+    assert b.lower_bound <= KNOWN_OPTIMA[game.key]
+    assert len(order) > 2 and order[1] != order[0], order[:3]
+
+
 def test_a_part_proved_by_the_budget_still_goes_a_level_deeper(monkeypatch):
     """A part that the exact search proved by its budget, whose next search runs out,
     takes its turn a level deeper than it had reached (its level kept in the

@@ -483,6 +483,7 @@ class PartBound:
     size: int
     bound: int
     depth: int | None
+    #: The seconds of the part's last task (the longest of those that ran out since).
     seconds: float = 0.0
     #: An upper bound of the part's least total (a breaker's subtree on it, or the bound
     #: once exact), None: none known. Not proved here: it orders the refinement and says
@@ -991,7 +992,11 @@ def lower_bound(
                 if got.bound is None:
                     if not searching:
                         stalled.add(id(p))
-                    continue  # out of time: the part keeps the bound it had
+                    # Out of time: the part keeps the bound it had, and the time spent
+                    # orders it (:func:`_gap_order`): else a part whose searches run out
+                    # keeps the cost of its last cheap task and comes first every time.
+                    p.seconds = max(p.seconds, got.seconds)
+                    continue
                 # The depth that proves the bound: a level below a bound proved by the
                 # budget leaves it so proved, and is the part's level all the same.
                 if got.depth is not None and got.depth >= 0:
