@@ -1340,7 +1340,7 @@ def check_certificate(
             # A level by the cheaper leaves first (the gap-directed search's, and every
             # level's before the floors), then, if that proves less than the claim, by
             # the floors, which never prove less: on (4,10)'s parts of 3,000 codes
-            # ``V_2`` takes minutes the one way and half an hour the other.
+            # ``V_2`` takes minutes the one way, more than 25 minutes the other.
             for floors in (False, True) if depth is not None and depth >= 0 else (True,):
                 result = part_bound(
                     game,
