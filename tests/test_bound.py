@@ -1179,12 +1179,7 @@ def test_the_check_proves_a_level_by_the_cheaper_leaves_first(monkeypatch):
         for pi, p in enumerate(c["parts"])
         if isinstance(p["depth"], int) and p["depth"] >= 0 and p["size"] > 2
     )
-    forged = copy.deepcopy(data)
-    c = forged["classes"][ci]
-    c["parts"][pi]["bound"] += 1000
-    c["total"] += 1000
-    forged["lower_bound"] = min(x["total"] for x in forged["classes"])
-    forged["upper"] = forged["gap"] = None
+    forged = _claiming(data, ci, pi, data["classes"][ci]["parts"][pi]["bound"] + 1000)
     with pytest.raises(CertificateError, match="proved .*not the"):
         check_certificate(forged, game=game, part=_flat_index(forged, ci, pi))
 
@@ -1213,21 +1208,31 @@ def test_a_searched_part_claimed_above_its_least_total_fails_the_check(depth):
         tuple(first_guess_part(game, guess, game.parse_feedback(part["feedback"])).tolist())
     )
     for claim, holds in ((truth, True), (truth + 1, False)):
-        forged = copy.deepcopy(data)
-        c = forged["classes"][ci]
-        c["parts"][pi]["bound"] = claim
-        c["parts"][pi]["depth"] = depth
-        c["parts"][pi].pop("upper", None)
-        c.pop("upper", None)
-        c["total"] = game.num_codes + sum(p["bound"] for p in c["parts"])
-        forged["lower_bound"] = min(x["total"] for x in forged["classes"])
-        forged["upper"] = forged["gap"] = None
+        forged = _claiming(data, ci, pi, claim, depth=depth)
         if holds:
             check = check_certificate(forged, game=game, part=_flat_index(forged, ci, pi))
             assert [r.depth for r in check.results] == [None if depth == "exact" else BUDGET]
         else:
             with pytest.raises(CertificateError, match=f"proved .*not the {claim} claimed"):
                 check_certificate(forged, game=game, part=_flat_index(forged, ci, pi))
+
+
+def _claiming(data, ci: int, pi: int, claim: int, *, depth: str | None = None) -> dict:
+    """A copy of a certificate whose part ``pi`` of class ``ci`` claims ``claim`` (and
+    ``depth`` when given), its class total and bound made consistent as a forger would,
+    the uppers dropped (else refused for being below the bounds)."""
+    forged = copy.deepcopy(data)
+    c = forged["classes"][ci]
+    part = c["parts"][pi]
+    part["bound"] = claim
+    if depth is not None:
+        part["depth"] = depth
+    part.pop("upper", None)
+    c.pop("upper", None)
+    c["total"] = forged["codes"] + sum(p["bound"] for p in c["parts"])
+    forged["lower_bound"] = min(x["total"] for x in forged["classes"])
+    forged["upper"] = forged["gap"] = None
+    return forged
 
 
 def _flat_index(data, ci: int, pi: int) -> int:
