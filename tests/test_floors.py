@@ -184,6 +184,15 @@ def test_where_floors_in_the_optimum(monkeypatch, tmp_path):
     assert made[-1].nodes < made[0].nodes
 
 
+def test_the_help_says_from_how_many_codes_auto_floors_are_planted():
+    from click.testing import CliRunner
+
+    from evo.cli import main
+
+    text = " ".join(CliRunner().invoke(main, ["baselines", "--help"]).output.split())
+    assert f"(auto: {optmod.FLOOR_DEPTH}, from {optmod.FLOOR_CODES} codes on)" in text
+
+
 def test_a_certificate_not_sealed_is_proved_again_and_a_raised_bound_refused(tmp_path):
     game = make_game(4, 5)
     cert = tmp_path / "c.json"

@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 import tracemalloc
 from pathlib import Path
@@ -138,6 +139,43 @@ def test_after_a_spread_search_the_shared_memo_holds_what_every_thread_found():
 def test_spread_optimum_of_four_five_on_threads_is_goddards():
     tree, stats = _spread_tree(make_game(4, 5), threads=2, split=60)
     assert tree.total == 2463 and stats.leaves > 10
+
+
+def test_the_thread_whose_leaf_ends_starts_the_next_leaf(monkeypatch):
+    """On threads, no coordinator is woken between two leaves: the thread whose leaf ends
+    takes the coordinator's turn and starts the next one; the caller's thread starts the
+    first leaves only."""
+    by_caller: list[bool] = []
+    start = spread.Threads.start
+
+    def spy(self, leaf, bound, place=0):
+        by_caller.append(threading.current_thread() is threading.main_thread())
+        start(self, leaf, bound, place)
+
+    monkeypatch.setattr(spread.Threads, "start", spy)
+    tree, stats = _spread_tree(make_game(4, 5), threads=2, split=40)
+    assert tree.total == 2463
+    assert len(by_caller) >= stats.leaves > 10
+    assert 1 <= sum(by_caller) <= 2
+
+
+def test_a_leaf_that_fails_stops_the_spread_search_with_its_error(monkeypatch):
+    """An error in a leaf's search, raised in its thread, is raised by the spread search,
+    whose threads all end."""
+    calls = []
+    leaf = Solver.leaf
+
+    def failing(self, x, box, gate, *, symmetric):
+        calls.append(1)
+        if len(calls) == 5:
+            raise ZeroDivisionError("a leaf's search failed")
+        return leaf(self, x, box, gate, symmetric=symmetric)
+
+    monkeypatch.setattr(Solver, "leaf", failing)
+    before = threading.active_count()
+    with pytest.raises(ZeroDivisionError, match="a leaf's search failed"):
+        _spread_tree(make_game(4, 5), threads=2, split=40)
+    assert threading.active_count() == before
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -152,9 +152,10 @@ LEAST_MEMO_BYTES = 64 << 20
 FloorsOption = Literal["auto", "none"] | int | Path
 
 #: With ``floors="auto"``, a game of this many codes or more has its first guesses'
-#: parts bounded :data:`FLOOR_DEPTH` levels deep before the search (the seconds that
-#: takes are a fraction of the search's from there on, benchmarks/RESULTS.md).
-FLOOR_CODES = 3000
+#: parts bounded :data:`FLOOR_DEPTH` levels deep before the search. Below it they cost
+#: more than they save: (4,8)'s optimum takes 18% less time without them, (4,9)'s 22%
+#: more (benchmarks/RESULTS.md).
+FLOOR_CODES = 5000
 
 #: The depth of the automatic floors (as ``evo bound --depth`` counts: the first guess
 #: and one level below it).

@@ -144,7 +144,7 @@ def _histogram(h: dict) -> str:
     show_default=True,
     metavar="auto|none|DEPTH|CERTIFICATE",
     help="What the exact optimum's first guesses cost at least, planted in its search to prune "
-    "it: bounded DEPTH levels deep as `evo bound --depth` counts (auto: 2, from 3000 codes on), "
+    "it: bounded DEPTH levels deep as `evo bound --depth` counts (auto: 2, from 5000 codes on), "
     "or the bounds of "
     "an `evo bound --certificate` file of the game (proved again first unless written here), "
     "or none.",

@@ -536,7 +536,7 @@ class Solver:
         group: Palette,
         symmetric: bool,
         *,
-        runner: spreading.Runner | None = None,
+        runner: spreading.Runner | spreading.Threads | None = None,
         results: spreading.Results | None = None,
         split: int | None = None,
         inline: int = spreading.INLINE,

@@ -14,7 +14,9 @@ leaf gets the bound known when it starts: what its candidate may cost at most, l
 its other parts cost at least (their costs once known); on threads, a leaf already
 running is told when its bound drops, and stopped when its candidate is decided. A
 candidate is decided when its parts' costs are known (its cost) or reach its bound
-(dropped); a set is decided when its candidates are.
+(dropped); a set is decided when its candidates are. On threads, the thread whose leaf
+ends takes the coordinator's turn and starts the next leaf itself; a cluster's
+coordinator waits for its tasks.
 
 Whatever finishes first, every answer is the same: a leaf's answer is its exact cost
 when below its bound, else a lower bound of at least that bound, and the memo's choice
@@ -32,7 +34,6 @@ import hashlib
 import heapq
 import json
 import os
-import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -199,11 +200,12 @@ class _Cand:
 
 # ---------------------------------------------------------------------- runners
 class Runner(Protocol):
-    """Where leaves are searched: ``slots`` at once; ``start`` one with a bound, ``wait``
-    for some to finish (``(leaf, outcome)`` pairs, an exception as outcome when the search
-    failed), ``tell`` a running one that its bound dropped or it is no longer needed.
-    ``share``: by default, the sets of at least this share of the codes are split, the
-    smaller ones are leaves (how big a leaf must be to be worth a task)."""
+    """Where leaves are searched, the coordinator waiting for them: ``slots`` at once;
+    ``start`` one with a bound, ``wait`` for some to finish (``(leaf, outcome)`` pairs, an
+    exception as outcome when the search failed), ``tell`` a running one that its bound
+    dropped or it is no longer needed. ``share``: by default, the sets of at least this
+    share of the codes are split, the smaller ones are leaves (how big a leaf must be to
+    be worth a task). :class:`Threads` is the other kind: no one waits for its leaves."""
 
     share: float
 
@@ -222,7 +224,9 @@ class Runner(Protocol):
 class Threads:
     """Leaves on threads of this process, each thread searching in a memo of its own
     (``memos``: a list of boxes, one per thread, kept across searches); ``search(leaf,
-    box)`` runs one (the solver's :meth:`~evo.search.exact.Solver.leaf`)."""
+    box)`` runs one (the solver's :meth:`~evo.search.exact.Solver.leaf`). A leaf's thread
+    hands what it ended with to ``on_done`` (set by the spread search), which takes the
+    coordinator's turn there: it starts the next leaf with no other thread to wake."""
 
     #: Small leaves: one costs a thread about a millisecond of Python, and a thread is
     #: told when its leaf's bound drops (on (4,8), sets from 256 codes split: 3,200 leaves).
@@ -237,12 +241,14 @@ class Threads:
         self.slots = count
         self._search = search
         self._boxes = memos[:count]
-        self._done: queue.SimpleQueue = queue.SimpleQueue()
         self._pool = ThreadPoolExecutor(count)
         self._go = threading.Event()
         self._go.set()
         self._busy = self._parked = 0
         self._turn = threading.Condition()
+        #: Called by a leaf's thread with ``(leaf, outcome)`` when the leaf ends (the
+        #: outcome, None when stopped, or the exception its search raised).
+        self.on_done: Callable[[_Set, Any], None] = lambda leaf, out: None
 
     def start(self, leaf: _Set, bound: int, place: int = 0) -> None:
         """Search ``leaf`` with ``bound`` in the memo of ``place`` (free: one leaf a memo)."""
@@ -261,7 +267,7 @@ class Threads:
             with self._turn:
                 self._busy -= 1
                 self._turn.notify_all()
-        self._done.put((leaf, out))
+        self.on_done(leaf, out)
 
     @property
     def paused(self) -> bool:
@@ -289,17 +295,6 @@ class Threads:
 
     def resume(self) -> None:
         self._go.set()
-
-    def wait(self, timeout: float) -> list[tuple[_Set, Any]]:
-        try:
-            got = [self._done.get(timeout=timeout)]
-        except queue.Empty:
-            return []
-        while True:
-            try:
-                got.append(self._done.get_nowait())
-            except queue.Empty:
-                return got
 
     def tell(self, leaf: _Set) -> None:
         from evo.search.memo_kernel import STOP
@@ -599,7 +594,7 @@ class Spread:
     def __init__(
         self,
         solver: Any,
-        runner: Runner,
+        runner: Runner | Threads,
         *,
         split: int,
         inline: int = INLINE,
@@ -640,6 +635,9 @@ class Spread:
         self._todo: list[_Set] = []  # split sets to check again
         self._root_bound = UNBOUNDED
         self._root: _Set | None = None
+        self._free: list[int] = []  # the places (memos) with no leaf running
+        self._places = 0  # the places made so far (a cluster may gain workers)
+        self._reported = 0.0  # when ``report`` was last called
         self._told = UNBOUNDED  # the least cost of a first guess told to ``improved``
 
     # ---------------------------------------------------------------- bounds
@@ -1019,6 +1017,79 @@ class Spread:
                 x.bound = bound
                 self.runner.tell(x)
 
+    def _start_free(self) -> None:
+        """Start the leaves ready in the search's order on the free places."""
+        while self._places < self.runner.slots:  # a cluster may gain workers
+            self._free.insert(0, self._places)
+            self._places += 1
+        while self._free:
+            x = self._next()
+            if x is None:
+                return
+            x.running, x.dead = True, False
+            self._running.add(x)
+            x.place = self._free.pop()
+            if x.up is not None:
+                x.up.running += 1
+            self.runner.start(x, self._budget(x), x.place)
+
+    def _take(self, x: _Set, out: Any) -> None:
+        """Take what leaf ``x`` ended with: its :class:`Outcome`, None when it was stopped
+        (no longer needed), or the exception its search raised (raised here)."""
+        self._running.discard(x)
+        self._free.append(x.place)
+        x.running = False
+        if x.up is not None:
+            x.up.running -= 1
+        if isinstance(out, BaseException):
+            raise out
+        if out is None:
+            return
+        self.stats.leaves += 1
+        self.stats.nodes += out.nodes
+        self.stats.seconds += out.seconds
+        if self.results is not None:
+            self.results.add(x.codes, out)
+        if not x.done and self._alive(x):
+            self._answer(x, out)
+
+    def _after(self) -> None:
+        """After leaves ended: decide what they decide and tell the running leaves."""
+        self._check()
+        self._tell_running()
+        self._tell_improved()
+
+    def _make_room(self, runner: Threads) -> None:
+        """Give the memo the threads share room when full, their searches paused."""
+        if self.full is not None and self.make_room is not None and self.full():
+            runner.pause()
+            try:
+                self.make_room()
+            finally:
+                runner.resume()
+
+    def _stuck(self) -> bool:
+        """Whether nothing runs and the root is not decided (a bug)."""
+        return not self._running and not self._root_done()
+
+    def _root_done(self) -> bool:
+        return self._root is not None and self._root.done
+
+    def _wait(self) -> float:
+        """How long to wait for leaves before looking at the deadline again;
+        :class:`TimeoutError` past it."""
+        now = time.monotonic()
+        if self.deadline is not None and now > self.deadline:
+            raise TimeoutError
+        return 1.0 if self.deadline is None else max(0.0, min(1.0, self.deadline - now))
+
+    def _report(self) -> None:
+        """Call ``report`` when ``every`` seconds passed since the last time."""
+        if self.report is not None and time.monotonic() - self._reported >= self.every:
+            self._reported = time.monotonic()
+            self._root_progress()
+            self.report(self.stats)
+
     def run(self, codes: np.ndarray, palette: Palette, bound: int) -> int:
         """The cost of ``codes`` when below ``bound``, else a lower bound of at least
         ``bound`` (as the compiled search answers); the memo then holds the choices."""
@@ -1030,68 +1101,69 @@ class Spread:
         if root.lower >= bound:
             return root.lower
         self._push(root, root.key)
-        last = time.monotonic()
-        cpu0 = time.thread_time()
-        free: list[int] = []
-        places = 0
+        self._reported = time.monotonic()
         try:
-            while not root.done:
-                while places < self.runner.slots:  # a cluster may gain workers
-                    free.insert(0, places)
-                    places += 1
-                while free:
-                    x = self._next()
-                    if x is None:
-                        break
-                    x.running, x.dead = True, False
-                    self._running.add(x)
-                    x.place = free.pop()
-                    if x.up is not None:
-                        x.up.running += 1
-                    self.runner.start(x, self._budget(x), x.place)
-                if root.done:
-                    break
-                if not self._running:
-                    raise RuntimeError("spread search: nothing to run and nothing decided")
-                now = time.monotonic()
-                if self.deadline is not None and now > self.deadline:
-                    raise TimeoutError
-                wait = 1.0 if self.deadline is None else max(0.0, min(1.0, self.deadline - now))
-                for x, out in self.runner.wait(wait):
-                    self._running.discard(x)
-                    free.append(x.place)
-                    x.running = False
-                    if x.up is not None:
-                        x.up.running -= 1
-                    if isinstance(out, BaseException):
-                        raise out
-                    if out is None:  # stopped: no longer needed
-                        continue
-                    self.stats.leaves += 1
-                    self.stats.nodes += out.nodes
-                    self.stats.seconds += out.seconds
-                    if self.results is not None:
-                        self.results.add(x.codes, out)
-                    if x.done or not self._alive(x):
-                        continue
-                    self._answer(x, out)
-                self._check()
-                self._tell_running()
-                self._tell_improved()
-                if self.full is not None and self.make_room is not None and self.full():
-                    self.runner.pause()  # type: ignore[attr-defined]
-                    try:
-                        self.make_room()
-                    finally:
-                        self.runner.resume()  # type: ignore[attr-defined]
-                if self.report is not None and time.monotonic() - last >= self.every:
-                    last = time.monotonic()
-                    self._root_progress()
-                    self.report(self.stats)
+            if isinstance(self.runner, Threads):
+                self._take_turns(self.runner)
+            else:
+                self._coordinate(self.runner)
         finally:
-            self.cpu = time.thread_time() - cpu0
             self._root_progress()
             for x in self._running:
                 x.dead = True
                 self.runner.tell(x)
         return root.value
+
+    def _coordinate(self, runner: Runner) -> None:
+        """The coordinator's loop: start leaves, wait for some to end, take them."""
+        while True:
+            self._start_free()
+            if self._root_done():
+                return
+            if self._stuck():
+                raise RuntimeError("spread search: nothing to run and nothing decided")
+            for x, out in runner.wait(self._wait()):
+                self._take(x, out)
+            self._after()
+            self._report()
+
+    def _take_turns(self, runner: Threads) -> None:
+        """The coordinator's turn taken by each leaf's thread as its leaf ends (one at a
+        time): it takes the outcome and starts the next leaf itself, which it then runs,
+        with no other thread to wake. This thread starts the first leaves, then looks at
+        the deadline and reports until the root is decided."""
+        turn = threading.Lock()
+        over = threading.Event()
+        failed: list[BaseException] = []
+
+        def on_done(x: _Set, out: Any) -> None:
+            with turn:
+                if over.is_set():
+                    return
+                try:
+                    self._take(x, out)
+                    self._after()
+                    self._make_room(runner)
+                    self._start_free()
+                    self._report()
+                except BaseException as e:  # noqa: BLE001 - raised in the search's thread
+                    failed.append(e)
+                if failed or self._root_done() or self._stuck():
+                    over.set()
+
+        runner.on_done = on_done
+        try:
+            with turn:
+                self._start_free()
+                if self._root_done() or self._stuck():
+                    over.set()
+            while not over.wait(self._wait()):
+                with turn:
+                    self._report()
+        finally:
+            with turn:
+                over.set()
+        if failed:
+            raise failed[0]
+        if self._stuck():
+            raise RuntimeError("spread search: nothing to run and nothing decided")
