@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from click.testing import CliRunner
+from support.forgery import consistent_totals
 
 import evo
 import evo.proofs.bound as bound_module
@@ -407,12 +408,9 @@ def test_a_certificate_checks_and_each_part_alone(certificate_46):
 def _raise_a_part(data, k=0):
     """A searched part's bound raised by one, its class's total with it (consistent)."""
     bad = copy.deepcopy(data)
-    flat = [(c, p) for c in bad["classes"] for p in c["parts"] if p["size"] > 2]
-    c, p = flat[k]
-    p["bound"] += 1
-    c["total"] += 1
-    bad["lower_bound"] = min(x["total"] for x in bad["classes"])
-    return bad
+    flat = [p for c in bad["classes"] for p in c["parts"] if p["size"] > 2]
+    flat[k]["bound"] += 1
+    return consistent_totals(bad)
 
 
 def test_a_tampered_certificate_is_refused(certificate_46):
@@ -1229,10 +1227,8 @@ def _claiming(data, ci: int, pi: int, claim: int, *, depth: str | None = None) -
         part["depth"] = depth
     part.pop("upper", None)
     c.pop("upper", None)
-    c["total"] = forged["codes"] + sum(p["bound"] for p in c["parts"])
-    forged["lower_bound"] = min(x["total"] for x in forged["classes"])
     forged["upper"] = forged["gap"] = None
-    return forged
+    return consistent_totals(forged)
 
 
 def _flat_index(data, ci: int, pi: int) -> int:

@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.forgery import consistent_totals
 
 from evo.baselines.optimal import Where, optimal
 from evo.cli import main
@@ -61,13 +62,6 @@ def _certificate(tmp_path: Path, pegs: int = 4, colors: int = 5, depth: int = 1)
     return json.loads(path.read_text())
 
 
-def _totals(data: dict) -> None:
-    """Each class total and the bound computed again from the entries, as a forger would."""
-    for c in data["classes"]:
-        c["total"] = data["codes"] + sum(p["bound"] for p in c["parts"])
-    data["lower_bound"] = min(c["total"] for c in data["classes"])
-
-
 @pytest.mark.parametrize("spelling", ["as written", "no space", "lower case"])
 def test_a_part_listed_twice_is_refused_however_spelled(tmp_path, spelling):
     data = _certificate(tmp_path)
@@ -78,7 +72,7 @@ def test_a_part_listed_twice_is_refused_however_spelled(tmp_path, spelling):
         elif spelling == "lower case":
             copy["feedback"] = copy["feedback"].lower()
         c["parts"].append(copy)
-    _totals(data)
+    consistent_totals(data)
     assert data["lower_bound"] > OPTIMUM_4_5  # what the forgery would claim
     forged = tmp_path / "forged.json"
     forged.write_text(json.dumps(data))
@@ -95,7 +89,7 @@ def test_a_raised_bound_resumed_is_proved_again_and_refused(tmp_path):
     data = _certificate(tmp_path)
     part = max(data["classes"][0]["parts"], key=lambda p: p["size"])
     part["bound"] += 400
-    _totals(data)
+    consistent_totals(data)
     path = tmp_path / "raised.json"
     path.write_text(json.dumps(data))
     assert not certificate_sealed(data)
@@ -117,7 +111,7 @@ def test_a_lowered_exact_part_resumed_gives_no_false_optimum():
             if p["depth"] == "exact" and p["size"] > 2:
                 p["bound"] -= 1
                 lowered += 1
-    _totals(data)
+    consistent_totals(data)
     assert lowered
     assert not certificate_sealed(data) and data["lower_bound"] < OPTIMUM_3_4
     resumed = lower_bound(game, resume=data)
@@ -333,7 +327,7 @@ def _edited_proves_no_more(certificate: dict, data) -> None:
         _edit(edited, data.draw)
     if data.draw(st.booleans()):
         try:
-            _totals(edited)  # a forger keeps the sums consistent
+            consistent_totals(edited)  # a forger keeps the sums consistent
         except (KeyError, TypeError, ValueError):
             pass
     game = make_game(3, 4)
@@ -365,7 +359,7 @@ def _floors_forged(tmp_path: Path, *, how: str) -> tuple[Path, Path]:
     root = game.format_code(int(optimal(game, time_limit=None).guess[0]))
     (cls,) = [c for c in data["classes"] if c["guess"] == root]
     max(cls["parts"], key=lambda p: p["size"])["bound"] += 1000
-    _totals(data)
+    consistent_totals(data)
     if how == "dropped":
         data.pop("seal")
     elif how == "forged":
