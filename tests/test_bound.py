@@ -1284,6 +1284,11 @@ def test_against_uppers_skip_the_one_step_trees_of_a_game_above_the_limit(monkey
     assert list(alone.parts) == [class_guess(game, int(knuth.guess[0]))]
 
 
+def test_the_help_says_up_to_how_many_codes_the_one_step_trees_are_built():
+    text = " ".join(CliRunner().invoke(main, ["bound", "--help"]).output.split())
+    assert f"in games of at most {bound_module.LOOKAHEAD_CODES:,} codes" in text
+
+
 def _png_size(path: Path) -> tuple[int, int]:
     data = path.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
