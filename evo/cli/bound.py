@@ -284,7 +284,7 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
             uppers, *, first, memo=None):  # fmt: skip
     """The bound's search and what it prints (the certificate, when asked, held)."""
     from evo.proofs.bound import CertificateError, lower_bound, write_certificate
-    from evo.runs.driver import interrupted, stop_signals
+    from evo.runs.driver import stopped_at_once
 
     shown: list[tuple] = []
     latest: list = []
@@ -298,7 +298,8 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
         shown.append((b.lower_bound, b.upper))
         click.echo(f"[{b.seconds:7.1f} s] {progress_text(b)}", err=True)
 
-    with stop_signals(at_once=True) as got:
+    # Ctrl-C, SIGTERM or SIGHUP: the tasks under way are dropped, the rest kept.
+    with stopped_at_once(lambda signal: _stopped(signal, latest, certificate)):
         try:
             result = lower_bound(
                 game,
@@ -315,11 +316,6 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
             )
         except CertificateError as e:  # a certificate not sealed here, proved again: wrong
             raise click.ClickException(f"{certificate}: cannot go on from it: {e}") from None
-        except (KeyboardInterrupt, SystemError) as e:
-            if not interrupted(e):
-                raise
-            # Ctrl-C, SIGTERM or SIGHUP: the tasks under way are dropped, the rest kept.
-            raise _stopped(got.get("signal", "SIGINT"), latest, certificate) from None
         except OSError as e:
             if scheduler is None:
                 raise

@@ -262,9 +262,23 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
                 err=True,
             )
 
-    from evo.runs.driver import interrupted, stop_signals
+    from evo.runs.driver import stopped_at_once
 
-    with stop_signals(at_once=True) as got:
+    def stopped(signal: str) -> Exception:
+        """Ctrl-C, SIGTERM or SIGHUP: the nodes under way are dropped, those done kept (a
+        node of a record band can take an hour)."""
+        if latest is not None and latest is not written:
+            write(latest[0], latest[2])
+        return _stopped(
+            signal,
+            latest,
+            wanted,
+            output,
+            max_guesses,
+            kept=breaker.total if start is not None else None,
+        )
+
+    with stopped_at_once(stopped):
         try:
             polished, _ = run(
                 breaker,
@@ -288,21 +302,6 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             )
         except TooShortError as e:
             raise click.BadParameter(str(e), param_hint="--max-guesses") from None
-        except (KeyboardInterrupt, SystemError) as e:
-            if not interrupted(e):
-                raise
-            # Ctrl-C, SIGTERM or SIGHUP: the nodes under way are dropped, those done kept
-            # (a node of a record band can take an hour).
-            if latest is not None and latest is not written:
-                write(latest[0], latest[2])
-            raise _stopped(
-                got.get("signal", "SIGINT"),
-                latest,
-                wanted,
-                output,
-                max_guesses,
-                kept=breaker.total if start is not None else None,
-            ) from None
     save_tree(polished, output, polished_from=str(tree), bands=list(bands), polish=options)
     deepest = polished.at_worst
     click.echo(

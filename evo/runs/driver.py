@@ -395,6 +395,19 @@ def stop_signals(*, at_once: bool = False) -> Iterator[dict]:
             signal.signal(s, handler)
 
 
+@contextlib.contextmanager
+def stopped_at_once(on_stop: Callable[[str], BaseException]) -> Iterator[None]:
+    """Run a step too long to wait for, whose work is kept as it goes: the first stop
+    signal (or Ctrl-C) ends it at once, raising ``on_stop(signal name)`` instead."""
+    with stop_signals(at_once=True) as got:
+        try:
+            yield
+        except (KeyboardInterrupt, SystemError) as e:
+            if not interrupted(e):
+                raise
+            raise on_stop(got.get("signal", "SIGINT")) from None
+
+
 # ----------------------------------------------------------------- checkpoints
 class _Saved(Protocol):
     """How a run directory keeps an engine's steps: its checkpoint file, how often it is
