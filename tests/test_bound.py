@@ -261,8 +261,6 @@ def test_refine_upto_bounds_parts_above_the_perfect_split_in_the_estimate():
 def test_the_gap_directed_search_keeps_the_cheaper_leaves(monkeypatch):
     """``lower_bound``: its levels with ``depth`` use the parts' floors; the search with
     uppers and seconds (its tasks turn about with the exact search) the cheaper rule."""
-    import evo.proofs.bound as bound_module
-
     seen: list[tuple[int | None, bool]] = []
     real = bound_module.part_bound
 
@@ -575,8 +573,6 @@ def test_bounds_file_small_entries_are_proved_again():
 
 
 def test_cli_passes_each_option_to_the_bound(monkeypatch):
-    import evo.proofs.bound as bound_module
-
     seen = {}
     real = bound_module.lower_bound
 
@@ -607,7 +603,6 @@ def test_a_signal_inside_compiled_code_stops_the_bound_as_any_other(monkeypatch,
     as a ``SystemError`` caused by the ``KeyboardInterrupt`` (seen on (6,8)): the same
     one line and status as a signal anywhere else; a ``SystemError`` of its own is a bug
     and is raised."""
-    import evo.proofs.bound as bound_module
 
     def wrapped(game, **kw):
         kw["progress"](bound_module.lower_bound_real(game, depth=0))
@@ -638,7 +633,6 @@ def test_no_more_worker_processes_than_a_round_has_tasks(monkeypatch):
     """A round refines the parts of one first guess, one per feedback but the win: (2,2)
     asks for 256 workers and starts 5 (256 started each an interpreter with numba, a load
     of 150 on 2 cores for a 2-second bound)."""
-    import evo.proofs.bound as bound_module
     from evo.search.tasks import task_mapper
 
     asked = []
@@ -778,8 +772,6 @@ def test_a_bound_killed_goes_on_from_its_certificate(tmp_path):
 def test_one_worker_takes_the_smallest_parts_first_several_the_largest(monkeypatch):
     """Alone, the smallest parts go first (the certificate fills soonest); with several
     workers the largest (they end together). The bound is the same either way."""
-    import evo.proofs.bound as bound_module
-
     game = make_game(4, 6)
     table = np.asarray(game.table)
     seen: list[list[int]] = []
@@ -1008,8 +1000,6 @@ def test_an_exact_search_that_runs_out_gives_its_turn_to_a_level_deeper(monkeypa
     """Given almost no time, a part's exact search runs out: the part goes a level deeper
     next, then tries the exact search again with twice the time, until one ends; the
     bound still reaches the optimum, with parts searched by levels on the way."""
-    import evo.proofs.bound as bound_module
-
     monkeypatch.setattr(bound_module, "EXACT_SECONDS", 1e-4)
     game = make_game(4, 5)
     up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
@@ -1023,8 +1013,6 @@ def test_a_part_whose_task_runs_out_waits_behind_the_cheaper_ones(monkeypatch):
     """The gap-directed search orders parts by the seconds of their last task per unit of
     gap: a task that ran out counts with the time it took, so the part waits behind the
     others (it came first again and again with the cost of its last cheap task)."""
-    import evo.proofs.bound as bound_module
-
     bound_module._kept_bounder.cache_clear()
     game = make_game(4, 5)
     up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
@@ -1049,8 +1037,6 @@ def test_a_part_proved_by_the_budget_still_goes_a_level_deeper(monkeypatch):
     certificate, read back to go on from); a level below the bound proved by the budget
     leaves the part so proved, and the certificate checks again. The second exact search
     of each part so proved is made to run out (as on a big part)."""
-    import evo.proofs.bound as bound_module
-
     bound_module._kept_bounder.cache_clear()
     game = make_game(4, 5)
     up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
@@ -1154,8 +1140,6 @@ def test_the_check_proves_a_level_by_the_cheaper_leaves_first(monkeypatch):
     the floors only where that proves less than the claim: both ways on a certificate
     of --depth (its levels with the floors), and a part raised above what either proves
     is still refused."""
-    import evo.proofs.bound as bound_module
-
     game = make_game(4, 6)
     data = lower_bound(game, depth=2).to_json()
     calls: list[tuple[tuple[int, int], bool]] = []
@@ -1270,8 +1254,6 @@ def test_one_step_uppers_of_one_first_guess_build_only_its_tree():
 def test_against_uppers_skip_the_one_step_trees_of_a_game_above_the_limit(monkeypatch):
     """``against_uppers``: the breaker's subtrees and every other class's one-step tree;
     above ``LOOKAHEAD_CODES`` codes the breaker's alone (no tree built)."""
-    import evo.proofs.bound as bound_module
-
     game = make_game(4, 5)
     knuth = evo.baseline(game, "knuth")
     both = against_uppers(knuth)
