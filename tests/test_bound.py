@@ -23,6 +23,7 @@ from support.forgery import consistent_totals
 
 import evo
 import evo.proofs.bound as bound_module
+import evo.proofs.refine as refine_module
 from evo.baselines.optimal import KNOWN_OPTIMA
 from evo.cli import main
 from evo.core.game import make_game
@@ -41,13 +42,13 @@ from evo.proofs.bound import (
     first_guess_classes,
     first_guess_part,
     lookahead_uppers,
-    lower_bound,
     part_bound,
     read_certificate,
     set_bound,
     tree_uppers,
     write_certificate,
 )
+from evo.proofs.refine import lower_bound
 from evo.search.build import Node
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -262,13 +263,13 @@ def test_the_gap_directed_search_keeps_the_cheaper_leaves(monkeypatch):
     """``lower_bound``: its levels with ``depth`` use the parts' floors; the search with
     uppers and seconds (its tasks turn about with the exact search) the cheaper rule."""
     seen: list[tuple[int | None, bool]] = []
-    real = bound_module.part_bound
+    real = refine_module.part_bound
 
     def spy(game, guess, feedback, depth, **kw):
         seen.append((depth, kw["floors"]))
         return real(game, guess, feedback, depth, **kw)
 
-    monkeypatch.setattr(bound_module, "part_bound", spy)
+    monkeypatch.setattr(refine_module, "part_bound", spy)
     game = make_game(4, 5)
     lower_bound(game, depth=2)
     assert seen and all(floors for _, floors in seen)
@@ -574,13 +575,13 @@ def test_bounds_file_small_entries_are_proved_again():
 
 def test_cli_passes_each_option_to_the_bound(monkeypatch):
     seen = {}
-    real = bound_module.lower_bound
+    real = refine_module.lower_bound
 
     def spy(game, **kw):
         seen.update(kw, game=game.key)
         return real(game, depth=0)
 
-    monkeypatch.setattr(bound_module, "lower_bound", spy)
+    monkeypatch.setattr(refine_module, "lower_bound", spy)
     monkeypatch.setattr("evo.core.engine.THREADS", None)  # --threads sets it: restored after
     monkeypatch.setattr("evo.ea.cluster.check_scheduler", lambda address: None)
     args = ["bound", "-n", "3", "-c", "4", "--variant", "mastermind", "--depth", "2"]
@@ -605,14 +606,14 @@ def test_a_signal_inside_compiled_code_stops_the_bound_as_any_other(monkeypatch,
     and is raised."""
 
     def wrapped(game, **kw):
-        kw["progress"](bound_module.lower_bound_real(game, depth=0))
+        kw["progress"](refine_module.lower_bound_real(game, depth=0))
         try:
             raise KeyboardInterrupt
         except KeyboardInterrupt as e:
             raise SystemError("returned a result with an exception set") from e
 
-    monkeypatch.setattr(bound_module, "lower_bound_real", bound_module.lower_bound, raising=False)
-    monkeypatch.setattr(bound_module, "lower_bound", wrapped)
+    monkeypatch.setattr(refine_module, "lower_bound_real", refine_module.lower_bound, raising=False)
+    monkeypatch.setattr(refine_module, "lower_bound", wrapped)
     cert = tmp_path / "c.json"
     args = ["bound", "-n", "3", "-c", "4", "--depth", "1", "--certificate", str(cert)]
     res = CliRunner().invoke(main, args)
@@ -624,7 +625,7 @@ def test_a_signal_inside_compiled_code_stops_the_bound_as_any_other(monkeypatch,
     def broken(game, **kw):
         raise SystemError("a bug")
 
-    monkeypatch.setattr(bound_module, "lower_bound", broken)
+    monkeypatch.setattr(refine_module, "lower_bound", broken)
     res = CliRunner().invoke(main, args[:-2])
     assert isinstance(res.exception, SystemError)
 
@@ -641,9 +642,9 @@ def test_no_more_worker_processes_than_a_round_has_tasks(monkeypatch):
         asked.append(kw["workers"])
         return task_mapper(**{**kw, "workers": 1})
 
-    monkeypatch.setattr(bound_module, "task_mapper", spy)
+    monkeypatch.setattr(refine_module, "task_mapper", spy)
     game = make_game(2, 2, "mastermind")
-    assert bound_module.lower_bound(game, workers=256).lower_bound == 8
+    assert refine_module.lower_bound(game, workers=256).lower_bound == 8
     assert asked == [game.num_feedbacks - 1] == [5]
 
 
@@ -779,7 +780,7 @@ def test_one_worker_takes_the_smallest_parts_first_several_the_largest(monkeypat
     def size(guess: int, feedback: int) -> int:
         return int(np.count_nonzero(table[guess] == feedback))
 
-    class Spy(bound_module.task_mapper):  # notes each round's parts' sizes in the order given
+    class Spy(refine_module.task_mapper):  # notes each round's parts' sizes in the order given
         def __enter__(self):
             inner = super().__enter__()
 
@@ -789,7 +790,7 @@ def test_one_worker_takes_the_smallest_parts_first_several_the_largest(monkeypat
 
             return mapped
 
-    monkeypatch.setattr(bound_module, "task_mapper", Spy)
+    monkeypatch.setattr(refine_module, "task_mapper", Spy)
     alone = lower_bound(game, depth=1)
     first = [s for s in seen if s][0]
     seen.clear()
@@ -1000,7 +1001,7 @@ def test_an_exact_search_that_runs_out_gives_its_turn_to_a_level_deeper(monkeypa
     """Given almost no time, a part's exact search runs out: the part goes a level deeper
     next, then tries the exact search again with twice the time, until one ends; the
     bound still reaches the optimum, with parts searched by levels on the way."""
-    monkeypatch.setattr(bound_module, "EXACT_SECONDS", 1e-4)
+    monkeypatch.setattr(refine_module, "EXACT_SECONDS", 1e-4)
     game = make_game(4, 5)
     up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
     b, told = _refined_parts(game, seconds=60, uppers=up)
@@ -1017,7 +1018,7 @@ def test_a_part_whose_task_runs_out_waits_behind_the_cheaper_ones(monkeypatch):
     game = make_game(4, 5)
     up = tree_uppers(evo.baseline(game, "knuth")).merged(lookahead_uppers(game))
     order: list[tuple[int, int]] = []
-    real = bound_module._task
+    real = refine_module._task
 
     def spy(game, guess, feedback, depth, *rest):
         order.append((guess, feedback))
@@ -1025,7 +1026,7 @@ def test_a_part_whose_task_runs_out_waits_behind_the_cheaper_ones(monkeypatch):
             return bound_module.PartResult(None, depth, 1000.0)  # ran out after 1,000 s
         return real(game, guess, feedback, depth, *rest)
 
-    monkeypatch.setattr(bound_module, "_task", spy)
+    monkeypatch.setattr(refine_module, "_task", spy)
     b = lower_bound(game, seconds=60, uppers=up)
     assert b.lower_bound <= KNOWN_OPTIMA[game.key]
     assert len(order) > 2 and order[1] != order[0], order[:3]
@@ -1043,7 +1044,7 @@ def test_a_part_proved_by_the_budget_still_goes_a_level_deeper(monkeypatch):
     by_budget: set[tuple[int, int]] = set()
     ran_out: set[tuple[int, int]] = set()
     deeper: list[tuple[tuple[int, int], int]] = []
-    real = bound_module._task
+    real = refine_module._task
 
     def spy(game, guess, feedback, depth, *rest):
         key = (guess, feedback)
@@ -1057,7 +1058,7 @@ def test_a_part_proved_by_the_budget_still_goes_a_level_deeper(monkeypatch):
             by_budget.add(key)
         return got
 
-    monkeypatch.setattr(bound_module, "_task", spy)
+    monkeypatch.setattr(refine_module, "_task", spy)
     b = lower_bound(game, seconds=60, uppers=up)
     assert b.lower_bound <= KNOWN_OPTIMA[game.key]
     assert ran_out and deeper, (ran_out, deeper)
@@ -1087,12 +1088,12 @@ def test_a_class_gap_is_shared_among_its_parts_by_their_gaps():
         PartBound(2, 5, 9, None, upper=9),  # exact: closed, no share
     ]
     c = ClassBound(0, 1, 200, parts)  # total 659
-    assert bound_module._share(c, parts[0], 679) == 15
-    assert bound_module._share(c, parts[1], 679) == 5
-    assert bound_module._share(c, parts[1], 660) == 1
-    assert bound_module._share(c, parts[0], None) == 30
-    assert bound_module._budget(c, parts[0], 679, step=15) == 315
-    assert bound_module._budget(c, parts[0], 679) == 320  # lifts the class to 679
+    assert refine_module._share(c, parts[0], 679) == 15
+    assert refine_module._share(c, parts[1], 679) == 5
+    assert refine_module._share(c, parts[1], 660) == 1
+    assert refine_module._share(c, parts[0], None) == 30
+    assert refine_module._budget(c, parts[0], 679, step=15) == 315
+    assert refine_module._budget(c, parts[0], 679) == 320  # lifts the class to 679
 
 
 def _steps_run(monkeypatch, *, share: int, exact_seconds: float | None = None):
@@ -1101,16 +1102,16 @@ def _steps_run(monkeypatch, *, share: int, exact_seconds: float | None = None):
     search's kept memo emptied first: another test's facts would end searches at once)."""
     bound_module._kept_bounder.cache_clear()
     if exact_seconds is not None:
-        monkeypatch.setattr(bound_module, "EXACT_SECONDS", exact_seconds)
-    monkeypatch.setattr(bound_module, "_share", lambda c, p, upper: share)
+        monkeypatch.setattr(refine_module, "EXACT_SECONDS", exact_seconds)
+    monkeypatch.setattr(refine_module, "_share", lambda c, p, upper: share)
     steps: dict[tuple[int, int], list[int]] = {}
-    real = bound_module._budget
+    real = refine_module._budget
 
     def spy(c, p, upper, *, step=None):
         steps.setdefault((c.guess, p.feedback), []).append(step)
         return real(c, p, upper, step=step)
 
-    monkeypatch.setattr(bound_module, "_budget", spy)
+    monkeypatch.setattr(refine_module, "_budget", spy)
     game = make_game(4, 5)
     b, _ = _budget_run(game, seconds=60)
     assert b.optimal and b.lower_bound == KNOWN_OPTIMA[game.key]

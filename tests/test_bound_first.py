@@ -16,7 +16,8 @@ from support.brute import least
 
 from evo.cli import main
 from evo.core.game import make_game
-from evo.proofs.bound import first_guess_class, first_guess_classes, lower_bound
+from evo.proofs.bound import first_guess_class, first_guess_classes
+from evo.proofs.refine import lower_bound
 
 
 def pegs(guess: tuple, secret: tuple) -> tuple[int, int]:

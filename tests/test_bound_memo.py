@@ -17,8 +17,9 @@ from evo.baselines.optimal import KNOWN_OPTIMA
 from evo.cli import main
 from evo.core.files import atomic_write_json
 from evo.core.game import make_game
-from evo.proofs.bound import EXACT_BELOW, first_guess_part, lower_bound
+from evo.proofs.bound import EXACT_BELOW, first_guess_part
 from evo.proofs.memo_file import memo_path, open_memo, plant, read_memo
+from evo.proofs.refine import lower_bound
 from evo.search import memo_kernel
 from evo.search.exact import Solver
 

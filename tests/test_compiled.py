@@ -204,7 +204,7 @@ def test_a_baselines_time_does_not_count_compiling(monkeypatch):
 
 def test_bound_seconds_start_after_compiling(monkeypatch):
     """``bound --seconds``: its kernels compiled, then its clock."""
-    from evo.proofs.bound import lower_bound
+    from evo.proofs.refine import lower_bound
 
     asked = _slow_compile(monkeypatch, 3.0)
     b = lower_bound(make_game(3, 3), depth=1)

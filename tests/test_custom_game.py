@@ -332,7 +332,8 @@ def test_a_helpful_guess_is_drawn_among_every_guess(monkeypatch):
 
 
 def test_bounds_of_custom_games(words, hard_words):
-    from evo.proofs.bound import check_certificate, lower_bound
+    from evo.proofs.bound import check_certificate
+    from evo.proofs.refine import lower_bound
 
     optimum = least(SECRETS, marks, guesses=GUESSES)
     for depth in (0, 1, None):

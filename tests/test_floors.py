@@ -18,8 +18,9 @@ from hypothesis import strategies as st
 from evo.baselines import Where, optimal
 from evo.cli import main
 from evo.core.game import make_game
-from evo.proofs.bound import CertificateError, lower_bound, write_certificate
+from evo.proofs.bound import CertificateError, write_certificate
 from evo.proofs.floors import floors_at_depth, floors_of_certificate, plant
+from evo.proofs.refine import lower_bound
 from evo.search import exact_kernel
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, Solver

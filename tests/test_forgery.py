@@ -29,9 +29,9 @@ from evo.proofs.bound import (
     CertificateError,
     certificate_sealed,
     check_certificate,
-    lower_bound,
     write_certificate,
 )
+from evo.proofs.refine import lower_bound
 from evo.search import spread
 
 OPTIMUM_4_5 = 2463
@@ -133,6 +133,7 @@ def test_a_sealed_certificate_goes_on_without_proving_again(tmp_path, monkeypatc
         return checked(data, prove=False, **k)
 
     monkeypatch.setattr(bound, "check_certificate", no_proof)
+    monkeypatch.setattr("evo.proofs.refine.check_certificate", no_proof)
     res = _run("bound", "-n", "4", "-c", "5", "--certificate", str(path), "--resume")
     assert res.exit_code == 0, res.output
     assert f"{OPTIMUM_4_5:,} is the optimum" in res.output

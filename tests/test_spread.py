@@ -22,7 +22,8 @@ from evo.baselines.optimal import OptimalRefused, Where, optimal
 from evo.core import engine
 from evo.core.game import make_game
 from evo.core.treeio import load_tree
-from evo.proofs.bound import first_guess_classes, first_guess_floors
+from evo.proofs.bound import first_guess_classes
+from evo.proofs.refine import first_guess_floors
 from evo.search import exact_kernel, spread
 from evo.search import memo_kernel as mk
 from evo.search.exact import UNBOUNDED, Solver

@@ -452,7 +452,7 @@ def _spread(
     """The optimum's search below ``bound`` spread with a results file, or on a Dask
     cluster: as :meth:`Solver.solve` answers; ``planted``: the first guesses' floors in
     its memo (else, for the reports, those of the lower bound one level deep)."""
-    from evo.proofs.bound import first_guess_floors
+    from evo.proofs.refine import first_guess_floors
 
     results = None
     if where.results is not None:

@@ -283,7 +283,8 @@ def _memo(certificate: Path, game):
 def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
             uppers, *, first, memo=None):  # fmt: skip
     """The bound's search and what it prints (the certificate, when asked, held)."""
-    from evo.proofs.bound import CertificateError, lower_bound, write_certificate
+    from evo.proofs.bound import CertificateError, write_certificate
+    from evo.proofs.refine import lower_bound
     from evo.runs.driver import stopped_at_once
 
     shown: list[tuple] = []

@@ -188,7 +188,7 @@ def read_memo(path: str | Path, game: Game) -> MemoRead:
 
 @dataclass
 class KeptMemo:
-    """The memo file a bound goes on with (:func:`evo.proofs.bound.lower_bound`'s
+    """The memo file a bound goes on with (:func:`evo.proofs.refine.lower_bound`'s
     ``memo``): what was read of it, planted before the first task, and where the exact
     search's memo is written again (at most every ``every`` seconds, and at the end)."""
 

@@ -155,7 +155,7 @@ def _search(game: Game) -> None:
     """The exact search without a depth limit: its policies and classes, the optimum, a
     memo outgrown, a big set spread over threads; and lower bounds."""
     from evo.baselines.optimal import optimal
-    from evo.proofs.bound import lower_bound
+    from evo.proofs.refine import lower_bound
     from evo.search.exact import UNBOUNDED, Solver, shared_solver
     from evo.search.lookahead import palette
     from evo.search.memo_kernel import grown, new_memo
