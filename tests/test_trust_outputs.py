@@ -7,6 +7,7 @@ own in the test's folder (the null device, so even a write to it is harmless).""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import stat
@@ -125,6 +126,11 @@ def test_1_the_output_is_checked_before_the_work(
 ):
     """The checks come first: the tree is not even loaded (nor polished, nor compared)."""
     import evo.cli.common as common
+
+    # The commands' modules imported before common's name is patched: one imported while
+    # it is would keep the patch as its own name, and the tests after it would fail.
+    for name in ("explore", "polish", "render"):
+        importlib.import_module(f"evo.cli.{name}")
 
     def no_work(*args, **kwargs):
         raise AssertionError("the work began before the output was checked")
