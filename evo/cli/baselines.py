@@ -13,8 +13,9 @@ import click
 from evo.baselines.limits import DEFAULT_TIME_LIMIT
 
 if TYPE_CHECKING:
-    from evo.baselines import Refused
+    from evo.baselines import Baseline, Refused, Where
     from evo.baselines.optimal import FloorsOption
+    from evo.core.game import Game
 
 from evo.cli.common import (
     FINITE_POSITIVE,
@@ -178,23 +179,8 @@ def baselines(
     """Build the classic strategies of a game and compare them: total, average, worst
     case, depth histogram and the time each took. Results are cached per game under
     $EVO_CACHE (default ~/.cache/evo)."""
-    from evo.baselines import (
-        Baseline,
-        Refused,
-        Where,
-        cache_key,
-        default_names,
-        estimate_seconds,
-        known_optimum,
-        parse_names,
-        reads_table,
-        run_all,
-    )
-    from evo.baselines.cache import cache_path
-    from evo.baselines.limits import duration_text
-    from evo.core.game import table_note
+    from evo.baselines import Baseline, Refused, default_names, parse_names
     from evo.core.treeio import save_tree
-    from evo.proofs.bound import CertificateError
 
     game = open_game(pegs, colors, variant)
     if only is not None and not [n for n in only.split(",") if n.strip()]:
@@ -208,6 +194,62 @@ def baselines(
         raise click.BadParameter(str(e), param_hint="--only") from None
     if progress is None:
         progress = sys.stderr.isatty()
+    where = _where(
+        game,
+        names,
+        upper=upper,
+        against=against,
+        floors=floors,
+        resume=resume,
+        scheduler=scheduler,
+        workers=workers,
+        progress=progress,
+    )
+    results = _run_each(
+        game,
+        names,
+        where,
+        seed=seed,
+        time_limit=time_limit,
+        rc_seeds=rc_seeds,
+        no_cache=no_cache,
+        progress=progress,
+    )
+    done = [r for r in results if isinstance(r, Baseline)]
+    if save is not None:
+        for b in done:
+            file = b.name.replace("+", "_") + (f"-{seed}" if "seed" in b.result else "")
+            save_tree(b.tree, save / f"{file}.json", name=b.name, result=b.result)
+    if as_json:
+        click.echo(json.dumps([_json_row(r) for r in results]))
+        return
+    if not done:  # nothing to show: every baseline asked for was refused (--json lists them)
+        if all(isinstance(r, Refused) and r.lower is not None for r in results):
+            for r in results:  # a proof that the optimum is at least the upper bound
+                click.echo(_refusal(r))  # type: ignore[arg-type]
+            return
+        raise click.ClickException(
+            "; ".join(_refusal(r) for r in results if isinstance(r, Refused))
+        )
+    _show(game, results, seed=seed)
+
+
+def _where(
+    game: Game,
+    names: list[str],
+    *,
+    upper: int | None,
+    against: Path | None,
+    floors: str,
+    resume: Path | None,
+    scheduler: str | None,
+    workers: int,
+    progress: bool,
+) -> Where:
+    """The options of the exact search (``optimal``) as :class:`~evo.baselines.Where`
+    takes them; a wrong scheduler or breaker file said before any work."""
+    from evo.baselines import Where
+
     memory = click.get_current_context().meta.get("evo.memory")
     if scheduler is not None and "optimal" in names:
         from evo.ea.cluster import check_scheduler
@@ -222,7 +264,7 @@ def baselines(
             breaker = load_tree(against, game=game, cache=cache_dir())
         except TreeFileError as e:
             raise click.BadParameter(str(e), param_hint="--against") from None
-    where = Where(
+    return Where(
         upper=upper,
         against=breaker,
         floors=_floors_option(floors),
@@ -234,7 +276,27 @@ def baselines(
         report=(lambda line: click.echo(f"\n  {line}", err=True, nl=False)) if progress else None,
         note=lambda line: click.echo(line, err=True),
     )
-    results = []
+
+
+def _run_each(
+    game: Game,
+    names: list[str],
+    where: Where,
+    *,
+    seed: int,
+    time_limit: float | None,
+    rc_seeds: int,
+    no_cache: bool,
+    progress: bool,
+) -> list[Baseline | Refused]:
+    """Each baseline in turn, with its progress line on standard error (``progress``)."""
+    from evo.baselines import cache_key, estimate_seconds, reads_table, run_all
+    from evo.baselines.cache import cache_path
+    from evo.baselines.limits import duration_text
+    from evo.core.game import table_note
+    from evo.proofs.bound import CertificateError
+
+    results: list[Baseline | Refused] = []
     if progress:
         note = table_note(game, read=reads_table(game, names))
         click.echo(f"{game.name}: {game.num_codes:,} codes, {note}", err=True)
@@ -266,40 +328,34 @@ def baselines(
         if meter is not None:
             meter.close()
             click.echo(f" {time.perf_counter() - start:.1f} s", err=True)
-    done = [r for r in results if isinstance(r, Baseline)]
-    if save is not None:
-        for b in done:
-            file = b.name.replace("+", "_") + (f"-{seed}" if "seed" in b.result else "")
-            save_tree(b.tree, save / f"{file}.json", name=b.name, result=b.result)
-    if as_json:
-        out: list[dict[str, object]] = []
-        for r in results:
-            if isinstance(r, Refused):
-                out.append(
-                    {
-                        "name": r.name,
-                        "total": None,
-                        "average": None,
-                        "worst": None,
-                        "histogram": None,
-                        "seconds": None,
-                        "refused": r.reason,
-                        "estimate_seconds": r.estimate_seconds,
-                        **({} if r.lower is None else {"lower_bound": r.lower}),
-                    }
-                )
-            else:
-                out.append({**r.result})
-        click.echo(json.dumps(out))
-        return
-    if not done:  # nothing to show: every baseline asked for was refused (--json lists them)
-        if all(isinstance(r, Refused) and r.lower is not None for r in results):
-            for r in results:  # a proof that the optimum is at least the upper bound
-                click.echo(_refusal(r))  # type: ignore[arg-type]
-            return
-        raise click.ClickException(
-            "; ".join(_refusal(r) for r in results if isinstance(r, Refused))
-        )
+    return results
+
+
+def _json_row(r: Baseline | Refused) -> dict[str, object]:
+    """A baseline's entry of ``--json``: its result, or why it was refused."""
+    from evo.baselines import Refused
+
+    if not isinstance(r, Refused):
+        return {**r.result}
+    return {
+        "name": r.name,
+        "total": None,
+        "average": None,
+        "worst": None,
+        "histogram": None,
+        "seconds": None,
+        "refused": r.reason,
+        "estimate_seconds": r.estimate_seconds,
+        **({} if r.lower is None else {"lower_bound": r.lower}),
+    }
+
+
+def _show(game: Game, results: list[Baseline | Refused], *, seed: int) -> None:
+    """The table of the baselines, and its notes: the cache, the seeds' estimates, the
+    refusals and the optimum known."""
+    from evo.baselines import Refused, known_optimum
+    from evo.core.game import table_note
+
     rows: list[list] = []
     for r in results:
         if isinstance(r, Refused):
@@ -325,6 +381,7 @@ def baselines(
             align="lrrrlr",
         )
     )
+    done = [r for r in results if not isinstance(r, Refused)]
     notes = []
     if any(r.result.get("cached") for r in done):
         notes.append("* from the cache: the time is that of the first computation")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from evo.cli.common import WORKERS, TreeOutputFile, game_options, load_breaker, threads_option
@@ -142,27 +144,12 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     many of its nodes are done (codes still too deep); the tree so far is then written to
     the output, with how far it went (and at once on Ctrl-C or SIGTERM), so that a polish
     stopped keeps it and --resume goes on from there."""
-    import time
-    from pathlib import Path
-
     from evo.core.treeio import save_tree
-    from evo.ea.polish import Band, Checkpoint, TooShortError
+    from evo.ea.polish import Band, TooShortError
     from evo.ea.polish import polish as run
+    from evo.runs.driver import stopped_at_once
 
-    if not bands and max_guesses is None:
-        raise click.UsageError("give a --band to search, or a --max-guesses to keep, or both")
-    if climb and max_guesses is None:
-        raise click.UsageError("--climb searches for --max-guesses: give that too")
-    if fit != "all" and max_guesses is None:
-        raise click.UsageError("--fit searches for --max-guesses: give that too")
-    if fewest_last and max_guesses is None:
-        raise click.UsageError("--fewest-last counts the codes at --max-guesses: give that too")
-    if scheduler is not None and workers > 1:
-        raise click.UsageError("--workers is for local processes, not with --scheduler")
-    if scheduler is not None:
-        from evo.ea.cluster import check_scheduler
-
-        check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
+    _check_options(bands, max_guesses, climb, fit, fewest_last, workers, scheduler)
     try:
         wanted = [Band.parse(b) for b in bands]
     except ValueError as e:
@@ -189,96 +176,24 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             click.echo(f"{output}: this polish finished already; kept as it is", err=True)
             return
         breaker = load_breaker(ctx, output, pegs, colors, variant)
-        if max_guesses is not None and breaker.worst > max_guesses:
-            where = f"bringing {_deeper(breaker, max_guesses)} within {max_guesses} guesses"
-        else:
-            band = wanted[start.band] if start.band < len(wanted) else "-"
-            where = f"band {band} after {len(start.done)} of its nodes"
         click.echo(
-            f"{output}: total {breaker.total}, worst case {breaker.worst}, going on from {where}",
+            f"{output}: total {breaker.total}, worst case {breaker.worst}, "
+            f"going on from {_going_on(breaker, start, wanted, max_guesses)}",
             err=True,
         )
     else:
         breaker = load_breaker(ctx, tree, pegs, colors, variant)
         click.echo(f"{tree}: total {breaker.total}, worst case {breaker.worst}", err=True)
-
-    def say(done) -> None:
-        b = done.band
-        what = f"within {max_guesses} guesses" if b is None else f"band {b}"
-        at = (
-            ""
-            if done.last_before is None
-            else f", codes at {max_guesses}: {done.last_before} -> {done.last_after}"
-        )
-        on = f" on {done.processes} processes" if done.processes > 1 else ""
-        click.echo(
-            f"{what}: {done.before} -> {done.after} "
-            f"({done.after - done.before:+d}){at} in {done.seconds:.0f} s{on}",
-            err=True,
-        )
-
-    told = time.monotonic()
-    latest: tuple | None = None  # the last node's (checkpoint, node count, tree so far)
-    written: tuple | None = None  # the latest of those written to the output
-
-    def write(at: Checkpoint, so_far) -> None:
-        """The tree so far, with how far the polish went: what --resume goes on from."""
-        nonlocal written
-        save_tree(
-            so_far,
-            output,
-            polished_from=str(tree),
-            bands=list(bands),
-            partial=True,
-            polish=options,
-            checkpoint={"band": at.band, "done": list(at.done)},
-        )
-        written = latest
-
-    def progress(at: Checkpoint, of: int, so_far) -> None:
-        nonlocal told, latest
-        latest = (at, of, so_far)
-        if time.monotonic() - told >= PROGRESS_SECONDS and len(at.done) < of:
-            # Written each minute: a polish killed in a long band keeps the tree so far.
-            write(at, so_far)
-            told = time.monotonic()
-            click.echo(
-                f"band {wanted[at.band]}: {len(at.done)} of {of} nodes, total {so_far.total} "
-                f"(in {output})",
-                err=True,
-            )
-
-    def fixed(so_far) -> None:
-        # Bringing the tree within --max-guesses, before band 0: the tree so far is where
-        # --resume goes on from (the fix under way, searched again).
-        nonlocal told, latest
-        latest = (Checkpoint(0, ()), None, so_far)
-        if time.monotonic() - told >= PROGRESS_SECONDS:
-            write(latest[0], so_far)
-            told = time.monotonic()
-            click.echo(
-                f"within {max_guesses} guesses: {_deeper(so_far, max_guesses)} deeper left, "
-                f"total {so_far.total} (in {output})",
-                err=True,
-            )
-
-    from evo.runs.driver import stopped_at_once
-
-    def stopped(signal: str) -> Exception:
-        """Ctrl-C, SIGTERM or SIGHUP: the nodes under way are dropped, those done kept (a
-        node of a record band can take an hour)."""
-        if latest is not None and latest is not written:
-            write(latest[0], latest[2])
-        return _stopped(
-            signal,
-            latest,
-            wanted,
-            output,
-            max_guesses,
-            kept=breaker.total if start is not None else None,
-        )
-
-    with stopped_at_once(stopped):
+    told = _Reporter(
+        str(tree),
+        output,
+        list(bands),
+        wanted,
+        options,
+        max_guesses=max_guesses,
+        kept=breaker.total if start is not None else None,
+    )
+    with stopped_at_once(told.stopped):
         try:
             polished, _ = run(
                 breaker,
@@ -296,9 +211,9 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
                 workers=workers,
                 scheduler=scheduler,
                 start=start,
-                on_band=say,
-                on_node=progress,
-                on_fix=fixed,
+                on_band=told.band,
+                on_node=told.node,
+                on_fix=told.fix,
             )
         except TooShortError as e:
             raise click.BadParameter(str(e), param_hint="--max-guesses") from None
@@ -308,6 +223,142 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         f"{output}: total {polished.total} ({polished.total - breaker.total:+d}), "
         f"worst case {polished.worst} for {deepest} code{'' if deepest == 1 else 's'}"
     )
+
+
+def _check_options(
+    bands: tuple[str, ...],
+    max_guesses: int | None,
+    climb: bool,
+    fit: str,
+    fewest_last: bool,
+    workers: int,
+    scheduler: str | None,
+) -> None:
+    """A usage error for options that need another or exclude one; a wrong scheduler
+    said at once."""
+    if not bands and max_guesses is None:
+        raise click.UsageError("give a --band to search, or a --max-guesses to keep, or both")
+    if climb and max_guesses is None:
+        raise click.UsageError("--climb searches for --max-guesses: give that too")
+    if fit != "all" and max_guesses is None:
+        raise click.UsageError("--fit searches for --max-guesses: give that too")
+    if fewest_last and max_guesses is None:
+        raise click.UsageError("--fewest-last counts the codes at --max-guesses: give that too")
+    if scheduler is not None and workers > 1:
+        raise click.UsageError("--workers is for local processes, not with --scheduler")
+    if scheduler is not None:
+        from evo.ea.cluster import check_scheduler
+
+        check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
+
+
+def _going_on(breaker, start, wanted: list, max_guesses: int | None) -> str:
+    """Where a resumed polish goes on from, in words."""
+    if max_guesses is not None and breaker.worst > max_guesses:
+        return f"bringing {_deeper(breaker, max_guesses)} within {max_guesses} guesses"
+    band = wanted[start.band] if start.band < len(wanted) else "-"
+    return f"band {band} after {len(start.done)} of its nodes"
+
+
+class _Reporter:
+    """What a polish tells as it goes: each band's gain, and at most every
+    :data:`PROGRESS_SECONDS` the nodes done (or the codes still too deep), the tree so
+    far then written to the output with its checkpoint (what ``--resume`` goes on from);
+    at a stop signal, the latest tree so far written and the one line said."""
+
+    def __init__(
+        self,
+        tree: str,
+        output: str,
+        bands: list[str],
+        wanted: list,
+        options: dict,
+        *,
+        max_guesses: int | None,
+        kept: int | None,
+    ):
+        import time
+
+        self.tree, self.output, self.bands, self.wanted = tree, output, bands, wanted
+        self.options, self.max_guesses, self.kept = options, max_guesses, kept
+        self.told = time.monotonic()
+        self.latest: tuple | None = None  # the last node's (checkpoint, node count, tree so far)
+        self.written: tuple | None = None  # the latest of those written to the output
+
+    def band(self, done) -> None:
+        """A band (or the fix within --max-guesses, band None) is done: its gain."""
+        b = done.band
+        what = f"within {self.max_guesses} guesses" if b is None else f"band {b}"
+        at = (
+            ""
+            if done.last_before is None
+            else f", codes at {self.max_guesses}: {done.last_before} -> {done.last_after}"
+        )
+        on = f" on {done.processes} processes" if done.processes > 1 else ""
+        click.echo(
+            f"{what}: {done.before} -> {done.after} "
+            f"({done.after - done.before:+d}){at} in {done.seconds:.0f} s{on}",
+            err=True,
+        )
+
+    def node(self, at, of: int, so_far) -> None:
+        """A node of a band is done."""
+        self.latest = (at, of, so_far)
+        if len(at.done) < of and self._due():
+            # Written each minute: a polish killed in a long band keeps the tree so far.
+            self.write(at, so_far)
+            click.echo(
+                f"band {self.wanted[at.band]}: {len(at.done)} of {of} nodes, total "
+                f"{so_far.total} (in {self.output})",
+                err=True,
+            )
+
+    def fix(self, so_far) -> None:
+        """A step of bringing the tree within --max-guesses, before band 0: the tree so
+        far is where --resume goes on from (the fix under way, searched again)."""
+        from evo.ea.polish import Checkpoint
+
+        self.latest = (Checkpoint(0, ()), None, so_far)
+        if self._due():
+            self.write(self.latest[0], so_far)
+            click.echo(
+                f"within {self.max_guesses} guesses: {_deeper(so_far, self.max_guesses)} "
+                f"deeper left, total {so_far.total} (in {self.output})",
+                err=True,
+            )
+
+    def _due(self) -> bool:
+        """Whether the progress is to be told now (then not again for a while)."""
+        import time
+
+        if time.monotonic() - self.told < PROGRESS_SECONDS:
+            return False
+        self.told = time.monotonic()
+        return True
+
+    def write(self, at, so_far) -> None:
+        """The tree so far, with how far the polish went: what --resume goes on from."""
+        from evo.core.treeio import save_tree
+
+        save_tree(
+            so_far,
+            self.output,
+            polished_from=self.tree,
+            bands=self.bands,
+            partial=True,
+            polish=self.options,
+            checkpoint={"band": at.band, "done": list(at.done)},
+        )
+        self.written = self.latest
+
+    def stopped(self, signal: str) -> Exception:
+        """Ctrl-C, SIGTERM or SIGHUP: the nodes under way are dropped, those done kept (a
+        node of a record band can take an hour)."""
+        if self.latest is not None and self.latest is not self.written:
+            self.write(self.latest[0], self.latest[2])
+        return _stopped(
+            signal, self.latest, self.wanted, self.output, self.max_guesses, kept=self.kept
+        )
 
 
 def _stopped(
