@@ -863,19 +863,9 @@ def check_certificate(
     the certificate's game, made by the caller (with its memory budget and cache); by
     default made here. Raises :class:`CertificateError` at the first thing that does
     not hold."""
-    key = certificate_game(data)
-    if game is None:
-        try:
-            game = game_from_spec(data["game"])
-        except ValueError as e:
-            raise CertificateError(f"game: {e}") from None
-    elif game.key != key:
-        raise CertificateError(f"the certificate is of {key}, not of {game.key}")
-    m = game.num_codes
-    if _field(data, "codes", int) != m:
-        raise CertificateError(f"codes: {data['codes']} is not the game's {m}")
+    game = _certificate_of(data, game)
     exact_below = _field(data, "exact_below", int)
-    top = max(m, EXACT_BELOW)  # a small game's sets are all below the default
+    top = max(game.num_codes, EXACT_BELOW)  # a small game's sets are all below the default
     if not 0 <= exact_below <= top:
         raise CertificateError(
             f"exact_below: {exact_below} is not a number of codes from 0 to {top}"
@@ -885,53 +875,16 @@ def check_certificate(
     seen: set[int] = set()
     totals = []
     for ci, c in enumerate(classes):
-        where = f"class {ci}"
-        try:
-            guess = game.parse_code(_field(c, "guess", str))
-        except ValueError as e:
-            raise CertificateError(f"{where}: {e}") from None
-        if guess not in expected:
-            raise CertificateError(f"{where}: {c['guess']} is not the lowest code of its class")
+        guess, total = _class_total(game, c, f"class {ci}", expected)
         if guess in seen:
-            raise CertificateError(f"{where}: the class of {c['guess']} is listed twice")
+            raise CertificateError(f"class {ci}: the class of {c['guess']} is listed twice")
         seen.add(guess)
-        if _field(c, "orbit", int) != expected[guess]:
-            raise CertificateError(f"{where}: orbit {c['orbit']}, not {expected[guess]}")
-        sizes = np.bincount(game.feedback_row(guess), minlength=game.num_feedbacks)
-        want = {f: int(s) for f, s in enumerate(sizes.tolist()) if f != game.win and s > 0}
-        got: dict[int, int] = {}
-        for pi, p in enumerate(_field(c, "parts", list)):
-            try:
-                f = game.parse_feedback(_field(p, "feedback", str))
-            except ValueError as e:
-                raise CertificateError(f"{where} part {pi}: {e}") from None
-            if f in got:  # however spelled: a part counted twice would raise the total
-                raise CertificateError(
-                    f"{where} part {pi}: feedback {p['feedback']} is listed twice"
-                )
-            got[f] = _field(p, "size", int)
-            _bound_value(p, f"{where} part {pi}")
-            _entry_depth(p, f"{where} part {pi}")
-            _entry_level(p, f"{where} part {pi}")
-            _entry_seconds(p, f"{where} part {pi}")
-        if got != want:
-            raise CertificateError(f"{where}: its parts are not those of {c['guess']}")
-        if sum(got.values()) != m - int(sizes[game.win]):
-            raise CertificateError(f"{where}: its parts do not hold the codes less the win")
-        total = m + sum(int(p["bound"]) for p in c["parts"])
-        if _field(c, "total", int) != total:
-            raise CertificateError(f"{where}: total {c['total']} is not {total}")
-        _upper_at_least(c, total, f"{where} upper")
-        for pi, p in enumerate(c["parts"]):
-            _upper_at_least(p, int(p["bound"]), f"{where} part {pi} upper")
         totals.append(total)
-    missing = set(expected) - seen
-    if missing:
+    for g in set(expected) - seen:
         # A class left out must be one that tells nothing (never in an optimal tree).
-        for g in missing:
-            sizes = np.bincount(game.feedback_row(g), minlength=game.num_feedbacks)
-            if not (sizes[game.win] == 0 and np.count_nonzero(sizes) == 1):
-                raise CertificateError(f"the class of {game.format_code(g)} is missing")
+        sizes = np.bincount(game.feedback_row(g), minlength=game.num_feedbacks)
+        if not (sizes[game.win] == 0 and np.count_nonzero(sizes) == 1):
+            raise CertificateError(f"the class of {game.format_code(g)} is missing")
     if not totals:
         raise CertificateError("no class")
     claimed = _field(data, "lower_bound", int)
@@ -949,37 +902,101 @@ def check_certificate(
     results: list[PartResult] = []
     if prove:
         for k in range(len(flat)) if part is None else [part]:
-            ci, pi, p = flat[k]
-            guess = game.parse_code(classes[ci]["guess"])
-            depth = _entry_depth(p, f"class {ci} part {pi}")
-            # A part proved by the exact search's budget: the same search, its claim the
-            # budget (it returns at least the claim only if no subtree costs less).
-            budget = int(p["bound"]) if depth == BUDGET else UNBOUNDED
-            # A level by the cheaper leaves first (the gap-directed search's, and every
-            # level's before the floors), then, if that proves less than the claim, by
-            # the floors, which never prove less: on (4,10)'s parts of 3,000 codes
-            # ``V_2`` takes minutes the one way, more than 25 minutes the other.
-            for floors in (False, True) if depth is not None and depth >= 0 else (True,):
-                result = part_bound(
-                    game,
-                    guess,
-                    game.parse_feedback(p["feedback"]),
-                    None if depth == BUDGET else depth,
-                    exact_below=exact_below,
-                    budget=budget,
-                    floors=floors,
-                )
-                value = result.bound
-                assert value is not None
-                if value >= p["bound"]:
-                    break
-            if value < p["bound"]:
-                raise CertificateError(
-                    f"class {ci} part {pi} (part {k}): proved {value}, not the {p['bound']} claimed"
-                )
+            results.append(_prove_part(game, data, k, exact_below))
             proved.append(k)
-            results.append(result)
     return CertificateCheck(game, claimed, len(flat), tuple(proved), tuple(results))
+
+
+def _certificate_of(data: dict[str, Any], game: Game | None) -> Game:
+    """The game of a certificate (``game`` when given, which must be it), its number of
+    codes checked."""
+    key = certificate_game(data)
+    if game is None:
+        try:
+            game = game_from_spec(data["game"])
+        except ValueError as e:
+            raise CertificateError(f"game: {e}") from None
+    elif game.key != key:
+        raise CertificateError(f"the certificate is of {key}, not of {game.key}")
+    m = game.num_codes
+    if _field(data, "codes", int) != m:
+        raise CertificateError(f"codes: {data['codes']} is not the game's {m}")
+    return game
+
+
+def _class_total(
+    game: Game, c: dict[str, Any], where: str, expected: dict[int, int]
+) -> tuple[int, int]:
+    """A certificate's class checked: its guess the lowest code of its class, its orbit,
+    its parts that guess's (each once, well formed), its total theirs and its uppers no
+    less than its bounds; ``(guess, total)``."""
+    m = game.num_codes
+    try:
+        guess = game.parse_code(_field(c, "guess", str))
+    except ValueError as e:
+        raise CertificateError(f"{where}: {e}") from None
+    if guess not in expected:
+        raise CertificateError(f"{where}: {c['guess']} is not the lowest code of its class")
+    if _field(c, "orbit", int) != expected[guess]:
+        raise CertificateError(f"{where}: orbit {c['orbit']}, not {expected[guess]}")
+    sizes = np.bincount(game.feedback_row(guess), minlength=game.num_feedbacks)
+    want = {f: int(s) for f, s in enumerate(sizes.tolist()) if f != game.win and s > 0}
+    got: dict[int, int] = {}
+    for pi, p in enumerate(_field(c, "parts", list)):
+        try:
+            f = game.parse_feedback(_field(p, "feedback", str))
+        except ValueError as e:
+            raise CertificateError(f"{where} part {pi}: {e}") from None
+        if f in got:  # however spelled: a part counted twice would raise the total
+            raise CertificateError(f"{where} part {pi}: feedback {p['feedback']} is listed twice")
+        got[f] = _field(p, "size", int)
+        _bound_value(p, f"{where} part {pi}")
+        _entry_depth(p, f"{where} part {pi}")
+        _entry_level(p, f"{where} part {pi}")
+        _entry_seconds(p, f"{where} part {pi}")
+    if got != want:
+        raise CertificateError(f"{where}: its parts are not those of {c['guess']}")
+    if sum(got.values()) != m - int(sizes[game.win]):
+        raise CertificateError(f"{where}: its parts do not hold the codes less the win")
+    total = m + sum(int(p["bound"]) for p in c["parts"])
+    if _field(c, "total", int) != total:
+        raise CertificateError(f"{where}: total {c['total']} is not {total}")
+    _upper_at_least(c, total, f"{where} upper")
+    for pi, p in enumerate(c["parts"]):
+        _upper_at_least(p, int(p["bound"]), f"{where} part {pi} upper")
+    return guess, total
+
+
+def _prove_part(game: Game, data: dict[str, Any], k: int, exact_below: int) -> PartResult:
+    """Part ``k`` (a flat index) of a checked certificate proved again: a
+    :class:`CertificateError` unless it proves at least the bound claimed."""
+    ci, pi, p = certificate_parts(data)[k]
+    guess = game.parse_code(data["classes"][ci]["guess"])
+    depth = _entry_depth(p, f"class {ci} part {pi}")
+    # A part proved by the exact search's budget: the same search, its claim the
+    # budget (it returns at least the claim only if no subtree costs less).
+    budget = int(p["bound"]) if depth == BUDGET else UNBOUNDED
+    # A level by the cheaper leaves first (the gap-directed search's, and every
+    # level's before the floors), then, if that proves less than the claim, by
+    # the floors, which never prove less: on (4,10)'s parts of 3,000 codes
+    # ``V_2`` takes minutes the one way, more than 25 minutes the other.
+    for floors in (False, True) if depth is not None and depth >= 0 else (True,):
+        result = part_bound(
+            game,
+            guess,
+            game.parse_feedback(p["feedback"]),
+            None if depth == BUDGET else depth,
+            exact_below=exact_below,
+            budget=budget,
+            floors=floors,
+        )
+        value = result.bound
+        assert value is not None
+        if value >= p["bound"]:
+            return result
+    raise CertificateError(
+        f"class {ci} part {pi} (part {k}): proved {value}, not the {p['bound']} claimed"
+    )
 
 
 def _upper_at_least(entry: dict[str, Any], bound: int, where: str) -> None:
