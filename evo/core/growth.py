@@ -353,6 +353,73 @@ def _segments(starts: np.ndarray, counts: np.ndarray):
     return seg, first, pos
 
 
+class _Records:
+    """The nodes of a tree being built, by creation id (breadth-first), a level at a time:
+    each node's feedback label, parent, depth and code range when it is made, and its
+    guess and whether it ends (a leaf) when that is chosen."""
+
+    def __init__(self, codes: int):
+        self.label: list[np.ndarray | list[int]] = [[-1]]
+        self.parent: list[np.ndarray | list[int]] = [[-1]]
+        self.depth: list[np.ndarray | list[int]] = [[1]]
+        self.start: list[np.ndarray | list[int]] = [[0]]
+        self.count: list[np.ndarray | list[int]] = [[codes]]
+        self.ids: list[np.ndarray] = []
+        self.guess: list[np.ndarray] = []
+        self.term: list[np.ndarray] = []
+        self.next_id = 1  # the root is node 0
+
+    def new_ids(self, k: int) -> np.ndarray:
+        """Ids for ``k`` new nodes."""
+        ids = np.arange(self.next_id, self.next_id + k, dtype=np.int64)
+        self.next_id += k
+        return ids
+
+    def made(
+        self,
+        labels: np.ndarray,
+        parents: np.ndarray,
+        depth: int,
+        starts: np.ndarray,
+        counts: np.ndarray,
+    ) -> None:
+        """New nodes (in id order): their feedbacks, parents, depth and code ranges."""
+        self.label.append(labels)
+        self.parent.append(parents)
+        self.depth.append(np.full(len(labels), depth))
+        self.start.append(starts)
+        self.count.append(counts)
+
+    def guessed(self, ids: np.ndarray, guesses: np.ndarray, terminal: np.ndarray) -> None:
+        """Nodes' guesses, and which of them are leaves."""
+        self.ids.append(ids)
+        self.guess.append(guesses)
+        self.term.append(terminal)
+
+    def tree(self, game: Game, order: np.ndarray) -> Tree:
+        """The tree, its nodes in preorder: by the start of the code range, ancestors
+        (shallower) first."""
+        n = self.next_id
+        label = np.concatenate(self.label).astype(np.int32)
+        parent = np.concatenate(self.parent).astype(np.int64)
+        depths = np.concatenate(self.depth).astype(np.int32)
+        start = np.concatenate(self.start).astype(np.int32)
+        count = np.concatenate(self.count).astype(np.int32)
+        guess = np.empty(n, dtype=np.int32)
+        term = np.empty(n, dtype=bool)
+        ids = np.concatenate(self.ids)
+        guess[ids] = np.concatenate(self.guess)
+        term[ids] = np.concatenate(self.term)
+        pre = np.lexsort((depths, start))
+        rank = np.empty(n, dtype=np.int64)
+        rank[pre] = np.arange(n)
+        par = parent[pre]
+        par = np.where(par >= 0, rank[np.maximum(par, 0)], -1).astype(np.int32)
+        return Tree(
+            game, guess[pre], label[pre], par, depths[pre], term[pre], start[pre], count[pre], order
+        )
+
+
 def _build(
     game: Game,
     codes: np.ndarray,
@@ -367,141 +434,140 @@ def _build(
         raise InvalidTreeError("cannot build a tree for an empty code set")
     if not strict and rng is not None and compiled(game, small=False):
         return _build_compiled(game, codes, rng, pool, template)
-    nfb = game.num_feedbacks
+    if strict and template is None:
+        raise ValueError("an exact build needs a template")
+    if not strict and rng is None:
+        raise ValueError("growing a tree needs a random generator")
     order = codes.copy()
-
-    # Node records, indexed by creation id (creation order is breadth-first).
-    rec_label: list[np.ndarray | list[int]] = [[-1]]
-    rec_parent: list[np.ndarray | list[int]] = [[-1]]
-    rec_depth: list[np.ndarray | list[int]] = [[1]]
-    rec_start: list[np.ndarray | list[int]] = [[0]]
-    rec_count: list[np.ndarray | list[int]] = [[len(codes)]]
-    rec_ids: list[np.ndarray] = []
-    rec_guess: list[np.ndarray] = []
-    rec_term: list[np.ndarray] = []
-    next_id = 1
-
-    # The frontier: nodes whose guess is still to be chosen.
+    nodes = _Records(len(codes))
+    # The frontier: nodes whose guess is still to be chosen, a level at a time.
     f_id = np.array([0], dtype=np.int64)
     f_start = np.array([0], dtype=np.int64)
     f_count = np.array([len(codes)], dtype=np.int64)
-    depth = 1  # every frontier node of a level has the same depth
     f_tmpl = np.array([template.root if template is not None else -1], dtype=np.int64)
-
+    depth = 1  # every frontier node of a level has the same depth
     while len(f_id):
         seg, first, pos = _segments(f_start, f_count)
         cur = order[pos]
-
         if strict:
-            if template is None:
-                raise ValueError("an exact build needs a template")
+            assert template is not None
             guesses = template.guess[f_tmpl].astype(np.int64)
             fb = game.feedback(guesses[seg], cur)
         else:
-            if rng is None:
-                raise ValueError("growing a tree needs a random generator")
+            assert rng is not None
             guesses, fb, f_tmpl = _choose_guesses(
                 game, cur, seg, first, f_count, f_tmpl, template, rng, pool
             )
+        # The level's codes grouped by (node, feedback): runs of them are the children.
         fb = fb.astype(np.int64)
-        key = seg * nfb + fb
+        key = seg * game.num_feedbacks + fb
         perm = np.argsort(key, kind="stable")
         order[pos] = cur[perm]
-        skey = key[perm]
-        sfb = fb[perm]
-
-        terminal = sfb[first] == game.win
-        rec_ids.append(f_id)
-        rec_guess.append(guesses)
-        rec_term.append(terminal)
-
-        # Runs of equal (node, feedback) other than the win are the children.
-        run_first = np.flatnonzero(np.concatenate(([True], skey[1:] != skey[:-1])))
-        run_len = np.diff(np.concatenate((run_first, [len(skey)])))
-        keep = sfb[run_first] != game.win
-        run_first, run_len = run_first[keep], run_len[keep]
-        c_seg = seg[run_first]
-        c_fb = sfb[run_first]
-        c_start = pos[run_first]
-        c_ids = np.arange(next_id, next_id + len(run_first), dtype=np.int64)
-        next_id += len(run_first)
-        c_tmpl = np.full(len(run_first), -1, dtype=np.int64)
-        if template is not None:
-            parent_t = f_tmpl[c_seg]
-            has = parent_t >= 0
-            c_tmpl[has] = template.child[parent_t[has], c_fb[has]]
+        skey, sfb = key[perm], fb[perm]
+        nodes.guessed(f_id, guesses, sfb[first] == game.win)
+        c_seg, c_fb, c_first, c_len = _runs(seg[perm], sfb, skey, game.win)
+        c_start = pos[c_first]
+        c_ids = nodes.new_ids(len(c_first))
+        c_tmpl = _child_templates(template, f_tmpl, c_seg, c_fb)
         if strict and np.any(c_tmpl < 0):
-            bad = int(np.flatnonzero(c_tmpl < 0)[0])
-            code = int(order[c_start[bad]])
-            bad_guess = int(guesses[c_seg[bad]])
-            raise InvalidTreeError(
-                f"code {game.format_code(code)} has no path: "
-                f"after guess {game.format_code(bad_guess)} "
-                f"there is no branch for feedback {game.format_feedback(int(c_fb[bad]))}"
-            )
-        rec_label.append(c_fb)
-        rec_parent.append(f_id[c_seg])
-        rec_depth.append(np.full(len(c_ids), depth + 1))
-        rec_start.append(c_start)
-        rec_count.append(run_len)
-
+            raise _no_path(game, order, guesses, c_seg, c_fb, c_start, c_tmpl)
+        nodes.made(c_fb, f_id[c_seg], depth + 1, c_start, c_len)
         if strict:
-            go = np.ones(len(run_len), dtype=bool)
-        elif rng is None:
-            raise ValueError("growing a tree needs a random generator")
+            go = np.ones(len(c_len), dtype=bool)
         else:
-            # One-code children end as a leaf guessing their code (docs/DESIGN.md §3, shrink);
-            # two-code children as one of their codes with the other as its leaf.
-            go = run_len > 2
-            single = run_len == 1
-            rec_ids.append(c_ids[single])
-            rec_guess.append(order[c_start[single]].astype(np.int64))
-            rec_term.append(np.ones(int(single.sum()), dtype=bool))
-            pair = np.flatnonzero(run_len == 2)
-            if len(pair):
-                leaf_ids = np.arange(next_id, next_id + len(pair), dtype=np.int64)
-                next_id += len(pair)
-                tmpl_guess = None
-                if template is not None:
-                    t = c_tmpl[pair]
-                    tmpl_guess = np.where(t >= 0, template.guess[np.maximum(t, 0)], -1)
-                g, other = _settle_pairs(game, order, c_start[pair], tmpl_guess, rng)
-                rec_ids.append(c_ids[pair])
-                rec_guess.append(g)
-                rec_term.append(np.ones(len(pair), dtype=bool))
-                rec_ids.append(leaf_ids)
-                rec_guess.append(other)
-                rec_term.append(np.ones(len(pair), dtype=bool))
-                rec_label.append(game.feedback(g, other).astype(np.int64))
-                rec_parent.append(c_ids[pair])
-                rec_depth.append(np.full(len(pair), depth + 2))
-                rec_start.append(c_start[pair] + 1)
-                rec_count.append(np.ones(len(pair), dtype=np.int64))
-        f_id, f_start, f_count = c_ids[go], c_start[go], run_len[go]
-        f_tmpl = c_tmpl[go]
+            assert rng is not None
+            go = _settle_small(
+                game, nodes, order, c_ids, c_start, c_len, c_tmpl, template, depth, rng=rng
+            )
+        f_id, f_start, f_count, f_tmpl = c_ids[go], c_start[go], c_len[go], c_tmpl[go]
         depth += 1
+    return nodes.tree(game, order)
 
-    n = next_id
-    label = np.concatenate(rec_label).astype(np.int32)
-    parent = np.concatenate(rec_parent).astype(np.int64)
-    depths = np.concatenate(rec_depth).astype(np.int32)
-    start = np.concatenate(rec_start).astype(np.int32)
-    count = np.concatenate(rec_count).astype(np.int32)
-    guess = np.empty(n, dtype=np.int32)
-    term = np.empty(n, dtype=bool)
-    ids = np.concatenate(rec_ids)
-    guess[ids] = np.concatenate(rec_guess)
-    term[ids] = np.concatenate(rec_term)
 
-    # Preorder: by the start of the code range, ancestors (shallower) first.
-    pre = np.lexsort((depths, start))
-    rank = np.empty(n, dtype=np.int64)
-    rank[pre] = np.arange(n)
-    par = parent[pre]
-    par = np.where(par >= 0, rank[np.maximum(par, 0)], -1).astype(np.int32)
-    return Tree(
-        game, guess[pre], label[pre], par, depths[pre], term[pre], start[pre], count[pre], order
+def _runs(
+    seg: np.ndarray, sfb: np.ndarray, skey: np.ndarray, win: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The children of a level, from its codes sorted by (node, feedback) key: the runs
+    of equal keys other than the win, as their node (segment), feedback, first position
+    and length."""
+    run_first = np.flatnonzero(np.concatenate(([True], skey[1:] != skey[:-1])))
+    run_len = np.diff(np.concatenate((run_first, [len(skey)])))
+    keep = sfb[run_first] != win
+    run_first, run_len = run_first[keep], run_len[keep]
+    return seg[run_first], sfb[run_first], run_first, run_len
+
+
+def _child_templates(
+    template: Template | None, f_tmpl: np.ndarray, c_seg: np.ndarray, c_fb: np.ndarray
+) -> np.ndarray:
+    """The template node of each child (-1: none), from its parent's and its feedback."""
+    c_tmpl = np.full(len(c_seg), -1, dtype=np.int64)
+    if template is not None:
+        parent_t = f_tmpl[c_seg]
+        has = parent_t >= 0
+        c_tmpl[has] = template.child[parent_t[has], c_fb[has]]
+    return c_tmpl
+
+
+def _no_path(
+    game: Game,
+    order: np.ndarray,
+    guesses: np.ndarray,
+    c_seg: np.ndarray,
+    c_fb: np.ndarray,
+    c_start: np.ndarray,
+    c_tmpl: np.ndarray,
+) -> InvalidTreeError:
+    """The error of an exact build whose template has no branch for a child's codes."""
+    bad = int(np.flatnonzero(c_tmpl < 0)[0])
+    code = int(order[c_start[bad]])
+    bad_guess = int(guesses[c_seg[bad]])
+    return InvalidTreeError(
+        f"code {game.format_code(code)} has no path: "
+        f"after guess {game.format_code(bad_guess)} "
+        f"there is no branch for feedback {game.format_feedback(int(c_fb[bad]))}"
     )
+
+
+def _settle_small(
+    game: Game,
+    nodes: _Records,
+    order: np.ndarray,
+    c_ids: np.ndarray,
+    c_start: np.ndarray,
+    c_len: np.ndarray,
+    c_tmpl: np.ndarray,
+    template: Template | None,
+    depth: int,
+    *,
+    rng: np.random.Generator,
+) -> np.ndarray:
+    """End the children of one or two codes (docs/DESIGN.md §3, shrink): one code as a
+    leaf guessing it, two as one of them with the other as its leaf; which children go
+    on (more codes)."""
+    single = c_len == 1
+    nodes.guessed(
+        c_ids[single], order[c_start[single]].astype(np.int64), np.ones(int(single.sum()), bool)
+    )
+    pair = np.flatnonzero(c_len == 2)
+    if len(pair):
+        leaf_ids = nodes.new_ids(len(pair))
+        tmpl_guess = None
+        if template is not None:
+            t = c_tmpl[pair]
+            tmpl_guess = np.where(t >= 0, template.guess[np.maximum(t, 0)], -1)
+        g, other = _settle_pairs(game, order, c_start[pair], tmpl_guess, rng)
+        ends = np.ones(len(pair), dtype=bool)
+        nodes.guessed(c_ids[pair], g, ends)
+        nodes.guessed(leaf_ids, other, ends)
+        nodes.made(
+            game.feedback(g, other).astype(np.int64),
+            c_ids[pair],
+            depth + 2,
+            c_start[pair] + 1,
+            np.ones(len(pair), dtype=np.int64),
+        )
+    return c_len > 2
 
 
 def _choose_guesses(
