@@ -13,6 +13,7 @@ import sys
 import threading
 import time
 import tracemalloc
+import types
 from pathlib import Path
 
 import numpy as np
@@ -177,6 +178,17 @@ def test_a_leaf_that_fails_stops_the_spread_search_with_its_error(monkeypatch):
     with pytest.raises(ZeroDivisionError, match="a leaf's search failed"):
         _spread_tree(make_game(4, 5), threads=2, split=40)
     assert threading.active_count() == before
+
+
+def test_threads_refuse_a_leaf_while_no_one_takes_its_outcome():
+    """A leaf started on threads whose outcome nobody takes would be lost, its error
+    with it: refused before it starts."""
+    runner = spread.Threads(1, [[None]], lambda leaf, box, gate: None)
+    try:
+        with pytest.raises(RuntimeError, match="on_done is not set"):
+            runner.start(types.SimpleNamespace(), 10)  # type: ignore[arg-type]
+    finally:
+        runner.close()
 
 
 @pytest.mark.parametrize("threads", [1, 2])

@@ -247,11 +247,14 @@ class Threads:
         self._busy = self._parked = 0
         self._turn = threading.Condition()
         #: Called by a leaf's thread with ``(leaf, outcome)`` when the leaf ends (the
-        #: outcome, None when stopped, or the exception its search raised).
-        self.on_done: Callable[[_Set, Any], None] = lambda leaf, out: None
+        #: outcome, None when stopped, or the exception its search raised); set before a
+        #: leaf starts, else its outcome, and any error, would be lost.
+        self.on_done: Callable[[_Set, Any], None] | None = None
 
     def start(self, leaf: _Set, bound: int, place: int = 0) -> None:
         """Search ``leaf`` with ``bound`` in the memo of ``place`` (free: one leaf a memo)."""
+        if self.on_done is None:
+            raise RuntimeError("Threads.on_done is not set: the leaf's outcome would be lost")
         leaf.bound = bound
         self._pool.submit(self._work, leaf, self._boxes[place])
 
@@ -267,6 +270,7 @@ class Threads:
             with self._turn:
                 self._busy -= 1
                 self._turn.notify_all()
+        assert self.on_done is not None  # checked by start
         self.on_done(leaf, out)
 
     @property
