@@ -19,6 +19,7 @@ import numpy as np
 from numba import njit
 
 from evo.core.feedback_kernel import feedback
+from evo.search.exact_kernel import kind_answers, kind_part_count
 from evo.search.symmetry_kernel import lowest_of_its_orbit
 
 
@@ -56,44 +57,16 @@ def kind_parts(codes, kinds, common, pegs, cap):  # pragma: no cover - compiled
     (color multisets) alone: the codes of one kind share the number ``t`` of colors they
     have in common with the guess, so they answer it in at most ``t + 1`` ways (``pegs -
     1`` non-win ways for ``t = pegs``), the count the exact search's kinds' floors make
-    per kind of guess (:func:`evo.search.exact_kernel._kind_floors`); the most over the kinds
-    of guesses, or ``cap`` as soon as one reaches it. ``pegs * (pegs + 3) // 2`` (every
+    per kind of guess (:func:`evo.search.exact_kernel.kind_part_count`); the most over the
+    kinds of guesses, or ``cap`` as soon as one reaches it. ``pegs * (pegs + 3) // 2`` (every
     non-win feedback) without the table of common colors."""
     nk = len(common)
     if nk == 0:
         return min(cap, pegs * (pegs + 3) // 2)
-    n = len(codes)
-    ks = np.empty(n, dtype=np.int32)
-    for j in range(n):
-        ks[j] = kinds[codes[j]]
-    ks.sort()
-    # The kinds present and how many codes of each (``ks`` sorted: runs).
-    kind = np.empty(n, dtype=np.int32)
-    many = np.empty(n, dtype=np.int64)
-    nd = 0
-    for j in range(n):
-        if nd and kind[nd - 1] == ks[j]:
-            many[nd - 1] += 1
-        else:
-            kind[nd] = ks[j]
-            many[nd] = 1
-            nd += 1
-    # Per kind of guess, the codes that share t colors with it, for each t: the table of
-    # common colors is symmetric, so each kind of code adds along one row of it (in
-    # order in memory). A kind's count above ``pegs`` changes no ``min`` below.
-    w = pegs + 1
-    per_t = np.zeros(nk * w, dtype=np.int32)
-    for j in range(nd):
-        row = common[kind[j]]
-        m = min(many[j], pegs)
-        for kk in range(nk):
-            per_t[kk * w + row[kk]] += m
+    per_t = kind_answers(codes, kinds, common, pegs)
     best = 0
     for kk in range(nk):
-        at = kk * w
-        u = min(per_t[at + pegs], pegs - 1)
-        for t in range(pegs):
-            u += min(per_t[at + t], t + 1)
+        u = kind_part_count(per_t, kk, pegs)
         if u > best:
             best = u
             if best >= cap:

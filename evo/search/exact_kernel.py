@@ -723,43 +723,60 @@ def search(codes, bound, memo, base, game, palette, symmetry):  # pragma: no cov
 
 
 @njit(cache=True)
-def _kind_floors(codes, kinds, common, pegs, most, lb):  # pragma: no cover - compiled
-    """Per kind of guess (color multiset), a lower bound of the bound of a guess of that
-    kind that is not among ``codes``: codes of one kind answer it with the same number
-    ``t`` of right colors (``common``: per two kinds), so the codes of one ``t`` fall into
-    at most ``t + 1`` parts (``pegs - 1`` for ``t = pegs``, no win). ``2n`` for every
-    kind when ``common`` is empty (too many kinds to keep it)."""
+def kind_answers(codes, kinds, common, pegs):  # pragma: no cover - compiled
+    """Per kind of guess ``kk`` (color multiset; a row of ``common``, the colors two kinds
+    have in common) and number ``t`` of colors in common, how many of ``codes`` share
+    ``t`` colors with a guess of that kind: ``out[kk * (pegs + 1) + t]``, each kind of
+    code counted at most ``pegs`` times (more changes no bound of :func:`kind_part_count`).
+    ``common`` is symmetric, so each kind of code adds along one row of it (in order in
+    memory)."""
     n = len(codes)
-    nk = len(common)
-    if nk == 0:
-        return np.full(1, 2 * n, dtype=np.int64)
     ks = np.empty(n, dtype=np.int32)
     for j in range(n):
         ks[j] = kinds[codes[j]]
     ks.sort()
-    dk = np.empty(n, dtype=np.int32)
-    mult = np.empty(n, dtype=np.int64)
-    d = 0
-    for j in range(n):
-        if d > 0 and dk[d - 1] == ks[j]:
-            mult[d - 1] += 1
-        else:
-            dk[d] = ks[j]
-            mult[d] = 1
-            d += 1
-    # Codes per kind of guess and number of right colors (``common`` is symmetric: a row
-    # per kind of the set).
-    per_t = np.zeros((nk, pegs + 1), dtype=np.int64)
-    for q in range(d):
-        row = common[dk[q]]
-        for kk in range(nk):
-            per_t[kk, row[kk]] += mult[q]
+    w = pegs + 1
+    per_t = np.zeros(len(common) * w, dtype=np.int32)
+    j = 0
+    while j < n:  # the runs of one kind in ``ks``
+        k = j
+        while k < n and ks[k] == ks[j]:
+            k += 1
+        row = common[ks[j]]
+        m = min(k - j, pegs)
+        for kk in range(len(common)):
+            per_t[kk * w + row[kk]] += m
+        j = k
+    return per_t
+
+
+@njit(cache=True)
+def kind_part_count(per_t, kk, pegs):  # pragma: no cover - compiled
+    """The most non-win parts a guess of kind ``kk`` makes of the codes counted in
+    ``per_t`` (:func:`kind_answers`): the codes that share ``t`` colors with it answer it
+    in at most ``t + 1`` ways (``pegs - 1`` non-win ways for ``t = pegs``)."""
+    at = kk * (pegs + 1)
+    u = min(per_t[at + pegs], pegs - 1)
+    for t in range(pegs):
+        u += min(per_t[at + t], t + 1)
+    return u
+
+
+@njit(cache=True)
+def _kind_floors(codes, kinds, common, pegs, most, lb):  # pragma: no cover - compiled
+    """Per kind of guess (color multiset), a lower bound of the bound of a guess of that
+    kind that is not among ``codes``: its parts are at most :func:`kind_part_count`'s
+    (and ``most``), split evenly at best. ``2n`` for every kind when ``common`` is empty
+    (too many kinds to keep it)."""
+    n = len(codes)
+    nk = len(common)
+    if nk == 0:
+        return np.full(1, 2 * n, dtype=np.int64)
+    per_t = kind_answers(codes, kinds, common, pegs)
     floor = np.empty(nk, dtype=np.int64)
     for kk in range(nk):
-        u = min(per_t[kk, pegs], pegs - 1)
-        for t in range(pegs):
-            u += min(per_t[kk, t], t + 1)
-        floor[kk] = n + _split_bound(n, max(min(u, most), 1), lb)
+        parts = kind_part_count(per_t, kk, pegs)
+        floor[kk] = n + _split_bound(n, max(min(parts, most), 1), lb)
     return floor
 
 
