@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import click
@@ -277,8 +278,6 @@ class _Reporter:
         max_guesses: int | None,
         kept: int | None,
     ):
-        import time
-
         self.tree, self.output, self.bands, self.wanted = tree, output, bands, wanted
         self.options, self.max_guesses, self.kept = options, max_guesses, kept
         self.told = time.monotonic()
@@ -329,8 +328,6 @@ class _Reporter:
 
     def _due(self) -> bool:
         """Whether the progress is to be told now (then not again for a while)."""
-        import time
-
         if time.monotonic() - self.told < PROGRESS_SECONDS:
             return False
         self.told = time.monotonic()
