@@ -186,10 +186,6 @@ def test_where_floors_in_the_optimum(monkeypatch, tmp_path):
 
 
 def test_the_help_says_from_how_many_codes_auto_floors_are_planted():
-    from click.testing import CliRunner
-
-    from evo.cli import main
-
     text = " ".join(CliRunner().invoke(main, ["baselines", "--help"]).output.split())
     assert f"(auto: {optmod.FLOOR_DEPTH}, from {optmod.FLOOR_CODES} codes on)" in text
 

@@ -902,7 +902,11 @@ def check_certificate(
     results: list[PartResult] = []
     if prove:
         for k in range(len(flat)) if part is None else [part]:
-            results.append(_prove_part(game, data, k, exact_below))
+            ci, pi, entry = flat[k]
+            guess = game.parse_code(classes[ci]["guess"])
+            results.append(
+                _prove_part(game, guess, entry, f"class {ci} part {pi} (part {k})", exact_below)
+            )
             proved.append(k)
     return CertificateCheck(game, claimed, len(flat), tuple(proved), tuple(results))
 
@@ -967,12 +971,13 @@ def _class_total(
     return guess, total
 
 
-def _prove_part(game: Game, data: dict[str, Any], k: int, exact_below: int) -> PartResult:
-    """Part ``k`` (a flat index) of a checked certificate proved again: a
-    :class:`CertificateError` unless it proves at least the bound claimed."""
-    ci, pi, p = certificate_parts(data)[k]
-    guess = game.parse_code(data["classes"][ci]["guess"])
-    depth = _entry_depth(p, f"class {ci} part {pi}")
+def _prove_part(
+    game: Game, guess: int, p: dict[str, Any], where: str, exact_below: int
+) -> PartResult:
+    """A checked certificate's part ``p`` of first guess ``guess`` proved again: a
+    :class:`CertificateError` (naming it ``where``) unless it proves at least the bound
+    claimed."""
+    depth = _entry_depth(p, where)
     # A part proved by the exact search's budget: the same search, its claim the
     # budget (it returns at least the claim only if no subtree costs less).
     budget = int(p["bound"]) if depth == BUDGET else UNBOUNDED
@@ -994,9 +999,7 @@ def _prove_part(game: Game, data: dict[str, Any], k: int, exact_below: int) -> P
         assert value is not None
         if value >= p["bound"]:
             return result
-    raise CertificateError(
-        f"class {ci} part {pi} (part {k}): proved {value}, not the {p['bound']} claimed"
-    )
+    raise CertificateError(f"{where}: proved {value}, not the {p['bound']} claimed")
 
 
 def _upper_at_least(entry: dict[str, Any], bound: int, where: str) -> None:
