@@ -44,6 +44,7 @@ from evo.proofs.bound import (
     first_guess_part,
     lookahead_uppers,
     part_bound,
+    perfect_split,
     read_certificate,
     set_bound,
     tree_uppers,
@@ -676,6 +677,21 @@ def test_a_search_goes_on_from_its_certificate():
     # Asked no deeper than the certificate went: nothing to do.
     again = lower_bound(game, depth=1, resume=shallow.to_json(), progress=told.append)
     assert again.lower_bound == shallow.lower_bound and again.tasks == shallow.tasks
+
+
+def test_a_resume_with_no_limit_solves_the_parts_the_budget_proved():
+    # A gap-directed run leaves parts proved by the exact search's budget alone; a resume
+    # with neither a depth nor a time limit must reach the optimum, not stop on them.
+    game = make_game(4, 6)
+    solved = lower_bound(game)
+    for c in solved.classes:  # each part proved only to its perfect split, by the budget
+        for p in c.parts:
+            if p.size > 2:
+                p.bound, p.depth, p.level = perfect_split(game, p.size), BUDGET, 0
+    least = min(c.total for c in solved.classes)
+    data = dataclasses.replace(solved, lower_bound=least, optimal=False).to_json()
+    resumed = lower_bound(game, resume=data)
+    assert resumed.optimal and resumed.lower_bound == 5625
 
 
 def test_seconds_count_the_time_of_the_search_going_on_only():

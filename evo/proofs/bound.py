@@ -16,7 +16,8 @@ proves a number that ``cost(U)`` cannot be below.
   :data:`REFINE_UPTO` codes bounded by its own floor
   (:func:`evo.proofs.bound_kernel.part_floor`);
 * ``V_d(S) = |S| + min_g sum_f V_(d-1)(S_f)`` otherwise, one guess per orbit of the
-  symmetries that fix the history (:mod:`evo.search.symmetry`).
+  symmetries that fix the history (:mod:`evo.search.symmetry`); under a rule on guesses,
+  every legal guess at the set's node, none other (the memo keyed by the rule's state).
 
 Each step only replaces a lower bound of ``cost`` by another lower bound of it, so
 ``V_d(S) <= cost(S)``; and ``V_d(S) = cost(S)`` once ``d`` reaches ``|S|`` (every path
@@ -36,7 +37,7 @@ with the bound proved there, so that any part can be proved again alone
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -45,7 +46,7 @@ from typing import Any
 import numpy as np
 
 from evo.core.files import is_json_number
-from evo.core.game import Game, game_from_spec, spec_key
+from evo.core.game import Game, game_from_spec, legal_in, rule_state, spec_key
 from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
 from evo.search.build import Node
@@ -146,6 +147,10 @@ class Bounder:
         self._all = self.solver._all
         self._source = self.solver._source
         self._nf = game.num_feedbacks
+        #: A rule on guesses (Wordle's hard mode, a custom game's): each set's guesses are
+        #: the legal ones at its node, its memo keyed by the rule's state too, and no
+        #: symmetry used (the exact search's way with such a game).
+        self._rule = game.rule is not None
         # Per number of parts p: the perfect-split bounds with p parts, and the exact
         # search's game tuple with them (its scoring reads them from there).
         self._lbs: dict[int, list[int]] = {self.parts: self.lb.tolist()}
@@ -153,7 +158,7 @@ class Bounder:
         #: Per set: ``[low, depth, value]``: the best lower bound proved of its least
         #: total, and ``V_depth`` when known (depth -1: none). Sets meet again by other
         #: orders of the same guesses.
-        self.memo: dict[bytes, list[int]] = {}
+        self.memo: dict[Hashable, list[int]] = {}
         self.nodes = 0
         #: Whether a value found rests on a depth-0 estimate (the perfect splits of a
         #: set's parts). While it does not, every value found is the set's least total
@@ -170,8 +175,15 @@ class Bounder:
         used)."""
         if depth < 0:
             raise ValueError(f"depth must be 0 or more, not {depth}")
+        self._need_history(node)
         s = np.sort(np.asarray(codes, dtype=np.int64))
         return self._bound(s, node, depth, budget, self.parts)
+
+    def _need_history(self, node: Node | None) -> None:
+        """Refuse a set of unknown history in a game with a rule on guesses: its legal
+        guesses depend on the guesses above it."""
+        if self._rule and node is None:
+            raise ValueError(f"{self.game.name} has a rule on guesses: a node's history is needed")
 
     def _with_parts(self, p: int) -> tuple[list[int], tuple]:
         """The perfect-split bounds with at most ``p`` parts, and the game tuple of the
@@ -200,18 +212,26 @@ class Bounder:
             return 2 * n - 1
         if n <= self.exact_below:
             return self._solve(codes, node, budget)
-        key = codes.tobytes()
-        if node is None:
+        key: Hashable = codes.tobytes()
+        if self._rule:
+            assert node is not None
+            # Only the legal guesses, and the memo keyed by the rule's state (the guesses
+            # legal below depend on it); every guess that helps is tried (no symmetry).
+            state = rule_state(self.game, node.history, int(codes[0]))
+            key = (key, state)
+            cands = legal_in(self.game, state)
             pal = self._identity
+        elif node is None:
+            cands, pal = self._all, self._identity
         else:
-            pal = self._palette(self.game, node.history, symmetries=True)
+            cands, pal = self._all, self._palette(self.game, node.history, symmetries=True)
         if n > most + 1:
             # The most parts a guess makes of this set bounds those of its subsets too:
             # bounded from the set's kinds of codes (cheap), and counted where the
             # search branches (a pass over the guesses: not on the many sets below).
             most = int(self._kind_parts(codes, self._kinds, self._common, self._pegs, most))
             if depth > 0 and n > most + 1:
-                most = int(self._most_parts(self._all, codes, self._source, self._nf, most, pal))
+                most = int(self._most_parts(cands, codes, self._source, self._nf, most, pal))
         lb, game = self._with_parts(most)
         low = lb[n]
         hit = self.memo.get(key)
@@ -226,7 +246,7 @@ class Bounder:
             # Every set of many codes (its scoring alone may take long), else every 16th.
             if time.monotonic() > self.deadline:
                 raise SearchTimeout
-        kept, bounds, biggest, least = self._score(self._all, codes, budget, low, game, pal)
+        kept, bounds, biggest, least = self._score(cands, codes, budget, low, game, pal)
         if depth == 0:
             # The least over the guesses, their small parts bounded by their floors (or,
             # without floors, counted one up where no code tells the others apart).
@@ -240,7 +260,7 @@ class Bounder:
             if len(kept) and value < budget:
                 value = int(
                     self._refined(
-                        self._all,
+                        cands,
                         kept,
                         bounds,
                         codes,
@@ -267,12 +287,13 @@ class Bounder:
                 # Parts of one or two codes cost exactly their bound, the least left.
                 best, found = b, True
                 break
-            g = int(self._all[i])
+            g = int(cands[i])
             grouped, sizes, label = self._split(self._source, g, codes, codes, self._nf)
             mark = label.tobytes()
             if mark in seen:
                 continue  # the same partition as a guess tried: the same bound
-            seen.add(mark)
+            if not self._rule:  # under a rule, the guess changes the legal guesses below
+                seen.add(mark)
             total = n
             parts = []
             pos = 0
@@ -297,7 +318,7 @@ class Bounder:
         self._remember(key, value, depth if found else -1)
         return value
 
-    def _remember(self, key: bytes, value: int, depth: int) -> None:
+    def _remember(self, key: Hashable, value: int, depth: int) -> None:
         """Record a lower bound proved of a set, and that it is ``V_depth`` (depth -1:
         only a lower bound, the search stopped at its budget)."""
         hit = self.memo.get(key)
@@ -313,6 +334,7 @@ class Bounder:
     def exact(self, codes: np.ndarray, node: Node | None = None, *, budget: int = UNBOUNDED) -> int:
         """The least total of ``codes`` (the exact search) when below ``budget``, else a
         lower bound of it of at least ``budget``; ``node`` as for :meth:`bound`."""
+        self._need_history(node)
         return self._solve(np.sort(np.asarray(codes, dtype=np.int64)), node, budget)
 
     def _solve(self, codes: np.ndarray, node: Node | None, budget: int) -> int:
@@ -423,10 +445,11 @@ def _kept_bounder(game: Game, exact_below: int) -> Bounder:
 def warm_up(game: Game) -> None:
     """Load in this process what the tasks use (their kernels from numba's cache, the
     perfect-split table): a search of each kind on a few codes, its answer dropped."""
-    fb = game.feedback_row(0)
+    first = first_guess_classes(game)[0][0]  # a legal first guess
+    fb = game.feedback_row(first)
     part = np.flatnonzero(fb == np.bincount(fb, minlength=game.num_feedbacks).argmax())
     codes = part[:WARM_CODES].astype(np.int64)
-    node = Node.after(game, (0,))
+    node = Node.after(game, (first,))
     bounder = Bounder(game, exact_below=2)
     bounder.bound(codes, node, depth=1)
     bounder.exact(codes[:5], node)
@@ -694,7 +717,11 @@ def first_guess_classes(game: Game) -> list[tuple[int, int]]:
     """``(guess, orbit size)`` of each symmetry class of first guesses: the lowest code
     of each orbit of the game's automorphisms and how many codes the orbit has; then
     each guess that is not a code (Wordle's, a custom game's) as a class of its own, for
-    an optimal tree may open with one (the bound would otherwise be too high)."""
+    an optimal tree may open with one (the bound would otherwise be too high). Under a
+    rule on guesses, each legal first guess alone (the rule may tell guesses apart that
+    a symmetry maps to each other)."""
+    if game.rule is not None:
+        return [(int(g), 1) for g in legal_in(game, game.rule.start())]
     stab = Stabilizer.root(game)
     canon = stab.canonical(game.all_codes())
     reps, counts = np.unique(canon, return_counts=True)
@@ -708,13 +735,16 @@ def first_guess_class(game: Game, guess: int) -> tuple[int, int]:
     if not 0 <= int(guess) < game.num_guesses:
         raise ValueError(f"guess {guess} is not one of the game's {game.num_guesses} guesses")
     low = class_guess(game, int(guess))
-    return next((g, o) for g, o in first_guess_classes(game) if g == low)
+    found = next(((g, o) for g, o in first_guess_classes(game) if g == low), None)
+    if found is None:
+        raise ValueError(f"guess {guess} is not a legal first guess of {game.name}")
+    return found
 
 
 def class_guess(game: Game, guess: int) -> int:
     """The guess that stands for ``guess``'s first-guess class: the lowest code of its
     orbit under the game's automorphisms; a guess that is not a code is its own class."""
-    if guess >= game.num_codes:
+    if guess >= game.num_codes or game.rule is not None:
         return guess
     return int(Stabilizer.root(game).canonical(np.array([guess], dtype=np.int64))[0])
 

@@ -325,12 +325,16 @@ class _Refinement:
     def orders(self, top: ClassBound, left: float | None) -> _Orders | None:
         """The next round's tasks on the least class's parts (None: nothing left to do,
         or no time)."""
+        # A part proved by the budget alone is searched again by the gap-directed search,
+        # and, in a run with neither a depth nor a time limit (it must reach the optimum),
+        # by the exact search.
+        unlimited = self.target is None and self.seconds is None
         todo = [
             p
             for p in top.parts
             if not p.exact
             and (
-                (self.searching and p.depth == BUDGET)
+                ((self.searching or unlimited) and p.depth == BUDGET)
                 or _deeper(p.reached, self.target, self.seconds)
             )
         ]
