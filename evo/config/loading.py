@@ -100,7 +100,7 @@ def load_config(
     try:
         return Config.model_validate(data)
     except ValidationError as e:
-        raise ConfigError(format_errors(where, e)) from None
+        raise ConfigError(format_errors(where, e, model=Config)) from None
     except RecursionError:
         raise ConfigError(
             f"{where} is nested too deep (mappings or lists inside each other)"

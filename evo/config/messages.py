@@ -14,11 +14,11 @@ from evo.config.operators import (
     REGISTERED,
     RegisteredMutationConfig,
 )
-from evo.config.schema import Config
 
 
-def format_errors(where: str, error: ValidationError) -> str:
-    """One line per problem: ``file: key.path: what is wrong; allowed: ...``."""
+def format_errors(where: str, error: ValidationError, *, model: type[BaseModel]) -> str:
+    """One line per problem: ``file: key.path: what is wrong; allowed: ...``, the key
+    paths those of ``model``, the model validated (the config's, :class:`Config`)."""
     lines = []
     for err in error.errors():
         loc = [str(p) for p in err["loc"] if not _is_union_tag(p)]
@@ -26,8 +26,8 @@ def format_errors(where: str, error: ValidationError) -> str:
         kind = err["type"]
         if kind == "extra_forbidden":
             tags = [p for p in err["loc"] if _is_union_tag(p)]
-            model = _KIND_MODELS[tags[-1]] if tags else _model_at(loc[:-1])
-            allowed = list(model.model_fields) if model is not None else []
+            at = _KIND_MODELS[tags[-1]] if tags else _model_at(model, loc[:-1])
+            allowed = list(at.model_fields) if at is not None else []
             msg = f"unknown key; allowed keys here: {', '.join(allowed)}"
         elif kind == "literal_error":
             msg = f"{err['input']!r} is not allowed; allowed: {err['ctx']['expected']}"
@@ -48,9 +48,9 @@ def _is_union_tag(p: object) -> TypeGuard[str]:
     return isinstance(p, str) and p in _KIND_MODELS
 
 
-def _model_at(loc: list[str]) -> Any:
-    """The pydantic model (or None) at a key path of :class:`Config`."""
-    model: Any = Config
+def _model_at(root: type[BaseModel], loc: list[str]) -> Any:
+    """The pydantic model (or None) at a key path of ``root``."""
+    model: Any = root
     for part in loc:
         if part.isdigit():
             continue

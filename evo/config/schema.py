@@ -11,6 +11,7 @@ import yaml
 from pydantic import Field, ValidationError, field_validator, model_validator
 
 from evo.config.base import ConfigModel
+from evo.config.messages import format_errors
 from evo.config.operators import (
     BUILTIN_SELECTIONS,
     REGISTERED,
@@ -395,11 +396,8 @@ class Config(ConfigModel):
         try:
             return Config.model_validate(merge(data, extra))
         except ValidationError as e:
-            from evo.config.messages import format_errors  # it reads these models
-
-            raise ValueError(
-                f"islands.overrides.{i}: " + format_errors("", e).replace("\n", "; ").lstrip(": ")
-            ) from None
+            lines = format_errors("", e, model=Config).replace("\n", "; ")
+            raise ValueError(f"islands.overrides.{i}: " + lines.lstrip(": ")) from None
 
     @property
     def num_codes(self) -> int:

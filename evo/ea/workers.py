@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection, wait
-from pathlib import Path
 from typing import Any
 
 import cloudpickle
@@ -88,9 +87,9 @@ def process_context() -> multiprocessing.context.BaseContext:
 
 def evo_folder() -> str:
     """The folder of the evo package this process runs."""
-    import evo
+    from evo.core.where import package_folder
 
-    return str(Path(evo.__file__).resolve().parent)
+    return str(package_folder())
 
 
 class WrongEvo(RuntimeError):

@@ -21,6 +21,7 @@ import numpy as np
 
 from evo.core.game import Game
 from evo.core.kinds import ExactGuesses, Pool
+from evo.core.where import package_folder
 from evo.search import kernels
 from evo.search.exact import Policy
 from evo.search.kernels import Family, Profile
@@ -28,12 +29,11 @@ from evo.search.kernels import Family, Profile
 
 def main(argv: Sequence[str]) -> None:
     """A compiling process: ``warm`` or ``finish`` (see the module), then the jobs."""
-    import evo
-
     kernels._COMPILING = True
-    expected = Path(__file__).resolve().parent.parent
-    if Path(evo.__file__).resolve().parent != expected:  # pragma: no cover - a broken path
-        sys.exit(f"evo was imported from {evo.__file__}, not from {expected}")
+    expected = package_folder()
+    found = Path(str(sys.modules["evo"].__file__)).resolve().parent
+    if found != expected:  # pragma: no cover - a broken path
+        sys.exit(f"evo was imported from {found}, not from {expected}")
     step, *names = argv
     jobs = [kernels.parse_job(n) for n in names]
     if step == "warm":

@@ -343,9 +343,9 @@ def _seconds(family: Family, kinds: Sequence[Profile]) -> float:
 def _child_command(args: Sequence[str]) -> list[str]:
     """A fresh interpreter running :func:`evo.runs.compiled.main` with ``args``, that
     imports this very evo (its folder first on the path, then this process's path)."""
-    import evo
+    from evo.core.where import package_folder
 
-    root = str(Path(evo.__file__).resolve().parent.parent)
+    root = str(package_folder().parent)
     path = [root] + [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
     code = (
         "import sys, json; sys.path[:] = json.loads(sys.argv[1]); "
