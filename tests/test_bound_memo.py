@@ -1,7 +1,7 @@
 """The exact search's memo kept beside a bound's certificate (evo/proofs/memo_file.py): a
 bound stopped and gone on from with it ends where one run ends, searching less; a line
-not sealed here is never trusted, and said; a file that is not a memo file is refused in
-one line."""
+not sealed here is never trusted, and said; a file that is not a memo file is set aside
+in one line (it is only a cache)."""
 
 from __future__ import annotations
 
@@ -189,7 +189,9 @@ def test_a_forged_memo_would_raise_the_bound_if_trusted(stopped):
         (None, "line 2: not a memo line"),
     ],
 )
-def test_a_malformed_memo_file_is_one_line_and_status_2(stopped, text, why):
+def test_a_malformed_memo_file_is_set_aside_in_one_line(stopped, text, why):
+    """Only a cache (issue 63): a memo file that is not one is set aside, said in one line
+    naming it and why, and the certificate goes on without it."""
     game, cert = stopped
     path = memo_path(cert)
     if text is None:  # a line without its seal
@@ -202,10 +204,16 @@ def test_a_malformed_memo_file_is_one_line_and_status_2(stopped, text, why):
         main,
         ["bound", "-n", "4", "-c", "6", "--workers", "1", "--certificate", str(cert), "--resume"],
     )
-    assert res.exit_code == 2, res.output
-    errors = [x for x in res.stderr.splitlines() if x.startswith("Error")]
-    assert len(errors) == 1 and f"{path}" in errors[0] and why in errors[0], res.stderr
+    assert res.exit_code == 0, res.output
+    said = [x for x in res.stderr.splitlines() if f"{path}" in x and "set aside" in x]
+    assert len(said) == 1 and why in said[0], res.stderr
+    assert [p.read_text() for p in set_aside_from(path)] == [text]
     assert "Traceback" not in res.output
+
+
+def set_aside_from(path):
+    """The files set aside from ``path`` (``NAME.bad-<time>``)."""
+    return sorted(path.parent.glob(f"{path.name}.bad-*"))
 
 
 def test_a_memo_file_there_without_resume_is_kept(stopped):

@@ -13,13 +13,15 @@ whose content hash does not match, that holds another baseline, seed or game tha
 asked for (copied or renamed; or written before files said what they hold), or whose tree
 is not valid, is treated as missing: the baseline is recomputed and the file rewritten.
 The figures derived from the tree (total, average, worst case, histogram, nodes, first
-guess) are always recomputed from the tree, never taken from the file.
+guess) are always recomputed from the tree, never taken from the file. A cached optimum
+that contradicts the game's record is set aside, said in one line, and computed again.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +141,36 @@ def cached(game: Game, name: str, *, seed: int = 0) -> Baseline | None:
     if hit is None:
         return None
     tree, result = hit
+    if name == "optimal" and _contradicts_record(game, key, int(result["total"])):
+        return None
     result["histogram"] = {int(k): int(v) for k, v in result["histogram"].items()}
     result["cached"] = True
     return Baseline(name, tree, BaselineResult(**result))
+
+
+def _contradicts_record(game: Game, key: str, total: int) -> bool:
+    """Whether a cached optimum of ``total`` contradicts the game's record
+    (:func:`evo.baselines.known.known_optimum`): any other total than a proven optimum,
+    or a total above a best total reported (a strategy of that total exists). The record
+    is taken as right, the cache file as wrong (a key, floors or an edit may have made
+    it): the file is set aside, in one line naming it and both totals, and the optimum
+    is computed again. Below a total reported but not proved, an optimum may lie."""
+    from evo.baselines.known import known_optimum
+    from evo.core.files import set_aside
+
+    known = known_optimum(game)
+    if known is None or total == known.total or (total < known.total and not known.proved):
+        return False
+    path = cache_path(game, key)
+    try:
+        done = f"set aside as {set_aside(path).name}" if path is not None else "not used"
+    except OSError:
+        done = "not used"
+    what = "the proven optimum" if known.proved else "the best total reported"
+    print(
+        f"evo: {path}: a cached optimal total of {total:,} contradicts {what}, "
+        f"{known.total:,} ({known.source}): the cache file is wrong, {done}; computed again",
+        file=sys.stderr,
+        flush=True,
+    )
+    return True

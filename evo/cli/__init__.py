@@ -55,6 +55,7 @@ USER_ERRORS = {
     "evo.baselines.limits.BaselineRefused",
     "evo.show.render.GraphvizMissing",
     "evo.search.spread.ResultsError",
+    "evo.core.seal.SealKeyError",
 }
 
 #: Exit status of every user-caused error.

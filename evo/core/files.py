@@ -12,6 +12,7 @@ import re
 import socket
 import stat
 import tempfile
+import time
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -451,3 +452,17 @@ def lock_beside(path: str | os.PathLike) -> Path:
     beside it): locking the file itself would not survive its atomic replacement."""
     path = Path(path)
     return path.with_name(f".{path.name}.lock")
+
+
+def set_aside(path: str | os.PathLike) -> Path:
+    """Rename a broken file of evo's own (a key, a memo, a cache entry) to
+    ``NAME.bad-<time>`` beside it, kept to look at rather than deleted; the new path.
+    OSError when it cannot be renamed (FileNotFoundError: gone meanwhile)."""
+    path = Path(path)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    for n in range(100):
+        aside = path.with_name(f"{path.name}.bad-{stamp}" + (f"-{n}" if n else ""))
+        if not os.path.lexists(aside):  # a rename would replace a file set aside before
+            os.rename(path, aside)
+            return aside
+    raise FileExistsError(errno.EEXIST, f"{path}: too many files set aside this second")

@@ -12,7 +12,10 @@ set whatever the part it was met in (the search tries every guess), as in the me
 Each line is sealed (:mod:`evo.core.seal`) over its fields and the game: a line whose
 seal does not hold (edited, or written on another machine or for another game) is not
 used, only counted, so no file can make the bound claim what was not proved here. A file
-that is not such a file at all is refused (:class:`MemoFileError`, one line naming it).
+that is not such a file at all is refused by :func:`read_memo` (:class:`MemoFileError`,
+one line naming it); :func:`open_memo`, which a bound goes on with, sets it aside instead
+(renamed ``CERT.memo.bad-<time>``, a line saying so): the memo is only a cache, and an
+empty or cut one must not block ``--resume`` of a valid certificate.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import binascii
 import hmac
 import json
 import math
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -199,6 +203,9 @@ class KeptMemo:
     least: int = LEAST_CODES
     most: int = MOST_CODES
     planted: int = 0
+    #: When the file there was not a memo file of the game: the line that says it was set
+    #: aside (:func:`open_memo`), else empty.
+    note: str = ""
     _last: float = -math.inf
     _kept: list[Fact] = field(default_factory=list)  # what the file holds: read or written
 
@@ -226,9 +233,23 @@ class KeptMemo:
 
 def open_memo(path: str | Path, game: Game, *, least: int = LEAST_CODES) -> KeptMemo:
     """The memo file ``path`` of ``game`` to go on with: read when it exists
-    (:func:`read_memo`), else to be written."""
+    (:func:`read_memo`), else to be written. A file there that is not a memo file of the
+    game (empty, cut, edited out of form) is set aside, said in :attr:`KeptMemo.note`: it
+    is only a cache; :class:`MemoFileError` when it cannot be set aside."""
+    from evo.core.files import set_aside
+
     path = Path(path)
-    read = read_memo(path, game) if path.exists() else MemoRead([], 0)
+    try:
+        read = read_memo(path, game) if os.path.lexists(path) else MemoRead([], 0)
+    except MemoFileError as e:
+        try:
+            aside = set_aside(path)
+        except FileNotFoundError:  # gone meanwhile
+            return KeptMemo(path, game, MemoRead([], 0), least=least)
+        except OSError as bad:
+            raise MemoFileError(f"{e}; it cannot be set aside ({bad.strerror or bad})") from None
+        note = f"{e}: set aside as {aside.name} (only a cache), the memo made again"
+        return KeptMemo(path, game, MemoRead([], 0), least=least, note=note)
     return KeptMemo(path, game, read, least=least)
 
 
