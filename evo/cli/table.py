@@ -46,11 +46,23 @@ STYLES: tuple[str, ...] = ("feedback", "writeup")
     show_default=True,
     help="With --departures: the first move from which impossible codes count.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the rows as a JSON list.")
+@click.option(
+    "--provenance",
+    is_flag=True,
+    help="Instead, print how the tree file was made, as it records it (the chain of "
+    "commands: each file of breakers/ has it), or say that it records none; read from the "
+    "file's document, without building its tree.",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="Print the rows as a JSON list (with --provenance: the file and its text).",
+)
 @game_options
 @click.pass_context
 def table(
-    ctx, tree, min_count, style, departures, from_move, as_json, pegs, colors, variant
+    ctx, tree, min_count, style, departures, from_move, provenance, as_json, pegs, colors, variant
 ) -> None:
     """Print the strategy of TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) as a table, one row per decision point: the feedback history, the
@@ -58,6 +70,11 @@ def table(
     the worst case; largest nodes first."""
     from evo.show.strategy_table import table_rows, writeup_table
 
+    if provenance:
+        if departures:
+            raise click.UsageError("--provenance and --departures are two different tables")
+        _provenance(tree, as_json=as_json)
+        return
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
     if departures:
         _departures(breaker, from_move=from_move, as_json=as_json)
@@ -90,6 +107,33 @@ def table(
     hidden = breaker.num_nodes - len(rows)
     if hidden:
         click.echo(f"({hidden} node(s) reached by fewer than {min_count} codes hidden)")
+
+
+def _provenance(source: str, *, as_json: bool) -> None:
+    """``--provenance``: the text a tree file (or a run directory's best.json) records of
+    how it was made, or a line saying it records none."""
+    from pathlib import Path
+
+    from evo.core.treeio import TreeFileError, is_tree_name, provenance
+
+    path = Path(source)
+    if path.is_dir():
+        path = path / "best.json"
+    elif not path.exists() and not is_tree_name(source):
+        raise click.UsageError(
+            f"--provenance is recorded in a tree file, and {source!r} is none (a baseline "
+            "is computed by evo: `evo baselines --help` says how)"
+        )
+    try:
+        text = provenance(path)
+    except TreeFileError as e:
+        raise click.ClickException(str(e)) from None
+    if as_json:
+        click.echo(json.dumps({"file": str(path), "provenance": text}))
+    elif text is None:
+        click.echo(f"{path} records no provenance: nothing in it says how its tree was made")
+    else:
+        click.echo(text)
 
 
 def _departures(breaker, *, from_move: int, as_json: bool) -> None:
