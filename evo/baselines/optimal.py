@@ -310,8 +310,7 @@ def optimal(
         )
     time_limit = check_time_limit(time_limit)
     bound = where.bound(game)
-    est = estimate_seconds(game, processes=where.processes)
-    refuse_beyond(game, "optimal", est, time_limit, on=f"on {_on(where)}")
+    refuse_optimum(game, time_limit, processes=where.processes, on=f"on {_on(where)}")
     from evo.search.kernels import ensure_compiled, kernels_for, tell
 
     ensure_compiled(kernels_for(game, ("search",)), say=where.report or tell)  # off the clock
@@ -357,20 +356,47 @@ def optimal(
     return build_tree(game, solver.best_guess)
 
 
-def first_floors(game: Game, option: FloorsOption, *, upper: int = UNBOUNDED) -> Floors | None:
-    """The floors of the first guesses that ``option`` asks for (``Where.floors``), None
-    for none; a class is bounded no further once it reaches ``upper``. Only a game whose
-    guesses are its codes, with no rule on them: the floors bound the codes' first
-    guesses, and a set's floor holds wherever it is met (ValueError when asked for else)."""
-    if option == "none" or (option == "auto" and game.num_codes < FLOOR_CODES):
-        return None
-    if game.rule is not None or game.num_guesses != game.num_codes:
-        if option == "auto":
-            return None
+def refuse_optimum(
+    game: Game, time_limit: float | None, *, processes: int = 1, on: str | None = None
+) -> float | None:
+    """The exact optimum's estimate on ``processes`` threads or worker processes
+    (:func:`estimate_seconds`; None: none), refused (:class:`BaselineRefused`, with it)
+    beyond ``time_limit`` seconds (None: no limit) before any work: the one refusal of
+    the optimum's search, ``evo baselines --only optimal``'s and ``evo polish``'s of a
+    band that holds the root. ``on``: where, as the message says (default the threads)."""
+    est = estimate_seconds(game, processes=processes)
+    where = on or f"on {processes} thread{'s' if processes > 1 else ''}"
+    refuse_beyond(game, "optimal", est, time_limit, on=where)
+    return est
+
+
+def floors_apply(game: Game) -> bool:
+    """Whether floors can bound ``game``'s first guesses: its guesses are its codes, with
+    no rule on them (the floors bound the codes' first guesses, and a set's floor holds
+    wherever it is met only when no rule makes its guesses depend on the path)."""
+    return game.rule is None and game.num_guesses == game.num_codes
+
+
+def check_floors(game: Game, option: FloorsOption) -> None:
+    """ValueError when ``option`` asks for floors (a depth or a certificate, ``auto``
+    skipping such a game) of a game they cannot bound (:func:`floors_apply`): said before
+    any work, in one line by the command line (``--floors``)."""
+    if option not in ("auto", "none") and not floors_apply(game):
         raise ValueError(
             f"floors bound the first guesses of a game whose guesses are its codes, with no "
             f"rule on them: not {game.name}"
         )
+
+
+def first_floors(game: Game, option: FloorsOption, *, upper: int = UNBOUNDED) -> Floors | None:
+    """The floors of the first guesses that ``option`` asks for (``Where.floors``), None
+    for none; a class is bounded no further once it reaches ``upper``. Only a game whose
+    guesses are its codes, with no rule on them (:func:`check_floors`)."""
+    check_floors(game, option)
+    if option == "none" or (
+        option == "auto" and (game.num_codes < FLOOR_CODES or not floors_apply(game))
+    ):
+        return None
     if isinstance(option, Path):
         return floors_of_certificate(game, option)
     depth = FLOOR_DEPTH if option == "auto" else option

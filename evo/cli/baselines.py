@@ -148,7 +148,7 @@ def _histogram(h: dict) -> str:
     "it: bounded DEPTH levels deep as `evo bound --depth` counts (auto: 2, from 5000 codes on), "
     "or the bounds of "
     "an `evo bound --certificate` file of the game (proved again first unless written here), "
-    "or none.",
+    "or none. Only for a game whose guesses are its codes, with no rule on them (not Wordle).",
 )
 @threads_option
 @click.option(
@@ -264,10 +264,18 @@ def _where(
             breaker = load_tree(against, game=game, cache=cache_dir())
         except TreeFileError as e:
             raise click.BadParameter(str(e), param_hint="--against") from None
+    chosen = _floors_option(floors)
+    if "optimal" in names:
+        from evo.baselines.optimal import check_floors
+
+        try:
+            check_floors(game, chosen)  # Wordle's, hard mode's: one line, before any work
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--floors") from None
     return Where(
         upper=upper,
         against=breaker,
-        floors=_floors_option(floors),
+        floors=chosen,
         memory=memory,
         results=resume,
         best=None if resume is None else resume.with_name(resume.name + ".best.json"),

@@ -75,7 +75,9 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
     help="Write the certificate: every first-guess class and part with the bound proved "
-    "there (JSON), which --check proves again. With --workers 1 the exact search's memo "
+    "there (JSON, gzip-compressed when FILE ends in .gz; beyond 10,000 parts, as Wordle's "
+    "1.1 million, each class's parts as arrays), which --check proves again. With "
+    "--workers 1 the exact search's memo "
     "is kept beside it, in FILE.memo (its code sets of 40 codes or more, solved or "
     "bounded, each line sealed by this machine's key), which --resume reads first.",
 )
@@ -260,8 +262,8 @@ def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
 
 def _memo(certificate: Path, game):
     """The exact search's memo file beside the certificate, read (--resume) when it is
-    there; one line naming it when it is not a memo file of the game, and one when some of
-    its lines are not sealed here (they are ignored)."""
+    there; one line naming it when it is not a memo file of the game (set aside: it is
+    only a cache), and one when some of its lines are not sealed here (they are ignored)."""
     from evo.proofs.memo_file import MemoFileError, memo_path, open_memo
 
     path = memo_path(certificate)
@@ -269,6 +271,8 @@ def _memo(certificate: Path, game):
         memo = open_memo(path, game)
     except MemoFileError as e:
         raise click.ClickException(str(e)) from None
+    if memo.note:
+        click.echo(memo.note, err=True)
     if memo.read.unsealed:
         click.echo(
             f"{path}: {memo.read.unsealed:,} lines ignored (their seal does not hold: edited, "
@@ -283,7 +287,7 @@ def _memo(certificate: Path, game):
 def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
             uppers, *, first, memo=None):  # fmt: skip
     """The bound's search and what it prints (the certificate, when asked, held)."""
-    from evo.proofs.bound import CertificateError, write_certificate
+    from evo.proofs.bound import CertificateError, depth_name, write_certificate
     from evo.proofs.refine import lower_bound
     from evo.runs.driver import stopped_at_once
 
@@ -323,9 +327,9 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
             raise click.ClickException(f"no Dask scheduler answers at {scheduler}: {e}") from None
     if certificate is not None:
         write_certificate(result, certificate)
-    data = result.to_json()
     if as_json:
         opened = {} if first is None else {"first": game.format_code(first)}
+        data = result.to_json()
         click.echo(json.dumps({"lower_bound": result.lower_bound, **opened, **data}))
         return result
     what = "the optimum" if result.optimal else "a lower bound"
@@ -338,17 +342,19 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
         click.echo(
             f"  upper bound {result.upper:,} (--against and one-step trees): gap {result.gap:.2f}%"
         )
-    ranked = sorted(data["classes"], key=lambda c: c["total"])
+    # From the classes, not their certificate: Wordle's has 1.1 million parts.
+    ranked = sorted(result.classes, key=lambda c: c.total)
     shown_classes = ranked if len(ranked) <= MOST_CLASSES else ranked[: MOST_CLASSES // 2]
     for c in shown_classes:
+        depths = [depth_name(p.depth) for p in c.parts if p.size > 2]
         click.echo(
-            f"  first guess {c['guess']} (class of {c['orbit']}): at least {c['total']:,}"
-            f" ({depth_words([p['depth'] for p in c['parts'] if p['size'] > 2])})"
+            f"  first guess {game.format_code(c.guess)} (class of {c.orbit}): at least "
+            f"{c.total:,} ({depth_words(depths)})"
         )
     if len(shown_classes) < len(ranked):
         click.echo(
             f"  ... and {len(ranked) - len(shown_classes):,} more first guesses, at least "
-            f"{ranked[len(shown_classes)]['total']:,} each (all of them: --json or --certificate)"
+            f"{ranked[len(shown_classes)].total:,} each (all of them: --json or --certificate)"
         )
     click.echo(DEPTH_LEGEND)
     if certificate is not None:
@@ -465,12 +471,18 @@ def _resumed(path: Path, game, exact_below: int) -> dict:
     return data
 
 
+#: The options that name a game of the Mastermind family, in the order of its key.
+PEG_PARAMS = ("pegs", "colors", "variant")
+
+
 def _check(ctx: click.Context, path: Path, part: int | None, as_json: bool) -> None:
-    """``--check``: the certificate's game from the file (checked against --pegs,
-    --colors and --variant when they are given)."""
+    """``--check``: the certificate's game from the file, any game evo names (checked
+    against --pegs, --colors and --game when they are given; a custom game is checked
+    from Python, where it is defined)."""
     from click.core import ParameterSource
 
     from evo.core.game import spec_text
+    from evo.core.kinds import WORDLE_KINDS
     from evo.proofs.bound import (
         CertificateError,
         certificate_game,
@@ -482,7 +494,7 @@ def _check(ctx: click.Context, path: Path, part: int | None, as_json: bool) -> N
     key = certificate_game(data)
     given = {
         p: ctx.params[p]
-        for p in ("pegs", "colors", "variant")
+        for p in PEG_PARAMS
         if ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
     }
     if key[0] == "custom":
@@ -490,12 +502,17 @@ def _check(ctx: click.Context, path: Path, part: int | None, as_json: bool) -> N
             f"the certificate is of {spec_text(data['game'])}: a custom game is checked from "
             "Python (evo.proofs.bound.check_certificate), where it is defined"
         )
-    mine = dict(zip(("pegs", "colors", "variant"), key))
+    # Wordle's key is its kind alone: its words are fixed, no pegs or colors.
+    mine = {"variant": key[0]} if key[0] in WORDLE_KINDS else dict(zip(PEG_PARAMS, key))
     for name, value in given.items():
+        if name not in mine:
+            raise CertificateError(
+                f"the certificate is of {spec_text(data['game'])}: --{name} does not apply to it"
+            )
         if mine[name] != value:
             raise CertificateError(f"the certificate's {name} is {mine[name]}, not {value}")
     try:
-        game = open_game(*key)
+        game = open_game(mine.get("pegs", 4), mine.get("colors", 6), mine["variant"])
     except click.BadParameter as e:
         raise CertificateError(f"game: {e.message}") from None
     result = check_certificate(data, part=part, game=game)

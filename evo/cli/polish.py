@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 import time
+from functools import partial
 from pathlib import Path
 
 import click
 
-from evo.cli.common import WORKERS, TreeOutputFile, game_options, load_breaker, threads_option
+from evo.baselines.limits import DEFAULT_TIME_LIMIT
+from evo.cli.common import (
+    FINITE_POSITIVE,
+    WORKERS,
+    TreeOutputFile,
+    game_options,
+    load_breaker,
+    threads_option,
+)
 from evo.core.kinds import EXACT_GUESSES, MAX_IMPOSSIBLE
 
 #: A band's progress is told at most this often (seconds): a band of big nodes can take hours.
@@ -126,6 +135,16 @@ PROGRESS_SECONDS = 60.0
     "instead (the same tree).",
 )
 @click.option(
+    "--time-limit",
+    type=FINITE_POSITIVE,
+    default=DEFAULT_TIME_LIMIT,
+    show_default=True,
+    help="Seconds the search of a band that holds the root (its sizes reach every code: "
+    "its one node is the whole game) may be estimated to take, as evo baselines --only "
+    "optimal estimates the optimum; beyond, refused with the estimate before any work, "
+    "else the estimate is said as the band starts.",
+)
+@click.option(
     "--resume",
     is_flag=True,
     help="Go on from the tree so far in the output, where a polish of the same TREE and "
@@ -136,8 +155,8 @@ PROGRESS_SECONDS = 60.0
 @game_options
 @click.pass_context
 def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_below, seed,
-           max_guesses, climb, fit, fewest_last, workers, scheduler, resume, pegs, colors,
-           variant) -> None:  # fmt: skip
+           max_guesses, climb, fit, fewest_last, workers, scheduler, time_limit, resume, pegs,
+           colors, variant) -> None:  # fmt: skip
     """Improve TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) by searching every node of the --band sizes, keeping a subtree only
     where the search finds a better one: a local search after evolution. Prints each
@@ -146,7 +165,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     the output, with how far it went (and at once on Ctrl-C or SIGTERM), so that a polish
     stopped keeps it and --resume goes on from there."""
     from evo.core.treeio import save_tree
-    from evo.ea.polish import Band, TooShortError
+    from evo.ea.polish import Band, TooShortError, root_estimates
     from evo.ea.polish import polish as run
     from evo.runs.driver import stopped_at_once
 
@@ -177,6 +196,9 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
             click.echo(f"{output}: this polish finished already; kept as it is", err=True)
             return
         breaker = load_breaker(ctx, output, pegs, colors, variant)
+        # A band holding the root refused beyond --time-limit before anything is said
+        # (the polish checks it again, as for any caller).
+        root_estimates(breaker.game, wanted, time_limit=time_limit, workers=workers, start=start)
         click.echo(
             f"{output}: total {breaker.total}, worst case {breaker.worst}, "
             f"going on from {_going_on(breaker, start, wanted, max_guesses)}",
@@ -184,6 +206,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         )
     else:
         breaker = load_breaker(ctx, tree, pegs, colors, variant)
+        root_estimates(breaker.game, wanted, time_limit=time_limit, workers=workers)
         click.echo(f"{tree}: total {breaker.total}, worst case {breaker.worst}", err=True)
     told = _Reporter(
         str(tree),
@@ -215,6 +238,8 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
                 on_band=told.band,
                 on_node=told.node,
                 on_fix=told.fix,
+                time_limit=time_limit,
+                on_root=partial(_root, breaker.game.num_codes),
             )
         except TooShortError as e:
             raise click.BadParameter(str(e), param_hint="--max-guesses") from None
@@ -223,6 +248,19 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     click.echo(
         f"{output}: total {polished.total} ({polished.total - breaker.total:+d}), "
         f"worst case {polished.worst} for {deepest} code{'' if deepest == 1 else 's'}"
+    )
+
+
+def _root(codes: int, band, estimate: float | None) -> None:
+    """A band that holds the root starts: the whole game's search, and its estimate (one
+    node: no other progress line until it ends)."""
+    from evo.baselines.limits import duration_text
+
+    about = "no estimate" if estimate is None else f"about {duration_text(estimate)} here"
+    click.echo(
+        f"band {band}: its one node is the root, the whole game ({codes:,} codes): searching "
+        f"it ({about})",
+        err=True,
     )
 
 

@@ -31,6 +31,7 @@ from typing import cast
 
 import numpy as np
 
+from evo.baselines.limits import DEFAULT_TIME_LIMIT, check_time_limit
 from evo.core.engine import MAX_WORKERS, set_threads, threads
 from evo.core.game import Game
 from evo.core.kinds import MAX_IMPOSSIBLE, ExactGuesses
@@ -132,6 +133,8 @@ def polish(
     on_band: Callable[[Polished], None] | None = None,
     on_node: Callable[[Checkpoint, int, Tree], None] | None = None,
     on_fix: Callable[[Tree], None] | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    on_root: Callable[[Band, float | None], None] | None = None,
 ) -> tuple[Tree, list[Polished]]:
     """``tree`` with every band's nodes rebuilt (see the module); ``seed``: the draws of
     the greedy band's tries; ``max_guesses``: a worst case to keep (the tree brought
@@ -145,12 +148,19 @@ def polish(
     on every node before, starts again). ``on_node(at, of, tree)`` is told after each
     node a band rebuilds, how far the polish is (a checkpoint to start from), of how many
     nodes in the band; ``on_fix(tree)``, after each rebuild that brings codes within
-    ``max_guesses``. Returns the polished tree and each band's outcome (also passed to
-    ``on_band`` as each band ends)."""
+    ``max_guesses``. A band that holds the root (:func:`holds_root`) searches the whole
+    game: refused beyond ``time_limit`` seconds (:func:`root_estimate`), before any work,
+    else ``on_root(band, estimate)`` is told as it starts. Returns the polished tree and
+    each band's outcome (also passed to ``on_band`` as each band ends)."""
     if fewest_last and max_guesses is None:
         raise ValueError("fewest_last counts the codes at max_guesses: give max_guesses")
     whole(impossible, what="impossible", low=1, high=MAX_IMPOSSIBLE)
     whole(workers, what="workers", low=1, high=MAX_WORKERS)
+    start = start or Checkpoint()
+    # The root's searches estimated, and refused beyond the limit, before any band runs.
+    estimates = root_estimates(
+        tree.game, bands, time_limit=time_limit, workers=workers, start=start
+    )
     from evo.search.kernels import ensure_compiled, kernels_for, tell
 
     ensure_compiled(kernels_for(tree.game), say=tell)  # before the bands' clocks
@@ -169,10 +179,11 @@ def polish(
         out.append(done)
         if on_band is not None:
             on_band(done)
-    start = start or Checkpoint()
     for index, band in enumerate(bands):
         if index < start.band:
             continue
+        if index in estimates and on_root is not None:
+            on_root(band, estimates[index])
         began, before, last_before = time.perf_counter(), tree.total, last(tree)
         skip = start.done if index == start.band else ()
 
@@ -214,6 +225,61 @@ def polish(
         if on_band is not None:
             on_band(done)
     return tree, out
+
+
+def holds_root(game: Game, band: Band) -> bool:
+    """Whether an exact band rebuilds the root: its sizes hold the game's every code, so
+    its one node is the whole game and its search the whole game's (over every first
+    guess, where ``evo baselines --only optimal`` gives an estimate and a refusal)."""
+    return band.search != "greedy" and band.min_codes <= game.num_codes <= band.max_codes
+
+
+def root_estimates(
+    game: Game,
+    bands: Sequence[Band],
+    *,
+    time_limit: float | None,
+    workers: int = 1,
+    start: Checkpoint | None = None,
+) -> dict[int, float | None]:
+    """``{band index: estimate}`` of the bands still to run from ``start`` that hold the
+    root (:func:`root_estimate`, which refuses one beyond ``time_limit``): a band holding
+    the root has no other node, so it is done once one is."""
+    time_limit = check_time_limit(time_limit)
+    start = start or Checkpoint()
+    return {
+        index: root_estimate(game, band, time_limit=time_limit, workers=workers)
+        for index, band in enumerate(bands)
+        if holds_root(game, band)
+        and index >= start.band
+        and not (index == start.band and start.done)
+    }
+
+
+def root_estimate(
+    game: Game, band: Band, *, time_limit: float | None, workers: int = 1
+) -> float | None:
+    """The estimate of a band's search of the root (:func:`holds_root`): for ``all``, the
+    exact optimum's on the threads the search gets, refused beyond ``time_limit`` seconds
+    as ``evo baselines --only optimal`` refuses it (the same definition,
+    :func:`evo.baselines.optimal.refuse_optimum`; :class:`BaselineRefused` naming the
+    band); None for a narrower search, which has none."""
+    from evo.baselines.limits import BaselineRefused
+    from evo.baselines.optimal import refuse_optimum
+
+    if band.search != "all":
+        return None
+    # As _exact_band runs it: the one node on this process's threads, or their share.
+    processes = threads() if workers == 1 else max(1, threads() // workers)
+    try:
+        return refuse_optimum(game, time_limit, processes=processes)
+    except BaselineRefused as e:
+        raise BaselineRefused(
+            f"refused: band {band} holds the root, the whole game: "
+            + e.reason.removeprefix("refused: "),
+            name=e.name,
+            estimate_seconds=e.estimate_seconds,
+        ) from None
 
 
 def _tell(

@@ -36,8 +36,9 @@ with the bound proved there, so that any part can be proved again alone
 
 from __future__ import annotations
 
+import bisect
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -769,22 +770,131 @@ def _initial_classes(game: Game, first: int | None = None) -> list[ClassBound]:
 
 
 # --------------------------------------------------------------------- certificates
-def write_certificate(bound: Bound, path: str | Path) -> Path:
-    """Write the bound's certificate as JSON, atomically."""
+#: The compact format: each class's ``parts`` an object of arrays, one per key of a
+#: part's object in :data:`FORMAT`, entry ``i`` of each that of part ``i`` (``null``: the
+#: part has no such key). Wordle's 12,972 classes hold 1.1 million parts: an object each
+#: took 127 MB, 2.1 GB of memory and 51 s at depth 0, the arrays 31 MB, 0.8 GB and 18 s.
+COLUMNS_FORMAT = "evo-bound/2"
+
+#: A certificate of more parts than this is written in :data:`COLUMNS_FORMAT`; smaller
+#: ones (every Mastermind game's: a few hundred parts) one object per part, read by eye.
+COLUMNS_ABOVE = 10_000
+
+#: The columns of :data:`COLUMNS_FORMAT`: those every class has, then those it may have.
+NEEDED_COLUMNS = ("feedback", "size", "bound", "depth")
+COLUMNS = (*NEEDED_COLUMNS, "level", "seconds", "upper")
+
+
+def certificate_document(bound: Bound, *, columns: bool | None = None) -> dict[str, Any]:
+    """The bound's certificate, sealed by this machine's key: one object per part
+    (:meth:`Bound.to_json`), or (``columns``; None: when it has more than
+    :data:`COLUMNS_ABOVE` parts) each class's parts as arrays (:data:`COLUMNS_FORMAT`),
+    the seal over that layout."""
+    from dataclasses import replace
+
+    from evo.core.seal import seal
+
+    if columns is None:
+        columns = sum(len(c.parts) for c in bound.classes) > COLUMNS_ABOVE
+    if not columns:
+        return bound.to_json()
+    g = bound.game
+    labels = [g.format_feedback(f) for f in range(g.num_feedbacks)]
+    body = replace(bound, classes=[])._body()  # the entries besides the classes
+    body["format"] = COLUMNS_FORMAT
+    body["classes"] = [
+        {
+            "guess": g.format_code(c.guess),
+            "orbit": c.orbit,
+            "total": c.total,
+            **({} if c.upper is None else {"upper": c.upper}),
+            "parts": _columns(c.parts, labels),
+        }
+        for c in bound.classes
+    ]
+    return {**body, SEAL_KEY: seal(body)}
+
+
+def _columns(parts: list[PartBound], labels: list[str]) -> dict[str, list]:
+    """A class's parts as :data:`COLUMNS_FORMAT` writes them: each key of their objects
+    in :meth:`Bound.to_json` an array (``level`` and ``upper`` when some part has one)."""
+    out: dict[str, list] = {
+        "feedback": [labels[p.feedback] for p in parts],
+        "size": [p.size for p in parts],
+        "bound": [p.bound for p in parts],
+        "depth": [depth_name(p.depth) for p in parts],
+        "seconds": [round(p.seconds, 3) for p in parts],
+    }
+    levels = [_level_entry(p).get("level") for p in parts]
+    if any(v is not None for v in levels):
+        out["level"] = levels
+    if any(p.upper is not None for p in parts):
+        out["upper"] = [p.upper for p in parts]
+    return out
+
+
+def write_certificate(bound: Bound, path: str | Path, *, columns: bool | None = None) -> Path:
+    """Write the bound's certificate (:func:`certificate_document`, ``columns`` as there)
+    as JSON, atomically; gzip-compressed when ``path`` ends in ``.gz`` (Wordle's: 3.8 MB
+    where its plain arrays take 31 MB)."""
     from evo.core.files import atomic_write_json
 
-    return atomic_write_json(path, bound.to_json())
+    doc = certificate_document(bound, columns=columns)
+    gz = Path(path).name.lower().endswith(".gz")
+    # One line unless read by eye: indenting a big one takes the pure-Python encoder.
+    indent = None if gz or doc["format"] == COLUMNS_FORMAT else 1
+    return atomic_write_json(path, doc, indent=indent, compress=gz)
 
 
 def read_certificate(path: str | Path) -> dict[str, Any]:
-    """A certificate file's content (a one-line :class:`CertificateError` when it is not one)."""
-    from evo.core.files import parse_json, read_text
+    """A certificate file's content, gzip-compressed or not, as written (either format:
+    :func:`check_certificate` and the others read both); a one-line
+    :class:`CertificateError` when it is not one."""
+    from evo.core.files import decode_text, gunzip, parse_json, read_bytes
 
-    text = read_text(path, what="bound certificate", error=CertificateError)
+    what = "bound certificate"
+    raw = read_bytes(path, what=what, error=CertificateError)
+    if raw[:2] == b"\x1f\x8b":
+        raw = gunzip(raw, path=path, what=what, error=CertificateError)
+    text = decode_text(raw, path=path, what=what, error=CertificateError)
     data = parse_json(text, where=str(path), error=CertificateError)
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise CertificateError(f"{path}: not a bound certificate (format {FORMAT!r})")
+    if not isinstance(data, dict) or data.get("format") not in (FORMAT, COLUMNS_FORMAT):
+        raise CertificateError(
+            f"{path}: not a bound certificate (format {FORMAT!r} or {COLUMNS_FORMAT!r})"
+        )
     return data
+
+
+def _expanded(data: Any) -> Any:
+    """A certificate with each class's parts one object each, as :data:`FORMAT` holds
+    them: ``data`` itself in that format; in :data:`COLUMNS_FORMAT` a copy whose parts are
+    built from the columns (part ``i`` has the key of each column whose entry ``i`` is
+    not null), or a :class:`CertificateError` naming the class whose columns are not."""
+    if not isinstance(data, dict) or data.get("format") != COLUMNS_FORMAT:
+        return data
+    classes = _field(data, "classes", list)
+    rows = [_class_rows(c, f"class {ci}") for ci, c in enumerate(classes)]
+    return {**data, "format": FORMAT, "classes": rows}
+
+
+def _class_rows(c: Any, where: str) -> dict[str, Any]:
+    """A class of :data:`COLUMNS_FORMAT` with its parts as objects (see :func:`_expanded`)."""
+    cols = _field(c, "parts", dict)
+    for key, column in cols.items():
+        if key not in COLUMNS:
+            raise CertificateError(
+                f"{where}: {key!r} is not a column of parts ({', '.join(COLUMNS)})"
+            )
+        if not isinstance(column, list):
+            raise CertificateError(f"{where}: the parts' {key} {column!r} is not an array")
+    for key in NEEDED_COLUMNS:
+        if key not in cols:
+            raise CertificateError(f"{where}: the parts have no column {key!r}")
+    if len({len(column) for column in cols.values()}) != 1:
+        raise CertificateError(f"{where}: the parts' columns are not of one length")
+    keys = list(cols)
+    parts = [{k: v for k, v in zip(keys, entry) if v is not None} for entry in zip(*cols.values())]
+    return {**c, "parts": parts}
 
 
 def certificate_sealed(data: dict[str, Any]) -> bool:
@@ -810,7 +920,8 @@ class CertificateCheck:
 
 def certificate_parts(data: dict[str, Any]) -> list[tuple[int, int, dict[str, Any]]]:
     """``(class index, part index, entry)`` of every part, in the flat order that
-    ``--part K`` numbers them."""
+    ``--part K`` numbers them (either format: the entry is the part's object)."""
+    data = _expanded(data)
     out = []
     for ci, c in enumerate(_field(data, "classes", list)):
         for pi, p in enumerate(_field(c, "parts", list)):
@@ -819,11 +930,10 @@ def certificate_parts(data: dict[str, Any]) -> list[tuple[int, int, dict[str, An
 
 
 def certificate_game(data: dict[str, Any]) -> tuple:
-    """The key of a certificate's game (:func:`evo.core.game.spec_key`): ``(pegs,
-    colors, variant)`` for the Mastermind family."""
+    """The key of a certificate's game (:func:`evo.core.game.spec_key`), any game evo
+    names: ``(pegs, colors, variant)`` for the Mastermind family, ``("wordle",)`` or
+    ``("wordle-hard",)``, ``("custom", name, digest)``."""
     g = _field(data, "game", dict)
-    if g.get("kind") != "custom":
-        _field(g, "pegs", int), _field(g, "colors", int), _field(g, "variant", str)
     try:
         return spec_key(g)
     except ValueError as e:
@@ -836,24 +946,22 @@ def certificate_classes(
     """The classes and parts of a certificate of ``game`` whose parts were proved with
     ``exact_below``, to go on from; checked as :func:`check_certificate` does, without
     proving the parts again."""
-    check_certificate(data, prove=False, game=game)
+    data = _expanded(data)
+    _, read = _checked(data, prove=False, game=game)
     if data["exact_below"] != exact_below:
         raise CertificateError(
             f"exact_below: the certificate's parts were proved with {data['exact_below']}, "
             f"not {exact_below}"
         )
-    out = []
-    for c in data["classes"]:
-        guess = game.parse_code(c["guess"])
-        parts = []
-        for i, p in enumerate(c["parts"]):
-            where = f"class {c['guess']} part {i}"
-            depth, seconds = _entry_depth(p, where), _entry_seconds(p, where)
-            f = game.parse_feedback(p["feedback"])
-            level = _entry_level(p, where)
-            parts.append(PartBound(f, p["size"], p["bound"], depth, seconds, level=level))
-        out.append(ClassBound(guess, c["orbit"], game.num_codes, parts))
-    return out
+    return [
+        ClassBound(
+            guess,
+            orbit,
+            game.num_codes,
+            [PartBound(f, n, b, d, s, level=level) for f, n, b, d, s, level in rows],
+        )
+        for guess, orbit, rows in read
+    ]
 
 
 def _certificate_run(
@@ -889,10 +997,28 @@ def check_certificate(
     """Check a certificate: its classes are one first guess per symmetry class (the
     orbits cover every code), each class's parts are that guess's parts, the bound is
     ``min over classes of (codes + sum of its parts' bounds)``, and (``prove``) each
-    part's bound is proved again (only part ``part``, a flat index, when given). ``game``:
-    the certificate's game, made by the caller (with its memory budget and cache); by
-    default made here. Raises :class:`CertificateError` at the first thing that does
+    part's bound is proved again (only part ``part``, a flat index, when given). Either
+    format (:data:`FORMAT`, :data:`COLUMNS_FORMAT`). ``game``: the certificate's game,
+    made by the caller (with its memory budget and cache; a custom game must be given);
+    by default made here. Raises :class:`CertificateError` at the first thing that does
     not hold."""
+    return _checked(data, part=part, prove=prove, game=game)[0]
+
+
+#: A part as a check reads it: ``(feedback, size, bound, depth, seconds, level)``.
+PartRow = tuple[int, int, int, int | None, float, int]
+
+
+def _checked(
+    data: dict[str, Any],
+    *,
+    part: int | None = None,
+    prove: bool = True,
+    game: Game | None = None,
+) -> tuple[CertificateCheck, list[tuple[int, int, list[PartRow]]]]:
+    """:func:`check_certificate`, and what it read of each class: ``(guess, orbit,
+    parts)`` (read once: Wordle's 1.1 million parts take seconds)."""
+    data = _expanded(data)
     game = _certificate_of(data, game)
     exact_below = _field(data, "exact_below", int)
     top = max(game.num_codes, EXACT_BELOW)  # a small game's sets are all below the default
@@ -904,12 +1030,15 @@ def check_certificate(
     classes = _field(data, "classes", list)
     seen: set[int] = set()
     totals = []
+    read = []
+    parse = _feedback_reader(game)
     for ci, c in enumerate(classes):
-        guess, total = _class_total(game, c, f"class {ci}", expected)
+        guess, total, rows = _class_total(game, c, f"class {ci}", expected, parse)
         if guess in seen:
             raise CertificateError(f"class {ci}: the class of {c['guess']} is listed twice")
         seen.add(guess)
         totals.append(total)
+        read.append((guess, c["orbit"], rows))
     for g in set(expected) - seen:
         # A class left out must be one that tells nothing (never in an optimal tree).
         sizes = np.bincount(game.feedback_row(g), minlength=game.num_feedbacks)
@@ -925,20 +1054,24 @@ def check_certificate(
     upper = data.get("upper")
     if gap is not None and (upper is None or gap != round(gap_percent(claimed, upper), 4)):
         raise CertificateError(f"gap: {gap!r} is not the gap between lower_bound and upper")
-    flat = certificate_parts(data)
-    if part is not None and not 0 <= part < len(flat):
-        raise CertificateError(f"part {part}: the certificate has parts 0 to {len(flat) - 1}")
+    # Each part's flat index, from its class's first (not a list of Wordle's 1.1 million).
+    starts = np.cumsum([0] + [len(c["parts"]) for c in classes]).tolist()
+    count = starts[-1]
+    if part is not None and not 0 <= part < count:
+        raise CertificateError(f"part {part}: the certificate has parts 0 to {count - 1}")
     proved: list[int] = []
     results: list[PartResult] = []
     if prove:
-        for k in range(len(flat)) if part is None else [part]:
-            ci, pi, entry = flat[k]
+        for k in range(count) if part is None else [part]:
+            ci = bisect.bisect_right(starts, k) - 1
+            pi = k - starts[ci]
             guess = game.parse_code(classes[ci]["guess"])
+            entry = classes[ci]["parts"][pi]
             results.append(
                 _prove_part(game, guess, entry, f"class {ci} part {pi} (part {k})", exact_below)
             )
             proved.append(k)
-    return CertificateCheck(game, claimed, len(flat), tuple(proved), tuple(results))
+    return CertificateCheck(game, claimed, count, tuple(proved), tuple(results)), read
 
 
 def _certificate_of(data: dict[str, Any], game: Game | None) -> Game:
@@ -958,12 +1091,32 @@ def _certificate_of(data: dict[str, Any], game: Game | None) -> Game:
     return game
 
 
+def _feedback_reader(game: Game) -> Callable[[str], int]:
+    """``game.parse_feedback`` remembered per spelling: a certificate names each of a few
+    hundred feedbacks over and over (Wordle's 1.1 million parts took 30 s one by one)."""
+    known: dict[str, int] = {}
+
+    def parse(text: str) -> int:
+        f = known.get(text)
+        if f is None:
+            f = known[text] = game.parse_feedback(text)
+        return f
+
+    return parse
+
+
 def _class_total(
-    game: Game, c: dict[str, Any], where: str, expected: dict[int, int]
-) -> tuple[int, int]:
+    game: Game,
+    c: dict[str, Any],
+    where: str,
+    expected: dict[int, int],
+    parse: Callable[[str], int] | None = None,
+) -> tuple[int, int, list[PartRow]]:
     """A certificate's class checked: its guess the lowest code of its class, its orbit,
     its parts that guess's (each once, well formed), its total theirs and its uppers no
-    less than its bounds; ``(guess, total)``."""
+    less than its bounds; ``(guess, total, parts as read)``. ``parse``: the game's
+    feedbacks as read (:func:`_feedback_reader`)."""
+    parse = parse or _feedback_reader(game)
     m = game.num_codes
     try:
         guess = game.parse_code(_field(c, "guess", str))
@@ -976,18 +1129,18 @@ def _class_total(
     sizes = np.bincount(game.feedback_row(guess), minlength=game.num_feedbacks)
     want = {f: int(s) for f, s in enumerate(sizes.tolist()) if f != game.win and s > 0}
     got: dict[int, int] = {}
+    rows: list[PartRow] = []
     for pi, p in enumerate(_field(c, "parts", list)):
+        at = f"{where} part {pi}"
         try:
-            f = game.parse_feedback(_field(p, "feedback", str))
+            f = parse(_field(p, "feedback", str))
         except ValueError as e:
-            raise CertificateError(f"{where} part {pi}: {e}") from None
+            raise CertificateError(f"{at}: {e}") from None
         if f in got:  # however spelled: a part counted twice would raise the total
-            raise CertificateError(f"{where} part {pi}: feedback {p['feedback']} is listed twice")
-        got[f] = _field(p, "size", int)
-        _bound_value(p, f"{where} part {pi}")
-        _entry_depth(p, f"{where} part {pi}")
-        _entry_level(p, f"{where} part {pi}")
-        _entry_seconds(p, f"{where} part {pi}")
+            raise CertificateError(f"{at}: feedback {p['feedback']} is listed twice")
+        got[f] = size = _field(p, "size", int)
+        row = (f, size, _bound_value(p, at), _entry_depth(p, at), _entry_seconds(p, at))
+        rows.append((*row, _entry_level(p, at)))
     if got != want:
         raise CertificateError(f"{where}: its parts are not those of {c['guess']}")
     if sum(got.values()) != m - int(sizes[game.win]):
@@ -998,7 +1151,7 @@ def _class_total(
     _upper_at_least(c, total, f"{where} upper")
     for pi, p in enumerate(c["parts"]):
         _upper_at_least(p, int(p["bound"]), f"{where} part {pi} upper")
-    return guess, total
+    return guess, total, rows
 
 
 def _prove_part(
