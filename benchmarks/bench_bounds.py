@@ -74,7 +74,7 @@ def run(case: Case, against: bool) -> dict:
 
 def best_total(case: Case) -> tuple[int, bool]:
     """The optimum when known (and whether it is), else the shipped breaker's total."""
-    from evo.baselines.optimal import KNOWN_OPTIMA
+    from evo.baselines.known import KNOWN_OPTIMA
     from evo.core.treeio import load_tree
 
     known = KNOWN_OPTIMA.get((case.pegs, case.colors, "mastermind"))

@@ -25,7 +25,7 @@ from support.forgery import consistent_totals
 import evo
 import evo.proofs.bound as bound_module
 import evo.proofs.refine as refine_module
-from evo.baselines.optimal import KNOWN_OPTIMA
+from evo.baselines.known import KNOWN_OPTIMA
 from evo.cli import main
 from evo.core.game import make_game
 from evo.core.seal import seal

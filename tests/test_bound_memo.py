@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import evo.proofs.bound as bound_module
-from evo.baselines.optimal import KNOWN_OPTIMA
+from evo.baselines.known import KNOWN_OPTIMA
 from evo.cli import main
 from evo.core.files import atomic_write_json
 from evo.core.game import make_game

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from support.forgery import consistent_totals
 
 from evo.baselines import cache
-from evo.baselines.optimal import KNOWN_OPTIMA
+from evo.baselines.known import KNOWN_OPTIMA
 from evo.cli import main
 from evo.core import seal as seal_module
 from evo.core.files import cache_dir

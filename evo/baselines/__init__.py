@@ -32,14 +32,14 @@ from evo.baselines.easy import advanced, easy
 from evo.baselines.human import least_frequent, separating
 from evo.baselines.known import (
     BEST_REPORTED,
+    KNOWN_OPTIMA,
+    OPTIMA_SOURCES,
     SOLVE_OPTIMUM_UP_TO,
     KnownTotal,
     known_optimum,
 )
 from evo.baselines.limits import DEFAULT_TIME_LIMIT, BaselineRefused
 from evo.baselines.optimal import (
-    KNOWN_OPTIMA,
-    OPTIMA_SOURCES,
     NoneBelow,
     OptimalRefused,
     Where,

@@ -94,7 +94,7 @@ def refuse_beyond(
 def _recorded_optimum(game: Game) -> str:
     """What a refusal of the optimum says of it when it is recorded (published, or proved
     by evo's exact search before), so that nobody waits for what is known."""
-    from evo.baselines.optimal import KNOWN_OPTIMA
+    from evo.baselines.known import KNOWN_OPTIMA
 
     total = KNOWN_OPTIMA.get(game.key)
     return "" if total is None else f"; recorded: {total:,}"
