@@ -375,6 +375,21 @@ def test_a_cache_file_that_does_not_say_what_it_holds_is_recomputed():
     assert cached(game, "knuth") is not None  # rewritten, saying what it holds
 
 
+def test_a_cache_file_of_older_builders_is_built_again():
+    """A black-peg Knuth tree cached before the look-ahead's early stop was mended (its
+    entry without ``builders``, its seal right) is not served: built again, then kept."""
+    game = make_game(3, 4, "black-peg", cache=cache_dir())
+    fresh = run(game, "knuth", rc_seeds=0)
+    path = bcache.cache_path(game, "knuth")
+    doc = json.loads(path.read_text())
+    assert doc[bcache.ENTRY_KEY].pop("builders") == bcache.BUILDERS
+    doc[bcache.HASH_KEY] = bcache.content_hash(doc)
+    path.write_text(json.dumps(doc))
+    assert cached(game, "knuth") is None
+    assert run(game, "knuth", rc_seeds=0).tree.total == fresh.tree.total
+    assert cached(game, "knuth") is not None
+
+
 @pytest.mark.parametrize("name", ["knuth.json", "feedback-table.bin", "feedback-table.bin.lock"])
 @pytest.mark.slow
 def test_a_fifo_in_the_cache_is_skipped_without_blocking(tmp_path, name):

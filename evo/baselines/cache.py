@@ -63,10 +63,19 @@ def derived_figures(tree: Tree) -> dict[str, Any]:
     return {**tree.summary(), "first_guess": tree.game.format_code(int(tree.guess[0]))}
 
 
+#: The builders' generation, in every cache file: raised when a baseline builds another
+#: tree under the same name, so that files of the older builders are built again. 2: the
+#: one-step look-ahead's early stop, which had assumed one feedback never occurs, holds
+#: for black-peg Mastermind and custom games (their Knuth, Irving and Kooi trees changed).
+BUILDERS = 2
+
+
 def entry(game: Game, key: str, name: str, seed: int | None) -> dict[str, Any]:
     """What the cache file of baseline ``name`` (``seed``: None unless seeded) says it
-    holds, checked on load: a file copied under another name is not that baseline."""
+    holds, checked on load: a file copied under another name, or written by older
+    builders (:data:`BUILDERS`), is not that baseline."""
     return {
+        "builders": BUILDERS,
         "baseline": name,
         "key": key,
         "seed": seed,

@@ -3,10 +3,16 @@ Python, evolved, bounded and drawn like the games evo ships.
 
 The codes (the secrets) are any hashable labels; the guesses are the codes, followed by
 the extra guesses given (``guesses``, a superset of the codes). The feedback function is
-called once per guess and secret, and its answers become the feedback integers: the
-answer to a secret guessed is the win, 0; the others follow in their own order when they
-can be sorted, else in order of first appearance. The whole ``(G, M)`` table is kept, so
-the kernels read it as they read Mastermind's. A custom game has no known symmetry.
+called once per guess and secret, guess by guess in order, each against the codes in
+order, and its answers become the feedback integers: the answer to a secret guessed is
+the win, 0; the others follow in their own order when it is total (each less than the
+next once sorted: numbers, strings, tuples of them), else in the order they first appear
+in that walk. Labels and answers are written with ``str``, a set's members in the order
+of their own text: order, text and digest are the same in every process, whatever its
+``PYTHONHASHSEED``. The whole ``(G, M)`` table is kept (one byte a pair, filled a guess at
+a time), so the kernels read it as they read Mastermind's; a game whose build would not
+fit the memory budget is refused before any answer is asked for. A custom game has no
+known symmetry.
 
 A custom game may restrict the guesses, as Wordle's hard mode does: ``legal(guess,
 earlier, answer)`` says whether ``guess`` may be played after ``earlier`` was answered
@@ -37,13 +43,23 @@ from typing import Any
 
 import numpy as np
 
-from evo.core.game import GuessRule, TabledGame, UnknownGameError
+from evo.core.game import GuessRule, TabledGame, UnknownGameError, check_fits, gib_text
+from evo.core.numbers import MAX_BUDGET_BYTES, whole
 
 #: What a custom game's name may hold: it names cache folders and run directories.
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
 
 #: The most codes and guesses a custom game's table may hold (its bytes).
 MAX_TABLE_BYTES = 1 << 31
+
+#: Bytes of work per code while one guess's answers are read (the answers as Python
+#: objects and their ids), and per guess (its label's text and index), beyond the table
+#: (:func:`build_bytes`): generous; 6,000 codes peaked at their 34 MiB table and 4 MiB.
+ROW_BYTES_PER_CODE = 128
+BYTES_PER_GUESS = 512
+
+#: Rows of the table renumbered at once when the answers are sorted (bytes of scratch).
+_REMAP_BYTES = 1 << 22
 
 #: Every custom game made in this process, by name (the last one made under a name).
 _REGISTRY: dict[str, CustomGame] = {}
@@ -71,8 +87,8 @@ class CustomGame(TabledGame):
         self.feedbacks = tuple(feedbacks)
         self._table = np.ascontiguousarray(table, dtype=np.uint8)
         self._table.setflags(write=False)
-        self._code_text = [str(c) for c in self.guesses]
-        self._feedback_text = [str(f) for f in self.feedbacks]
+        self._code_text = [written(c) for c in self.guesses]
+        self._feedback_text = [written(f) for f in self.feedbacks]
 
     # ---------------------------------------------------------------- identity
     @property
@@ -103,7 +119,7 @@ class CustomGame(TabledGame):
         for part in (self._code_text[: self.num_codes], self._code_text, self._feedback_text):
             h.update(repr(part).encode())
         h.update(np.array(self._table.shape, dtype=np.int64).tobytes())
-        h.update(self._table.tobytes())
+        h.update(self._table.data)  # the bytes in place: no copy of a big table
         if self._rule is not None:
             h.update(np.packbits(self._rule.allowed).tobytes())
         return h.hexdigest()[:16]
@@ -274,12 +290,107 @@ def _intern(game: CustomGame) -> CustomGame:
     return game
 
 
-def _feedback_order(values: list[Hashable]) -> list[Hashable]:
-    """The answers that are not the win, sorted when they can be, else as they came."""
+def written(label: Hashable) -> str:
+    """``str(label)``, but a set's members (in it or in a tuple) in the order of their own
+    text: Python writes them in hash order, which changes with ``PYTHONHASHSEED``."""
+    return _text(label, inner=False)
+
+
+def _text(value: Any, *, inner: bool) -> str:
+    """:func:`written`'s text of ``value``; ``inner``: inside a container, as ``repr``."""
+    if isinstance(value, set | frozenset):
+        members = sorted(_text(v, inner=True) for v in value)
+        kind = type(value).__name__
+        return f"{kind}({{{', '.join(members)}}})" if members else f"{kind}()"
+    if type(value) is tuple:
+        parts = [_text(v, inner=True) for v in value]
+        return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
+    return repr(value) if inner else str(value)
+
+
+def _feedback_order(values: list[Any]) -> list[int]:
+    """The order of the answers that are not the win, as indices into ``values`` (their
+    first appearances): sorted when their order is total (each less than the next once
+    sorted), else as they first appeared (a set's ``<`` is only a partial order)."""
+    first = list(range(len(values)))
     try:
-        return sorted(values)  # type: ignore[type-var]
+        ranked = sorted(first, key=values.__getitem__)
+        if all(bool(values[a] < values[b]) for a, b in zip(ranked, ranked[1:])):
+            return ranked
+    except (TypeError, ValueError):
+        pass
+    return first
+
+
+def build_bytes(codes: int, guesses: int) -> int:
+    """About the bytes :func:`custom_game` needs to build a game of ``codes`` secrets and
+    ``guesses`` guesses: its ``(G, M)`` table, rows of it renumbered at once, the answers
+    of one guess, the labels."""
+    table = codes * guesses
+    work = ROW_BYTES_PER_CODE * codes + BYTES_PER_GUESS * guesses
+    return table + min(table, _REMAP_BYTES) + work
+
+
+def _answers(
+    what: str, feedback: Callable, guesses: list, codes: list, texts: list[str]
+) -> tuple[np.ndarray, list[Hashable]]:
+    """The ``(G, M)`` table of answer ids and the answers by id, asked guess by guess (in
+    order), each against the codes in order: an answer's id is the rank of its first
+    appearance (the win, the first code's answer to itself, is 0). A row is filled at a
+    time, so no answer outlives its row; each is checked: hashable, at most 256 answers,
+    every code answers itself as the win and no other pair does."""
+    m = len(codes)
+    table = np.empty((len(guesses), m), dtype=np.uint8)
+    ids: dict[Hashable, int] = {}
+    order: list[Hashable] = []
+    misplaced: tuple[int, int] | None = None  # the first other pair answered as the win
+    for i, x in enumerate(guesses):
+        row = [feedback(x, s) for s in codes]
+        try:
+            got: list[Any] = list(map(ids.get, row))  # None: not met yet
+        except TypeError:
+            j = next(j for j, a in enumerate(row) if not _can_hash(a))
+            raise ValueError(
+                f"{what}: feedback({texts[i]!r}, {texts[j]!r}) is {row[j]!r}, not hashable"
+            ) from None
+        if None in got:
+            for j, a in enumerate(row):
+                if got[j] is None:
+                    k = ids.get(a)
+                    if k is None:
+                        if len(order) == 256:
+                            raise ValueError(
+                                f"{what}: more than 256 different feedbacks (the 257th: "
+                                f"feedback({texts[i]!r}, {texts[j]!r}) is {a!r:.40})"
+                            )
+                        k = ids[a] = len(order)
+                        order.append(a)
+                    got[j] = k
+        table[i] = np.frombuffer(bytes(got), dtype=np.uint8)
+        if i < m and got[i] != 0:
+            raise ValueError(
+                f"{what}: the code {texts[i]!r} answers itself {row[i]!r}, not {order[0]!r} "
+                f"as the code {texts[0]!r} does: every code guessed must win alike"
+            )
+        if misplaced is None and np.count_nonzero(table[i] == 0) != (i < m):
+            wins = np.flatnonzero(table[i] == 0)
+            misplaced = (i, int(wins[wins != i][0]))
+        if misplaced is not None and i >= m - 1:  # every code's answer to itself seen
+            h, j = misplaced
+            raise ValueError(
+                f"{what}: the guess {texts[h]!r} answers the secret {texts[j]!r} as a win "
+                f"({order[0]!r})"
+            )
+    return table, order
+
+
+def _can_hash(value: Any) -> bool:
+    """Whether ``value`` can be a dict key (an answer must)."""
+    try:
+        hash(value)
     except TypeError:
-        return values
+        return False
+    return True
 
 
 def custom_game(
@@ -289,6 +400,7 @@ def custom_game(
     guesses: Sequence[Hashable] | None = None,
     legal: Callable[[Any, Any, Any], bool] | None = None,
     name: str = "custom",
+    memory: int | None = None,
 ) -> CustomGame:
     """A game of ``codes`` (the secrets: any distinct hashable labels, such as strings)
     and ``feedback(guess, secret)`` (any hashable answer), called once per guess and
@@ -300,6 +412,14 @@ def custom_game(
     names it in files, caches and run directories (letters, digits, ``.``, ``_``, ``-``);
     the game is registered in this process under it, so that a tree file of the game
     loads here (the last game made under a name is the one found).
+    The win is feedback 0; the other answers follow sorted when their order is total
+    (each less than the next: numbers, strings, tuples of them), else in the order they
+    first appear, guess by guess, each against the codes in order (sets, mixed types):
+    the same order, text and digest in every process, whatever its hash seed. The table
+    takes a byte per guess and code (at most 2 GiB), built a guess at a time;
+    ``memory``: the bytes the build may take, as :func:`make_game`'s (default, and at
+    most, 80% of the memory available): a game whose estimate exceeds it is refused in
+    one line that gives both, before any answer is asked for.
 
     >>> import evo
     >>> game = evo.custom_game(["ab", "ba", "aa"], lambda g, s: sum(x == y for x, y in zip(g, s)))
@@ -334,49 +454,35 @@ def custom_game(
             )
         extra = [g for g in given if g not in secret_set]
     everything = codes + extra
-    texts = [str(c) for c in _hashable(everything, what, "codes")]
+    texts = [written(c) for c in _hashable(everything, what, "codes")]
     if len(set(everything)) != len(everything):
         raise ValueError(f"{what}: a code or guess is given twice")
     if len(set(texts)) != len(texts):
         raise ValueError(f"{what}: two codes or guesses are written alike ({texts!r:.60})")
     m, g = len(codes), len(everything)
     if m * g > MAX_TABLE_BYTES:
-        raise ValueError(f"{what}: {g:,} guesses by {m:,} codes is too big a table")
-    answers = [[feedback(x, s) for s in codes] for x in everything]
-    win = answers[0][0]
-    try:
-        hash(win)
-    except TypeError:
         raise ValueError(
-            f"{what}: feedback({texts[0]!r}, {texts[0]!r}) is {win!r}, not hashable"
-        ) from None
-    for i in range(m):
-        if answers[i][i] != win:
-            raise ValueError(
-                f"{what}: the code {texts[i]!r} answers itself {answers[i][i]!r}, "
-                f"not {win!r} as the code {texts[0]!r} does: every code guessed must win alike"
-            )
-    values = {win}
-    for i, row in enumerate(answers):
-        for j, a in enumerate(row):
-            if a == win and i != j:
-                raise ValueError(
-                    f"{what}: the guess {texts[i]!r} answers the secret {texts[j]!r} as a win "
-                    f"({win!r})"
-                )
-            try:
-                values.add(a)
-            except TypeError:
-                raise ValueError(
-                    f"{what}: feedback({texts[i]!r}, {texts[j]!r}) is {a!r}, not hashable"
-                ) from None
-    order = [win, *_feedback_order([v for v in values if v != win])]
-    if len(order) > 256:
-        raise ValueError(f"{what}: {len(order)} different feedbacks, more than 256")
-    if len({str(v) for v in order}) != len(order):
-        raise ValueError(f"{what}: two feedbacks are written alike ({[str(v) for v in order]})")
-    index = {v: k for k, v in enumerate(order)}
-    table = np.array([[index[a] for a in row] for row in answers], dtype=np.uint8).reshape(g, m)
+            f"{what}: {g:,} guesses by {m:,} codes is too big a table "
+            f"({m * g:,} bytes, at most {MAX_TABLE_BYTES:,})"
+        )
+    if memory is not None:
+        memory = min(MAX_BUDGET_BYTES, whole(memory, what=f"{what}: memory (bytes)", low=1))
+    need = build_bytes(m, g)
+    check_fits(
+        f"{what}: {g:,} guesses by {m:,} codes need about {gib_text(need)} to build", need, memory
+    )
+    table, first = _answers(what, feedback, everything, codes, texts)
+    ranked = _feedback_order(first[1:])
+    order = [first[0], *(first[1 + k] for k in ranked)]
+    if ranked != sorted(ranked):  # renumber the answers in their sorted order
+        renumber = np.zeros(len(order), dtype=np.uint8)
+        renumber[1 + np.array(ranked, dtype=np.int64)] = np.arange(1, len(order))
+        step = max(1, _REMAP_BYTES // m)
+        for lo in range(0, g, step):
+            table[lo : lo + step] = renumber[table[lo : lo + step]]
+    shown = [written(v) for v in order]
+    if len(set(shown)) != len(order):
+        raise ValueError(f"{what}: two feedbacks are written alike ({shown})")
     allowed = None if legal is None else _steps(what, legal, everything, order, table)
     return _intern(CustomGame(name, codes, everything, order, table, allowed))
 

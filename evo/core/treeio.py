@@ -14,7 +14,8 @@ is the compact form of the same, for trees of big games (hundreds of thousands o
 nodes): a NumPy archive of the nodes' ``guess``, ``parent`` and ``label`` arrays in
 preorder and the same document without its nodes, read only as far as a tree of its
 game can go (:mod:`evo.core.archive`). A file is read by what it holds, whatever its
-name; every tree is checked on every code when loaded, and its summary against it.
+name; every tree is checked on every code when loaded, and its summary against it. Its
+document may say how the tree was made (``provenance``, text: :func:`provenance`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ from evo.core.tree import InvalidTreeError, Tree
 
 FORMAT = "evo-breaker"
 VERSION = 1
+
+#: The optional key of a tree file's document that says how its tree was made (the chain
+#: of commands, as text): ``evo table FILE --provenance`` prints it (:func:`provenance`).
+PROVENANCE = "provenance"
 
 
 class TreeFileError(ValueError):
@@ -222,6 +227,7 @@ def _parse(parse, value: Any, limit: int) -> int:
 def tree_document(tree: Tree, *, nodes: bool = True, **extra: Any) -> dict[str, Any]:
     """The JSON document of a tree (``extra`` keys, e.g. a name or a run, are kept);
     without its nested nodes when ``nodes`` is False (the compact file stores arrays)."""
+    _check_provenance(extra, error=ValueError)
     g = tree.game
     doc = {
         "format": FORMAT,
@@ -407,7 +413,44 @@ def tree_file_document(path: str | os.PathLike) -> dict[str, Any]:
     if not isinstance(doc, dict):
         raise TreeFileError(f"{path}: not a tree document")
     doc.pop("root", None)
+    _check_provenance(doc, error=TreeFileError, where=f"{path}: ")
     return doc
+
+
+def provenance(path: str | os.PathLike) -> str | None:
+    """How the tree file at ``path`` was made (its ``provenance`` text), or None if untold."""
+    head = _document_head(Path(path))
+    doc = head if head is not None and PROVENANCE in head else tree_file_document(path)
+    _check_provenance(doc, error=TreeFileError, where=f"{path}: ")
+    if doc.get("format") != FORMAT:
+        raise TreeFileError(f'{path}: not an evo breaker file (no "format": "{FORMAT}")')
+    return doc.get(PROVENANCE)
+
+
+def _document_head(path: Path) -> dict[str, Any] | None:
+    """The members a long JSON tree file gives before its nodes (read from its first
+    :data:`MAX_META_BYTES`, the rest left unread), or None: not such a file, or not that far."""
+    data = read_bytes(path, what="tree file", error=TreeFileError)
+    if data[:2] == _GZIP:
+        data = gunzip(data, path=path, what="tree file", error=TreeFileError,
+                      max_bytes=MAX_META_BYTES + 1, head=True)  # fmt: skip
+    if len(data) <= MAX_META_BYTES:
+        return None  # read whole, as short as it is
+    try:
+        text = codecs.getincrementaldecoder("utf-8")().decode(data[:MAX_META_BYTES])
+        members, came = json_head(text, stop="root", where=str(path), error=TreeFileError)
+    except (UnicodeDecodeError, TreeFileError):
+        return None  # the whole file is read, and says what is wrong
+    return members if came else None
+
+
+def _check_provenance(doc: dict, *, error: type[Exception], where: str = "") -> None:
+    """``error`` (one line, after ``where``) when ``doc`` has a provenance that is not text."""
+    value = doc.get(PROVENANCE, "")
+    if not isinstance(value, str):
+        shown = repr(value)
+        shown = shown if len(shown) <= 40 else shown[:37] + "..."
+        raise error(f"{where}'{PROVENANCE}' should be text (how the tree was made), not {shown}")
 
 
 #: The longest document without its nodes a tree file may hold, in bytes: a compact
@@ -498,6 +541,7 @@ def _document_game(doc: Any, *, game: Game | None, cache: str | os.PathLike | No
         )
     if "game" not in doc:
         raise InvalidTreeError("missing key 'game'")
+    _check_provenance(doc, error=InvalidTreeError)
     gd = doc["game"]
     try:
         key = spec_key(gd)
@@ -505,9 +549,10 @@ def _document_game(doc: Any, *, game: Game | None, cache: str | os.PathLike | No
         raise InvalidTreeError(str(e)) from None
     if game is not None:
         if key != game.key:
-            raise InvalidTreeError(
-                f"the tree is for {spec_text(gd)}, not for {spec_text(game.spec)}"
-            )
+            theirs, ours = spec_text(gd), spec_text(game.spec)
+            if theirs == ours:  # two custom games of one name: their digests differ
+                theirs, ours = f"{theirs} of digest {key[2]}", f"the one of digest {game.key[2]}"
+            raise InvalidTreeError(f"the tree is for {theirs}, not for {ours}")
         return game
     try:
         return game_from_spec(gd, cache=cache)

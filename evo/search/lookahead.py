@@ -189,6 +189,16 @@ def _played(game: Game, history: tuple[int, ...] | None) -> np.uint32:
     return np.uint32(np.bitwise_or.reduce(masks[list(history)], initial=0))
 
 
+def most_parts(game: Game) -> int:
+    """The most parts a guess can split a code set into, the win included: the compiled
+    scan stops once a guess reaches the best score that many parts allow. Every feedback
+    but one in Mastermind and Bulls and Cows (N - 1 black and 1 white never happens);
+    every one elsewhere (black-peg Mastermind's and a custom game's all can)."""
+    if game.kind in ("mastermind", "bulls-cows"):
+        return game.num_feedbacks - 1
+    return game.num_feedbacks
+
+
 @lru_cache(maxsize=8)
 def _nlogn(size: int) -> np.ndarray:
     """``c log c`` for ``c = 0 .. size``, computed as :func:`score` computes it."""
@@ -240,6 +250,7 @@ def _compiled_choice(
         game.num_feedbacks,
         _nlogn(game.num_codes),
         palette(game, None if node is None else node.history),
+        most_parts(game),
     )
     if found < 0:
         raise ValueError(f"no guess helps on a set of {len(codes)} codes")
@@ -333,6 +344,7 @@ def _compiled_subtrees(
             game.num_feedbacks,
             _nlogn(game.num_codes),
             palette(game),
+            most_parts(game),
         )
         at = 2 * starts[:-1] + 2 * np.arange(len(sets))  # each set's room: 2 n + 2 nodes
         return [
@@ -363,4 +375,5 @@ def _compiled_tree(game: Game, codes: np.ndarray, node: Node, heuristic: str, po
         _nlogn(game.num_codes),
         palette(game, node.history, symmetries=True),
         _threaded_work(),
+        most_parts(game),
     )

@@ -357,35 +357,41 @@ def _consistent(codes, cands):  # pragma: no cover - compiled
 
 
 @njit(cache=True)
-def best_guess(src, codes, cands, heuristic, nfb, nlogn, palette):  # pragma: no cover
+def best_guess(src, codes, cands, heuristic, nfb, nlogn, palette, parts=0):  # pragma: no cover
     """The best helpful candidate of ``cands`` (ascending) on ``codes``, or -1 when none
     helps. ``nlogn[c]``: ``c log c`` as NumPy computes it (the entropy score);
     ``palette``: each code's colors as a bit mask, whether pegs are distinct, every
     color's bit, the codes' pegs and the colors the guesses above played
-    (evo.search.lookahead.palette).
+    (evo.search.lookahead.palette); ``parts``: the most parts a guess can make, the win
+    included (evo.search.lookahead.most_parts; 0: ``nfb``, every feedback).
 
     Consistent candidates are scored first, then the others, each in ascending order, a
     candidate replacing the best only when strictly lower: the choice of "best score, then
     consistent, then lowest code". So each candidate is dropped as soon as its partial
     score reaches the best, and the scan stops once the best reaches the lowest score
     any later candidate could have (:func:`_floor`)."""
-    return _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, False)
+    return _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, False, parts)
 
 
 @njit(cache=True)
-def best_guess_threads(src, codes, cands, heuristic, nfb, nlogn, palette):  # pragma: no cover
+def best_guess_threads(
+    src, codes, cands, heuristic, nfb, nlogn, palette, parts=0
+):  # pragma: no cover
     """:func:`best_guess` with each pass's candidates cut into runs scored on numba's
     threads (:func:`_runs`): the same guess."""
-    return _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, True)
+    return _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, True, parts)
 
 
 @njit(cache=True)
-def _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, threaded):  # pragma: no cover
+def _two_passes(
+    src, codes, cands, heuristic, nfb, nlogn, palette, threaded, parts
+):  # pragma: no cover
     """:func:`best_guess`'s two passes, each scanned in order or in runs on the threads."""
     n = len(codes)
-    # Of the nfb (black, white) pairs one never happens (N - 1 black and 1 white): a
-    # consistent candidate has at most nfb - 1 parts, another nfb - 2 (no win).
-    floor = _floor(heuristic, n, nfb - 1)
+    # A consistent candidate has at most ``parts`` parts (every feedback but those that
+    # never happen, as Mastermind's N - 1 black and 1 white), another one fewer (no win).
+    most = nfb if parts <= 0 else min(parts, nfb)
+    floor = _floor(heuristic, n, most)
     best, score = _pass(
         src,
         codes,
@@ -400,7 +406,7 @@ def _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, threaded):  #
         np.inf,
         threaded,
     )
-    others = _floor(heuristic, n, nfb - 2)
+    others = _floor(heuristic, n, max(most - 1, 1))
     if score <= floor or score <= others:  # no later candidate can be lower
         return best
     best, score = _pass(
@@ -478,14 +484,26 @@ def _runs(
 
 @njit(cache=True)
 def lookahead_tree(
-    src, every, codes, root_cands, heuristic, consistent, win, nfb, nlogn, palette, threaded_work
+    src,
+    every,
+    codes,
+    root_cands,
+    heuristic,
+    consistent,
+    win,
+    nfb,
+    nlogn,
+    palette,
+    threaded_work,
+    parts,
 ):  # pragma: no cover - compiled
     """The whole tree of the one-step player on ``codes`` (ascending), as the preorder
     arrays ``guess, label, parent, depth, terminal, start, count`` and the codes in
     evo.core.tree.Tree's order. Node by node it chooses what evo.search.lookahead's player
     chooses: one code: it; two: the lower; a perfect consistent guess; else the best
     candidate (``root_cands`` at the root: one per symmetry orbit, the same choice; below,
-    ``every`` code, or the node's codes for the consistent form)."""
+    ``every`` code, or the node's codes for the consistent form); ``parts``: as
+    :func:`best_guess`'s."""
     n = len(codes)
     order = codes.copy()
     tmp = np.empty(n, dtype=np.int64)
@@ -530,9 +548,9 @@ def lookahead_tree(
                 else:
                     cands = every
                 if c * len(cands) >= threaded_work:
-                    g = best_guess_threads(src, seg, cands, heuristic, nfb, nlogn, here)
+                    g = best_guess_threads(src, seg, cands, heuristic, nfb, nlogn, here, parts)
                 else:
-                    g = best_guess(src, seg, cands, heuristic, nfb, nlogn, here)
+                    g = best_guess(src, seg, cands, heuristic, nfb, nlogn, here, parts)
         me = nodes
         nodes += 1
         guess[me] = g
@@ -587,7 +605,7 @@ def lookahead_tree(
 
 @njit(cache=True, parallel=True)
 def lookahead_forest(
-    src, m, flat, starts, played, heuristic, consistent, win, nfb, nlogn, palette
+    src, m, flat, starts, played, heuristic, consistent, win, nfb, nlogn, palette, parts
 ):  # pragma: no cover - compiled
     """:func:`lookahead_tree` of each code set ``flat[starts[i]:starts[i+1]]`` (ascending)
     below guesses that played the colors ``played[i]``, sets side by side on the threads
@@ -607,7 +625,7 @@ def lookahead_forest(
         p = palette
         here = Palette(p.masks, p.distinct, p.every, p.digits, played[i], p.pis, p.luts)
         tree = lookahead_tree(
-            src, every, codes, root, heuristic, consistent, win, nfb, nlogn, here, never
+            src, every, codes, root, heuristic, consistent, win, nfb, nlogn, here, never, parts
         )
         g, lab, par = tree[0], tree[1], tree[2]
         at = 2 * starts[i] + 2 * i
