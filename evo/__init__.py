@@ -34,6 +34,8 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+import evo.games  # noqa: F401  (the game families register themselves: no game loads yet)
+
 if TYPE_CHECKING:
     from evo import ops
     from evo.api import (

@@ -21,16 +21,16 @@ from evo.baselines.limits import DEFAULT_TIME_LIMIT, PYTHON_OPTION
 from evo.baselines.limits import BaselineRefused as BaselineRefused
 from evo.config import Config as Config
 from evo.config import load_config as load_config
-from evo.core.custom import custom_game as custom_game
 from evo.core.files import cache_dir, path_argument
 from evo.core.game import Game as Game
 from evo.core.game import make_game as make_game
-from evo.core.mastermind import peg_game
 from evo.core.numbers import whole
 from evo.core.tree import Tree
 from evo.ea.operators import register_operator as register_operator
 from evo.ea.operators import register_selection as register_selection
 from evo.ea.state import State as State
+from evo.games.custom import custom_game as custom_game
+from evo.games.pegs import peg_game
 from evo.show.breaker import Breaker as Breaker
 from evo.show.frames import logbook_dataframe as logbook_dataframe
 

@@ -19,7 +19,7 @@ import time
 
 import numpy as np
 
-from evo.core.wordle import FEEDBACKS, feedback_table, format_feedback, load_words
+from evo.games.words import FEEDBACKS, feedback_table, format_feedback, load_words
 
 DEFAULT = ["salet", "trace", "crane", "slate", "crate", "roate", "soare", "raise"]
 

@@ -399,9 +399,7 @@ def test_a_fifo_in_the_cache_is_skipped_without_blocking(tmp_path, name):
     folder = tmp_path / "cache" / "mastermind-3-3"
     folder.mkdir(parents=True)
     os.mkfifo(folder / name)
-    script = (
-        "import evo.core.mastermind as g; g.TABLE_FILE_BYTES = 0\nfrom evo.cli import main; main()"
-    )
+    script = "import evo.games.pegs as g; g.TABLE_FILE_BYTES = 0\nfrom evo.cli import main; main()"
     done = subprocess.run(
         [sys.executable, "-c", script, "baselines", "-n", "3", "-c", "3", "--only", "knuth"],
         capture_output=True,

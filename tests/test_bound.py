@@ -822,7 +822,7 @@ def test_a_first_guess_that_is_not_a_code_is_a_class_of_its_own():
     """Five secrets that only a guess outside them tells apart: the optimum opens with it
     (5 + 5 = 10), every code first costs at least 13; the bound must not exceed 10 (it said
     13 when only codes were first guesses), unlimited it is 10, and --check agrees."""
-    from evo.core.custom import custom_game
+    from evo.games.custom import custom_game
 
     codes = list("abcde")
 

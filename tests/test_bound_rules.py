@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from support.brute import least
 
 import evo
-from evo.core.custom import custom_game
+from evo.games.custom import custom_game
 from evo.proofs.bound import Bounder, part_bound, tree_uppers
 from evo.proofs.refine import lower_bound
 from evo.search.build import Node

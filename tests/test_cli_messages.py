@@ -141,7 +141,7 @@ def test_baselines_progress_says_when_no_table_is_built(tmp_path, monkeypatch):
     """A game whose table would be a file not yet built: one-step strategies compute their
     feedbacks, and the header says so (not a table that is never built); with the
     optimum, which reads the table, it names the table."""
-    from evo.core import mastermind as game_module
+    from evo.games import pegs as game_module
 
     monkeypatch.setattr(game_module, "TABLE_FILE_BYTES", 1 << 20)  # (4,6): 1.7 MB
     monkeypatch.setenv("EVO_CACHE", str(tmp_path))

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from support.processes import run_or_dump
 
-from evo.core.custom import custom_game
 from evo.core.game import make_game
+from evo.games.custom import custom_game
 from evo.search import kernels
 from evo.search.kernels import (
     FAMILIES,

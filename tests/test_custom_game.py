@@ -15,10 +15,10 @@ import pytest
 from support.brute import least
 
 import evo
-from evo.core.custom import custom_game
 from evo.core.feedback_kernel import feedback_pairs
 from evo.core.game import UnknownGameError, game_from_spec
 from evo.core.treeio import TreeFileError, load_tree, save_tree
+from evo.games.custom import custom_game
 from evo.search.exact import UNBOUNDED, Solver
 
 REPO = Path(__file__).resolve().parent.parent

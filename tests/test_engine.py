@@ -11,7 +11,7 @@ import pytest
 from evo.core import engine
 from evo.core.engine import compiled
 from evo.core.game import make_game
-from evo.core.mastermind import PegGame
+from evo.games.pegs import PegGame
 from evo.search import lookahead
 
 
@@ -68,8 +68,9 @@ def test_the_engine_keyword_is_obeyed_and_gives_the_same_tree(monkeypatch, heuri
 def test_threaded_scoring_chooses_the_guess_of_the_serial_kernel(heuristic):
     """The threaded kernel scores each candidate as the serial one and keeps the best in
     the same order: the same guess on random code sets, ties included."""
-    from evo.search.lookahead import _nlogn, palette
+    from evo.search.lookahead import _nlogn
     from evo.search.lookahead_kernel import best_guess, best_guess_threads
+    from evo.search.palette import palette
 
     game = make_game(4, 6)
     rng = np.random.default_rng(5)
@@ -159,7 +160,7 @@ def test_compiled_table_rows_equal_numpys_and_the_pegs(pegs, colors, variant):
 
 
 def test_a_big_table_is_built_by_the_compiled_kernel(monkeypatch):
-    from evo.core import mastermind as game_module
+    from evo.games import pegs as game_module
 
     game = PegGame(4, 6)
     monkeypatch.setattr(game_module, "TABLE_FILE_BYTES", game.num_codes**2)

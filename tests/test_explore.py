@@ -453,7 +453,7 @@ def test_black_peg_and_a_custom_game_in_chromium(open_page, tmp_path):
     """Black-peg Mastermind's secrets played by the page itself (its feedback is N - b);
     a custom game's found by their label, each code's path read up from its winning
     node (the page cannot compute that game's feedback)."""
-    from evo.core.custom import custom_game
+    from evo.games.custom import custom_game
     from evo.show.explore import write_explorer
 
     black = make_game(3, 4, "black-peg")

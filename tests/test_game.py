@@ -6,7 +6,7 @@ from support.definitions import all_code_tuples, design_feedback_number
 from support.reference_growth import brute_feedback
 
 from evo.core.game import GameTooLargeError, make_game
-from evo.core.mastermind import feedback_index, feedback_pair
+from evo.games.pegs import feedback_index, feedback_pair
 
 SMALL_GAMES = [
     (2, 2, "mastermind"),

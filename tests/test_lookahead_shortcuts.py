@@ -12,11 +12,12 @@ import pytest
 from evo.core import engine
 from evo.core.game import make_game
 from evo.core.kinds import HEURISTICS
-from evo.core.mastermind import feedback_index
+from evo.games.pegs import feedback_index
 from evo.search import lookahead, symmetry
 from evo.search.build import Node
-from evo.search.lookahead import _nlogn, palette, ranked_guesses
+from evo.search.lookahead import _nlogn, ranked_guesses
 from evo.search.lookahead_kernel import best_guess, best_guess_threads
+from evo.search.palette import palette
 
 GAMES = [(4, 6, "mastermind"), (3, 6, "bulls-cows"), (3, 5, "mastermind")]
 
@@ -154,7 +155,7 @@ def test_a_one_step_baseline_builds_no_table(tmp_path, monkeypatch):
     """A game whose table would be a cache file not yet built: the one-step tree computes
     its feedbacks (no file written, no table in memory) and is the tree built with it."""
     from evo import baselines
-    from evo.core import mastermind as game_module
+    from evo.games import pegs as game_module
 
     monkeypatch.setattr(game_module, "TABLE_FILE_BYTES", 1 << 20)  # (4,6): 1.7 MB
     game = make_game(4, 6, cache=str(tmp_path))

@@ -15,8 +15,8 @@ from evo.baselines import run
 from evo.cli import main
 from evo.core.game import make_game
 from evo.core.growth import random_breaker
-from evo.core.mastermind import feedback_pair
 from evo.core.treeio import save_tree
+from evo.games.pegs import feedback_pair
 from evo.show.render import PALETTE, TERMINAL_FILL, render_tree, text_color, tree_dot
 
 SVG = "{http://www.w3.org/2000/svg}"

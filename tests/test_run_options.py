@@ -18,7 +18,6 @@ from pydantic import BaseModel
 
 from evo.baselines import run as run_baseline
 from evo.config import BUILTIN_KINDS, Config, load_config
-from evo.core.custom import custom_game
 from evo.core.game import GameTooLargeError, make_game
 from evo.core.growth import random_breaker
 from evo.core.treeio import save_tree
@@ -28,6 +27,7 @@ from evo.ea.operators import OPERATORS
 from evo.ea.state import hall_of_fame
 from evo.ea.toolbox import build_toolbox
 from evo.ea.workers import worker_pool
+from evo.games.custom import custom_game
 from evo.runs.checkpoint import read_document
 from evo.runs.driver import run_config
 from evo.runs.rundir import CHECKPOINT, create_run_dir, load_run

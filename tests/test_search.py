@@ -13,8 +13,8 @@ import pytest
 from evo.baselines import lookahead
 from evo.core.game import make_game
 from evo.core.kinds import HEURISTICS
-from evo.core.mastermind import PegGame
 from evo.ea.mutation import greedy_subtree
+from evo.games.pegs import PegGame
 from evo.search.build import Node
 from evo.search.exact import Solver, code_kinds, max_parts, perfect_split_bounds, shared_solver
 from evo.search.lookahead import ranked_guesses

@@ -28,7 +28,7 @@ from evo.proofs.refine import first_guess_floors
 from evo.search import exact_kernel, spread
 from evo.search import memo_kernel as mk
 from evo.search.exact import UNBOUNDED, Solver
-from evo.search.lookahead import palette
+from evo.search.palette import palette
 
 optmod = importlib.import_module("evo.baselines.optimal")
 

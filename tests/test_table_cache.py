@@ -16,11 +16,11 @@ import pytest
 from support.definitions import all_code_tuples, design_feedback_number
 from support.reference_growth import brute_feedback
 
-import evo.core.mastermind as game_module
+import evo.games.pegs as game_module
 from evo.baselines import lookahead
 from evo.core import table_file
-from evo.core.mastermind import PegGame
 from evo.core.table_file import HEADER_BYTES
+from evo.games.pegs import PegGame
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -85,7 +85,7 @@ SECOND_PROCESS = textwrap.dedent(
     import sys
     from pathlib import Path
     import numpy as np
-    import evo.core.mastermind as g
+    import evo.games.pegs as g
 
     g.TABLE_FILE_BYTES = 0
     def no_build(self):
@@ -127,7 +127,7 @@ CONCURRENT = textwrap.dedent(
     """
     import os
     import sys
-    import evo.core.mastermind as g
+    import evo.games.pegs as g
 
     g.TABLE_FILE_BYTES = 0
     build = g.PegGame._table_blocks
@@ -226,7 +226,7 @@ def test_a_game_without_a_cache_keeps_its_table_in_memory(file_tables):
 SLOW_BUILD = textwrap.dedent(
     """
     import os, sys, time
-    import evo.core.mastermind as g
+    import evo.games.pegs as g
 
     g.TABLE_FILE_BYTES = 0
     build = g.PegGame._table_blocks

@@ -19,9 +19,9 @@ import numpy as np
 import pytest
 
 import evo
-from evo.core.custom import build_bytes, custom_game, written
 from evo.core.game import GameTooLargeError
 from evo.core.treeio import TreeFileError, load_tree, save_tree
+from evo.games.custom import build_bytes, custom_game, written
 from evo.search import lookahead
 
 WORDS = ["ant", "bug", "cat", "dog", "elk", "fox", "gnu", "hen", "owl", "yak"]

@@ -253,7 +253,7 @@ def test_a_custom_games_certificate_checks_from_python(tmp_path):
     compressed, checks through the API (the command line cannot make its game)."""
     import itertools
 
-    from evo.core.custom import custom_game
+    from evo.games.custom import custom_game
 
     secrets = ["".join(p) for p in itertools.permutations("abcd", 3)]
     guesses = secrets + ["".join(p) for p in itertools.product("abcd", repeat=3) if len(set(p)) < 3]

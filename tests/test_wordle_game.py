@@ -24,7 +24,7 @@ from evo.config.schema import game_codes
 from evo.core import engine
 from evo.core.game import game_from_spec, make_game, spec_key, spec_text
 from evo.core.treeio import load_tree, save_tree
-from evo.core.wordle import hard_mode_legal, hard_mode_mask, load_words
+from evo.games.words import hard_mode_legal, hard_mode_mask, load_words
 
 
 @pytest.fixture(scope="module")
@@ -267,7 +267,7 @@ def test_hard_modes_rule_is_the_and_of_the_masks_of_its_history():
 
 def legal_paths(tree, secrets) -> bool:
     """Every guess on the game path of each secret is allowed by hard mode after the
-    guesses above it (by the string rule of evo.core.wordle)."""
+    guesses above it (by the string rule of evo.games.words)."""
     game = tree.game
     for secret in secrets:
         history: list[tuple[str, int]] = []

@@ -13,7 +13,7 @@ from support.definitions import wordle_reference as rule
 
 from evo.cli import main
 from evo.core.treeio import load_tree
-from evo.core.wordle import parse_feedback
+from evo.games.words import parse_feedback
 
 SHIPPED = Path(__file__).resolve().parent.parent / "breakers" / "wordle.json"
 

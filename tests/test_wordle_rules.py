@@ -1,4 +1,4 @@
-"""Wordle's rules (evo.core.wordle): the shipped word lists, the feedback with repeated
+"""Wordle's rules (evo.games.words): the shipped word lists, the feedback with repeated
 letters, its written forms, and hard mode's legality rule.
 
 Worked examples come from published analyses, each named where it is used:
@@ -36,8 +36,8 @@ import numpy as np
 import pytest
 from support.definitions import wordle_reference as reference
 
-from evo.core import wordle
-from evo.core.wordle import (
+from evo.games import words as wordle
+from evo.games.words import (
     FEEDBACKS,
     GREEN,
     GREY,

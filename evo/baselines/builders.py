@@ -19,8 +19,8 @@ from evo.baselines.registry import HUMAN, PAPER_STABLE, one_step, parse_name
 from evo.baselines.simple import lowest_consistent, random_consistent, with_opening
 from evo.core.game import Game
 from evo.core.kinds import Pool
-from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
+from evo.games.pegs import peg_game
 from evo.search.build import Node, build_tree
 from evo.search.kernels import Kernels
 from evo.search.lookahead import estimate_seconds as lookahead_estimate

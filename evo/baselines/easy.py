@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from evo.core.mastermind import PegGame
 from evo.core.tree import Tree
+from evo.games.pegs import PegGame
 from evo.search.build import Node, Player, build_tree
 
 #: Names of the strategies of this module.

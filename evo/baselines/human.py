@@ -24,8 +24,8 @@ import itertools
 
 import numpy as np
 
-from evo.core.mastermind import PegGame
 from evo.core.tree import Tree
+from evo.games.pegs import PegGame
 from evo.search.build import Node, Player, build_tree
 from evo.search.partition import partition_counts, perfect_consistent
 from evo.search.symmetry import encode

@@ -30,15 +30,15 @@ from evo.baselines.limits import (
 from evo.core.engine import MAX_WORKERS, threads
 from evo.core.game import Game, available_memory_bytes
 from evo.core.kinds import WORDLE_KINDS
-from evo.core.mastermind import count_codes, peg_game
 from evo.core.numbers import whole
 from evo.core.tree import Tree
 from evo.core.treeio import save_tree
+from evo.games.pegs import count_codes, peg_game
 from evo.proofs.floors import Floors, floors_at_depth, floors_of_certificate, plant
 from evo.search import spread
 from evo.search.build import Node, build_tree
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver, solve_leaf
-from evo.search.lookahead import palette
+from evo.search.palette import palette
 
 #: Seconds measured for the whole optimum (search and tree, with the first load of the
 #: compiled kernels) of games, on the machine of benchmarks/RESULTS.md (2 cores; the

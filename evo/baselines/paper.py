@@ -37,8 +37,8 @@ from typing import Literal
 
 import numpy as np
 
-from evo.core.mastermind import PegGame
 from evo.core.tree import Tree
+from evo.games.pegs import PegGame
 from evo.search.build import build_tree
 
 TieOrder = Literal["v8", "stable"]

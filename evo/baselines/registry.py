@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from evo.core.game import Game
 from evo.core.kinds import HEURISTICS
-from evo.core.mastermind import peg_game
+from evo.games.pegs import peg_game
 
 #: The one-step look-ahead baselines: each heuristic, and its consistent-only form.
 LOOKAHEAD: tuple[str, ...] = tuple(f"{s}{c}" for s in HEURISTICS for c in ("", "-consistent"))

@@ -23,9 +23,9 @@ from evo.config.operators import (
 from evo.config.overrides import merge
 from evo.core.engine import MAX_WORKERS
 from evo.core.kinds import WORDLE_KINDS, GameKind, Pool
-from evo.core.mastermind import count_codes
 from evo.core.rng import island_seed
-from evo.core.wordle import ANSWER_COUNT
+from evo.games.pegs import count_codes
+from evo.games.words import ANSWER_COUNT
 
 
 class GameConfig(ConfigModel):
@@ -97,7 +97,7 @@ def game_codes(game: dict | GameConfig) -> int:
     spec = game.spec if isinstance(game, GameConfig) else game
     kind = spec.get("kind", spec.get("variant", "mastermind"))
     if kind == "custom":
-        from evo.core.custom import registered_game  # only for a game made in Python
+        from evo.games.custom import registered_game  # only for a game made in Python
 
         return registered_game(spec).num_codes
     if kind in WORDLE_KINDS:

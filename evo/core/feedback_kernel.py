@@ -17,7 +17,7 @@ a source; numba compiles one version per kind, so a kernel written once serves t
 and the table's version is the plain read it was. Computed, a feedback is the black pegs
 (the fields of two packed codes that differ, counted on their XOR) and the common colors
 (a small table by color multiset), mapped to the feedback integer: the numbers of
-:meth:`evo.core.mastermind.PegGame.compute_feedback`.
+:meth:`evo.games.pegs.PegGame.compute_feedback`.
 """
 
 from __future__ import annotations

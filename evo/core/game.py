@@ -11,9 +11,11 @@ always the win: the feedback of a secret guessed. The *feedback table* is the ``
 uint8 array of every feedback, kept when it fits; the compiled kernels read a *source*,
 the table or what computes it (:mod:`evo.core.feedback_kernel`).
 
-The games themselves: :mod:`evo.core.mastermind` (Mastermind, black-peg Mastermind,
-Bulls and Cows, the automorphisms of pegs and colors) and :mod:`evo.core.custom`
-(any game from a list of codes and a feedback function, defined in Python).
+The games themselves are in :mod:`evo.games`, one module per family, each registered
+under its kinds (:mod:`evo.core.families`): :mod:`evo.games.pegs` (Mastermind, black-peg
+Mastermind, Bulls and Cows), :mod:`evo.games.words` (Wordle and its hard mode) and
+:mod:`evo.games.custom` (any game from a list of codes and a feedback function, defined
+in Python). Nothing here imports them.
 """
 
 from __future__ import annotations
@@ -26,9 +28,7 @@ from typing import Any
 
 import numpy as np
 
-from evo.core.files import path_argument
-from evo.core.kinds import VARIANTS, WORDLE_KINDS
-from evo.core.numbers import MAX_BUDGET_BYTES, whole
+from evo.core.families import Family, family_of, registered_kinds
 
 #: Above this many bytes the full feedback table is not built (rows are computed on the fly).
 TABLE_LIMIT_BYTES = 2 * 1024**3
@@ -553,8 +553,8 @@ def make_game(
     (colors may repeat), ``black-peg`` (Mastermind answered by black pegs only) or
     ``bulls-cows`` (distinct digits). Or Wordle: ``make_game("wordle")`` or
     ``make_game("wordle-hard")`` (also ``variant="wordle"``), whose words are fixed, so
-    that ``pegs``, ``colors`` and the options but ``cache`` do not apply
-    (:func:`evo.core.wordle_game.wordle_game`).
+    that ``pegs``, ``colors`` and the options but ``cache`` do not apply. The game's
+    family (:mod:`evo.games`) makes it (:mod:`evo.core.families`).
 
     ``trees`` is how many breakers the caller will hold at once, for the estimate.
     ``table`` forces the full feedback table on or off (default: when it fits).
@@ -581,41 +581,19 @@ def make_game(
     (2315, 12972, 243)
     """
     kind = pegs if isinstance(pegs, str) else variant
-    if isinstance(kind, str) and kind in WORDLE_KINDS:
-        from evo.core.wordle_game import wordle_game
-
-        return wordle_game(kind == "wordle-hard", cache)
-    if isinstance(pegs, str):
+    family = family_of(kind)
+    if isinstance(pegs, str) and (family is None or family.naming != "alone"):
         raise ValueError(
-            f"a game named alone is one of {', '.join(WORDLE_KINDS)}, not {pegs!r} "
-            "(the Mastermind family is named by pegs and colors)"
+            f"a game named alone is one of {', '.join(registered_kinds('alone'))}, not "
+            f"{pegs!r} ({', '.join(registered_kinds('pegs'))} are named by pegs and colors)"
         )
-    from evo.core.mastermind import SYMBOLS, count_codes, interned_game, peg_memory_estimate
-
-    if not isinstance(variant, str) or variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
-    pegs = whole(pegs, what="pegs", low=1, high=20)
-    colors = whole(colors, what="colors", low=1, high=len(SYMBOLS) - 1)
-    trees = whole(trees, what="trees", low=1)
-    if variant == "bulls-cows" and pegs > colors:
-        raise ValueError(f"Bulls and Cows needs pegs <= colors (digits), got {pegs} > {colors}")
-    if memory is not None:
-        memory = min(MAX_BUDGET_BYTES, whole(memory, what="memory (bytes)", low=1))
-    if table is not None and not isinstance(table, bool):
-        raise ValueError(f"table must be True, False or None, not {table!r}")
-    if cache is not None:
-        cache = path_argument(cache, what="cache")
-    need, use_table = peg_memory_estimate(pegs, colors, variant, trees, memory=memory)
-    m = count_codes(pegs, colors, variant)
-    what = (
-        f"the {variant} game ({pegs} pegs, {colors} colors) has {m:,} codes and needs about "
-        f"{gib_text(need)} for its {'tables' if use_table else 'codes'} and {trees} tree(s)"
+    if family is None or family.naming == "python":
+        raise ValueError(
+            f"variant must be one of {', '.join(registered_kinds('pegs'))}, not {variant!r}"
+        )
+    return family.load().make(
+        pegs, colors, kind, trees=trees, table=table, memory=memory, cache=cache
     )
-    check_fits(what, need, memory)
-    if table is not None:
-        use_table = table
-    root = None if cache is None else str(cache)  # path_argument expanded ~
-    return interned_game(pegs, colors, variant, use_table, root)
 
 
 def game_from_spec(
@@ -625,31 +603,17 @@ def game_from_spec(
     trees: int = 1,
     memory: int | None = None,
 ) -> Game:
-    """The game a :attr:`Game.spec` names (a tree file's, a summary's, a certificate's):
-    a game of the Mastermind family is made (``cache``, ``trees``, ``memory``: see
-    :func:`make_game`); a custom game must have been defined in this process
-    (:class:`UnknownGameError` else, in one line). ValueError for a spec that is not one.
+    """The game a :attr:`Game.spec` names (a tree file's, a summary's, a certificate's),
+    made by its family (``cache``, ``trees``, ``memory``: see :func:`make_game`); a
+    custom game must have been defined in this process (:class:`UnknownGameError` else,
+    in one line). ValueError for a spec that is not one.
 
     >>> import evo
     >>> evo.core.game.game_from_spec({"pegs": 3, "colors": 4, "variant": "black-peg"}).name
     'black-peg-3-4'
     """
-    if not isinstance(spec, Mapping):
-        raise ValueError(f"a game should be a mapping of its keys, not {spec!r}")
-    kind = spec.get("kind", spec.get("variant", "mastermind"))
-    if kind == "custom":
-        from evo.core.custom import registered_game
-
-        return registered_game(spec)
-    if kind in WORDLE_KINDS:
-        from evo.core.wordle_game import wordle_from_spec
-
-        return wordle_from_spec(spec, cache=cache)
-    if not isinstance(kind, str):
-        raise ValueError(f"the game's kind should be a name, not {kind!r}")
-    from evo.core.mastermind import peg_game_from_spec
-
-    return peg_game_from_spec(spec, cache=cache, trees=trees, memory=memory)
+    family = _family_of_spec(spec)
+    return family.load().from_spec(spec, cache=cache, trees=trees, memory=memory)
 
 
 def spec_key(spec: Any) -> tuple:
@@ -661,33 +625,25 @@ def spec_key(spec: Any) -> tuple:
     >>> spec_key({"pegs": 4, "colors": 6}) == evo.make_game(4, 6).key
     True
     """
-    if not isinstance(spec, Mapping):
-        raise ValueError("'game' should be an object naming the game")
-    kind = spec.get("kind", spec.get("variant", "mastermind"))
-    if kind == "custom":
-        name, digest = spec.get("name"), spec.get("digest")
-        if not isinstance(name, str) or not isinstance(digest, str):
-            raise ValueError("a custom game is named by its 'name' and 'digest' (strings)")
-        return ("custom", name, digest)
-    if kind in WORDLE_KINDS:
-        return (kind,)
-    if not {"pegs", "colors"} <= set(spec):
-        raise ValueError("'game' should be an object with 'pegs' and 'colors'")
-    for key in ("pegs", "colors"):
-        value = spec[key]
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"game.{key} should be a whole number, not {value!r}")
-    if not isinstance(kind, str):
-        raise ValueError(f"game.variant should be a name, not {kind!r}")
-    return (spec["pegs"], spec["colors"], kind)
+    return _family_of_spec(spec).load().spec_key(spec)
 
 
 def spec_text(spec: Mapping[str, Any]) -> str:
     """The game of a (valid) spec in a few words: ``mastermind with 4 pegs and 6 colors``,
     ``the custom game 'pets'``."""
-    key = spec_key(spec)
-    if key[0] == "custom":
-        return f"the custom game {key[1]!r}"
-    if key[0] in WORDLE_KINDS:
-        return "Wordle" + (" in hard mode" if key[0] == "wordle-hard" else "")
-    return f"{key[2]} with {key[0]} pegs and {key[1]} colors"
+    family = _family_of_spec(spec)
+    return family.load().spec_text(family.load().spec_key(spec))
+
+
+def _family_of_spec(spec: Any) -> Family:
+    """The family of the game a spec names (its ``kind``, or ``variant``; Mastermind when
+    neither is given); ValueError for a spec that names none."""
+    if not isinstance(spec, Mapping):
+        raise ValueError(f"'game' should be an object naming the game, not {spec!r}")
+    kind = spec.get("kind", spec.get("variant", "mastermind"))
+    family = family_of(kind)
+    if family is None:
+        raise ValueError(
+            f"game.kind should be one of {', '.join(registered_kinds())}, not {kind!r}"
+        )
+    return family

@@ -34,7 +34,7 @@ HEURISTICS: tuple[str, ...] = get_args(Heuristic)
 Variant = Literal["mastermind", "black-peg", "bulls-cows"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
 
-#: Wordle, in normal and hard mode (:mod:`evo.core.wordle_game`).
+#: Wordle, in normal and hard mode (:mod:`evo.games.words`).
 WordleKind = Literal["wordle", "wordle-hard"]
 WORDLE_KINDS: tuple[str, ...] = get_args(WordleKind)
 

@@ -48,8 +48,8 @@ import numpy as np
 
 from evo.core.files import is_json_number
 from evo.core.game import Game, game_from_spec, legal_in, rule_state, spec_key
-from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
+from evo.games.pegs import peg_game
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver
 from evo.search.symmetry import Stabilizer
@@ -127,7 +127,7 @@ class Bounder:
         self.solver = Solver(game, policy="symmetry", deadline=deadline, max_memo=max_memo)
         from evo.proofs.bound_kernel import kind_parts, most_parts, refined_least
         from evo.search import exact_kernel
-        from evo.search.lookahead import identity_palette, palette
+        from evo.search.palette import identity_palette, palette
 
         self._score = exact_kernel.score
         self._split = exact_kernel.split

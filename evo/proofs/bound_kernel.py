@@ -27,7 +27,7 @@ from evo.search.symmetry_kernel import lowest_of_its_orbit
 def most_parts(cands, codes, src, nf, cap, palette):  # pragma: no cover - compiled
     """The most non-win parts a candidate of ``cands`` splits ``codes`` into, or ``cap``
     as soon as one reaches it. Only the lowest code of each orbit of the symmetries of
-    ``palette`` (:func:`evo.search.lookahead.palette`, which fix the set) is counted:
+    ``palette`` (:func:`evo.search.palette.palette`, which fix the set) is counted:
     the others split the set alike."""
     labels = np.empty(32, dtype=np.int64)
     seen = np.zeros(nf, dtype=np.int64)

@@ -76,7 +76,7 @@ def _pair_game() -> Game:
     place, 1 elsewhere in the secret, 0 else."""
     import itertools
 
-    from evo.core.custom import custom_game
+    from evo.games.custom import custom_game
 
     codes = ["".join(p) for p in itertools.permutations("abcd", 3)]
     guesses = list(dict.fromkeys(codes + ["".join(p) for p in itertools.product("abcd", repeat=3)]))
@@ -157,8 +157,8 @@ def _search(game: Game) -> None:
     from evo.baselines.optimal import optimal
     from evo.proofs.refine import lower_bound
     from evo.search.exact import UNBOUNDED, Solver, shared_solver
-    from evo.search.lookahead import palette
     from evo.search.memo_kernel import grown, new_memo
+    from evo.search.palette import palette
 
     codes = game.all_codes().astype(np.int64)
     for policy in _POLICIES:

@@ -19,8 +19,8 @@ import numpy as np
 
 from evo.core.game import Game
 from evo.core.growth import Template, build_exact
-from evo.core.mastermind import PegGame, peg_game
 from evo.core.tree import Tree
+from evo.games.pegs import PegGame, peg_game
 from evo.search.partition import split
 from evo.search.symmetry import Relabel, Stabilizer, canonical_frame
 

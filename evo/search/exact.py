@@ -54,11 +54,11 @@ import numpy as np
 from evo.core.engine import threads
 from evo.core.game import Game, rule_state
 from evo.core.kinds import POOLS, Pool
-from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
+from evo.games.pegs import peg_game
 from evo.search import spread as spreading
 from evo.search.build import Node, build_tree
-from evo.search.lookahead import Palette, identity_palette, palette
+from evo.search.palette import Palette, identity_palette, palette
 from evo.search.partition import candidates, partition_counts
 from evo.search.spread import UNBOUNDED
 from evo.search.symmetry import Stabilizer

@@ -20,7 +20,6 @@ import numpy as np
 from numba import njit
 
 from evo.core.feedback_kernel import by_secret, feedback, popcount
-from evo.search.lookahead import Palette
 from evo.search.memo_kernel import (
     MOST,
     NO_GUESS,
@@ -34,6 +33,7 @@ from evo.search.memo_kernel import (
     store_both,
     within_key,
 )
+from evo.search.palette import Palette
 from evo.search.symmetry_kernel import fixing, lowest_of_its_orbit, lowest_of_orbit
 
 #: Above this many codes, the parts are counted into a (candidates, feedbacks) table.
@@ -137,7 +137,7 @@ def score(cands, codes, limit, target, game, palette):
     """Score the candidates ``cands`` (ascending) on the set ``codes`` (ascending), in a
     ``game`` as :func:`search` takes it:
     ``(kept, bounds, biggest, least)``; those that are not the lowest code of their orbit
-    under the symmetries of ``palette`` (:func:`evo.search.lookahead.palette`) are skipped.
+    under the symmetries of ``palette`` (:func:`evo.search.palette.palette`) are skipped.
 
     ``bound`` of a candidate: ``n + sum lb[part size]`` over its non-win parts, a lower
     bound of the total with it at the root, exact when no part has more than two codes;

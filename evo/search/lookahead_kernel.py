@@ -19,7 +19,7 @@ from numba.extending import overload
 
 from evo.core.feedback_kernel import by_secret, feedback, popcount
 from evo.core.tree_kernel import node_arrays
-from evo.search.lookahead import Palette
+from evo.search.palette import Palette
 from evo.search.symmetry_kernel import fixing, lowest_of_its_orbit
 
 #: Heuristic numbers of :func:`best_guess`, in the order of evo.core.kinds.HEURISTICS.
@@ -362,7 +362,7 @@ def best_guess(src, codes, cands, heuristic, nfb, nlogn, palette, parts=0):  # p
     helps. ``nlogn[c]``: ``c log c`` as NumPy computes it (the entropy score);
     ``palette``: each code's colors as a bit mask, whether pegs are distinct, every
     color's bit, the codes' pegs and the colors the guesses above played
-    (evo.search.lookahead.palette); ``parts``: the most parts a guess can make, the win
+    (evo.search.palette.palette); ``parts``: the most parts a guess can make, the win
     included (evo.search.lookahead.most_parts; 0: ``nfb``, every feedback).
 
     Consistent candidates are scored first, then the others, each in ascending order, a

@@ -47,7 +47,7 @@ import numpy as np
 
 if TYPE_CHECKING:
     from evo.search.kernels import Kernels
-    from evo.search.lookahead import Palette
+    from evo.search.palette import Palette
 
 #: The bound that means "no limit".
 UNBOUNDED = 1 << 60

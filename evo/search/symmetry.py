@@ -1,6 +1,6 @@
 """Symmetries of a game that fix the history of a node (docs/DESIGN.md §5).
 
-In the Mastermind family (:mod:`evo.core.mastermind`: Mastermind, black-peg Mastermind,
+In the Mastermind family (:mod:`evo.games.pegs`: Mastermind, black-peg Mastermind,
 Bulls and Cows) permuting the positions and the colors of every code keeps the feedback
 of every pair, so an automorphism ``phi`` that maps each guess of the history to itself maps
 the code set of a node onto itself: candidate guesses ``g`` and ``phi(g)`` split it
@@ -28,7 +28,7 @@ import numpy as np
 
 from evo.core.engine import compiled, numba_threads
 from evo.core.game import Game
-from evo.core.mastermind import PegGame, peg_game
+from evo.games.pegs import PegGame, peg_game
 
 #: Rows (element, code) canonicalised at once.
 _ROWS = 1 << 18

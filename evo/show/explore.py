@@ -25,8 +25,8 @@ from typing import Any
 import numpy as np
 
 from evo.core.files import atomic_write_text, check_target
-from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
+from evo.games.pegs import peg_game
 from evo.show.render import PALETTE, text_color
 from evo.show.text import printable
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import networkx as nx
 
-from evo.core.mastermind import peg_game
 from evo.core.tree import Tree
+from evo.games.pegs import peg_game
 
 
 def to_networkx(tree: Tree) -> nx.DiGraph:

@@ -22,8 +22,8 @@ from typing import Literal
 
 import numpy as np
 
-from evo.core.mastermind import feedback_pair, peg_game
 from evo.core.tree import Tree
+from evo.games.pegs import feedback_pair, peg_game
 
 Style = Literal["feedback", "writeup"]
 STYLES: tuple[str, ...] = ("feedback", "writeup")

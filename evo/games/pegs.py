@@ -27,8 +27,10 @@ from typing import Any
 
 import numpy as np
 
-from evo.core.game import Game, make_game, memory_estimate
+from evo.core.files import path_argument
+from evo.core.game import Game, check_fits, gib_text, memory_estimate
 from evo.core.kinds import VARIANTS, Variant
+from evo.core.numbers import MAX_BUDGET_BYTES, whole
 
 #: Symbols used to print pegs: Mastermind colors read 1..C, Bulls and Cows digits 0..C-1.
 SYMBOLS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -100,7 +102,8 @@ _KIND_NAMES = {"mastermind": "Mastermind", "black-peg": "Black-peg Mastermind"}
 class PegGame(Game):
     """An ``(N, C)`` game of the Mastermind family, with its codes and feedback function.
 
-    Build it with :func:`evo.core.game.make_game`, which checks that it fits in memory.
+    Build it with :func:`evo.core.game.make_game` (:func:`make`), which checks that it
+    fits in memory.
 
     >>> import evo
     >>> game = evo.make_game(4, 6, "black-peg")
@@ -547,7 +550,46 @@ def peg_game(game: Game) -> PegGame | None:
     return game if isinstance(game, PegGame) else None
 
 
-def peg_game_from_spec(
+# ---------------------------------------------------------------- the family's functions
+def make(
+    pegs: int | str,
+    colors: int,
+    variant: str,
+    *,
+    trees: int = 1,
+    table: bool | None = None,
+    memory: int | None = None,
+    cache: str | os.PathLike | None = None,
+) -> PegGame:
+    """The game :func:`evo.core.game.make_game` asks for: its parameters and memory
+    checked first (:class:`~evo.core.game.GameTooLargeError`, with the estimate)."""
+    if not isinstance(variant, str) or variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+    pegs = whole(pegs, what="pegs", low=1, high=20)
+    colors = whole(colors, what="colors", low=1, high=len(SYMBOLS) - 1)
+    trees = whole(trees, what="trees", low=1)
+    if variant == "bulls-cows" and pegs > colors:
+        raise ValueError(f"Bulls and Cows needs pegs <= colors (digits), got {pegs} > {colors}")
+    if memory is not None:
+        memory = min(MAX_BUDGET_BYTES, whole(memory, what="memory (bytes)", low=1))
+    if table is not None and not isinstance(table, bool):
+        raise ValueError(f"table must be True, False or None, not {table!r}")
+    if cache is not None:
+        cache = path_argument(cache, what="cache")
+    need, use_table = peg_memory_estimate(pegs, colors, variant, trees, memory=memory)
+    m = count_codes(pegs, colors, variant)
+    what = (
+        f"the {variant} game ({pegs} pegs, {colors} colors) has {m:,} codes and needs about "
+        f"{gib_text(need)} for its {'tables' if use_table else 'codes'} and {trees} tree(s)"
+    )
+    check_fits(what, need, memory)
+    if table is not None:
+        use_table = table
+    root = None if cache is None else str(cache)  # path_argument expanded ~
+    return interned_game(pegs, colors, variant, use_table, root)
+
+
+def from_spec(
     spec: Mapping[str, Any],
     *,
     cache: str | os.PathLike | None = None,
@@ -563,8 +605,22 @@ def peg_game_from_spec(
     variant = spec.get("variant", spec.get("kind", "mastermind"))
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise ValueError(f"game.variant should be one of {', '.join(VARIANTS)}, not {variant!r}")
-    game = make_game(
+    return make(
         int(spec["pegs"]), int(spec["colors"]), variant, cache=cache, trees=trees, memory=memory
     )
-    assert isinstance(game, PegGame)  # a variant of the family makes one
-    return game
+
+
+def spec_key(spec: Mapping[str, Any]) -> tuple:
+    """``(pegs, colors, variant)`` of a spec (:func:`evo.core.game.spec_key`)."""
+    if not {"pegs", "colors"} <= set(spec):
+        raise ValueError("'game' should be an object with 'pegs' and 'colors'")
+    for key in ("pegs", "colors"):
+        value = spec[key]
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise ValueError(f"game.{key} should be a whole number, not {value!r}")
+    return (spec["pegs"], spec["colors"], spec.get("kind", spec.get("variant", "mastermind")))
+
+
+def spec_text(key: tuple) -> str:
+    """``mastermind with 4 pegs and 6 colors``."""
+    return f"{key[2]} with {key[0]} pegs and {key[1]} colors"

@@ -546,3 +546,27 @@ def registered_game(spec: Mapping[str, Any]) -> CustomGame:
             f"codes, digest {game.digest}, not {spec.get('codes')} codes, digest {digest})"
         )
     return game
+
+
+# ---------------------------------------------------------------- the family's functions
+def make(pegs: int | str, colors: int, kind: str, **_: Any) -> CustomGame:
+    """A custom game is made in Python only (:func:`custom_game`)."""
+    raise ValueError("a custom game is made in Python: evo.custom_game(codes, feedback, ...)")
+
+
+def from_spec(spec: Mapping[str, Any], **_: Any) -> CustomGame:
+    """The custom game a spec names, defined in this process (:func:`registered_game`)."""
+    return registered_game(spec)
+
+
+def spec_key(spec: Mapping[str, Any]) -> tuple:
+    """``("custom", name, digest)``: a custom game is named by its name and digest."""
+    name, digest = spec.get("name"), spec.get("digest")
+    if not isinstance(name, str) or not isinstance(digest, str):
+        raise ValueError("a custom game is named by its 'name' and 'digest' (strings)")
+    return ("custom", name, digest)
+
+
+def spec_text(key: tuple) -> str:
+    """``the custom game 'pets'``."""
+    return f"the custom game {key[1]!r}"
