@@ -62,23 +62,11 @@ ROUNDED = {
 
 #: README figures that no measured round holds as such (reported in issue 64, not
 #: invented here): why each is missing.
-NOT_IN_RESULTS = {
-    "11%": "the (5,8) gap at the start of docs/images/gap-5-8.png: drawn, written in no round",
-    "0.03 s": "Knuth (4,6) by `evo baselines`: no round has it (0.052 s in issue 3, "
-    "3.7 ms warm, 0.190 s as a whole process)",
-    "0.4 s": "the best consistent-only (4,6) strategy by `evo baselines`: no round has it "
-    "(1.63 s in issue 14, on a loaded machine)",
-    "1.75 s": "the first Knuth (5,8) tree of a process: the round has 1.73 s and 1.78 s",
-    "22 s": "the (4,8) optimum on 2 threads: the rounds have 22.7 s (MEASURED_SECONDS) "
-    "and 23.2 s (a whole process)",
-}
+NOT_IN_RESULTS: dict[str, str] = {}
 
 #: README figures that RESULTS.md holds only as the figure of another measure: the
 #: literal is there, the README's measure is not (reported in issue 64 too).
-ELSEWHERE = {
-    "0.95x": "1000 (4,6) breakers against rpc: the round has 0.96x and 0.94x; RESULTS.md's "
-    "0.95x is the warm (4,6) optimum against mmstrat",
-}
+ELSEWHERE: dict[str, str] = {}
 
 _NUM = r"\d+(?:\.\d+)?"
 #: A figure: minutes and seconds, a number (or a range) with a unit, or a number with a
