@@ -24,8 +24,9 @@ from the pieces of :mod:`evo.ops`. Library calls write nothing unless asked
 (``run_dir=``, ``cache=``, :func:`save_tree`).
 
 The names below load on first use, so that ``import evo`` (and the ``evo`` command)
-starts fast. The packages inside (``evo.core``, ``evo.search``, ``evo.baselines``,
-``evo.ea``, ``evo.runs``, ``evo.show``, ``evo.config``) are for those who extend evo:
+starts fast. The packages inside (``evo.core``, ``evo.games``, ``evo.search``,
+``evo.baselines``, ``evo.ea``, ``evo.runs``, ``evo.show``, ``evo.config``) are for
+those who extend evo:
 `their reference <internals/index.html>`_ is apart.
 """
 

@@ -39,6 +39,7 @@ PUBLIC = ["evo"]  # with evo.ops, which it names in __all__
 #: The layers inside, from the bottom up (docs/DESIGN.md §6), written apart.
 INTERNALS = [
     "evo.core",
+    "evo.games",
     "evo.search",
     "evo.proofs",
     "evo.baselines",
