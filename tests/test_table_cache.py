@@ -86,13 +86,14 @@ SECOND_PROCESS = textwrap.dedent(
     from pathlib import Path
     import numpy as np
     import evo.games.pegs as g
+    from evo.core.game import make_game
 
     g.TABLE_FILE_BYTES = 0
     def no_build(self):
         raise AssertionError("the table was built a second time")
         yield
     g.PegGame._table_blocks = no_build
-    game = g.make_game(3, 4, cache=os.environ["EVO_CACHE"])
+    game = make_game(3, 4, cache=os.environ["EVO_CACHE"])
     t = game.table
     every = np.arange(game.num_codes)
     assert np.array_equal(t, game.compute_feedback(every[:, None], every[None, :]))
@@ -128,6 +129,7 @@ CONCURRENT = textwrap.dedent(
     import os
     import sys
     import evo.games.pegs as g
+    from evo.core.game import make_game
 
     g.TABLE_FILE_BYTES = 0
     build = g.PegGame._table_blocks
@@ -136,7 +138,7 @@ CONCURRENT = textwrap.dedent(
             log.write("built\\n")
         yield from build(self)
     g.PegGame._table_blocks = counted
-    print(int(g.make_game(4, 6, cache=os.environ["EVO_CACHE"]).table.sum()))
+    print(int(make_game(4, 6, cache=os.environ["EVO_CACHE"]).table.sum()))
     """
 )
 
@@ -227,6 +229,7 @@ SLOW_BUILD = textwrap.dedent(
     """
     import os, sys, time
     import evo.games.pegs as g
+    from evo.core.game import make_game
 
     g.TABLE_FILE_BYTES = 0
     build = g.PegGame._table_blocks
@@ -237,7 +240,7 @@ SLOW_BUILD = textwrap.dedent(
                 time.sleep(0.05)
                 yield row[None, :]
     g.PegGame._table_blocks = slow
-    g.make_game(3, 4, cache=os.environ["EVO_CACHE"]).table
+    make_game(3, 4, cache=os.environ["EVO_CACHE"]).table
     print("built", flush=True)
     """
 )

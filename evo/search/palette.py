@@ -1,9 +1,8 @@
 """What the compiled searches need to tell codes that split a set alike (a *palette*):
 each code's colors as a bit mask, the colors the guesses above played, and the
 symmetries that fix them (docs/DESIGN.md §5). Shared by the look-ahead, the exact search
-and the bounds, and read by their kernels."""
-
-from __future__ import annotations
+and the bounds, and read by their kernels. (No postponed annotations: the API reference
+reads the named tuple's own.)"""
 
 from functools import lru_cache
 from typing import NamedTuple
