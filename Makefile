@@ -45,10 +45,10 @@ lint: setup
 
 setup: $(STAMP) dot chromium kernels
 
-# evo's compiled kernels for the games that keep a feedback table (every game up to (5,8)),
-# compiled once per machine in processes side by side (under a minute on 2 cores), so that
-# no command's clock pays for it (a command compiles what it needs first, and says so, when
-# this was not done; a game without a table compiles its own kernels when first used).
+# evo's compiled kernels for every profile (the Mastermind family with its feedback table and
+# without, Wordle's and custom games' pair of tables), compiled once per machine in processes
+# side by side, so that no command's clock and no test pays for it (a command compiles what it
+# needs first, and says so, when this was not done).
 kernels: $(STAMP)
 	@$(BIN)/python -c 'from evo.search.kernels import ensure_compiled; ensure_compiled(say=print)'
 

@@ -56,9 +56,11 @@ SOURCES: tuple[str, ...] = ("table", "packed", "pair")
 #: Every profile.
 PROFILES: tuple[Profile, ...] = tuple((s, big) for s in SOURCES for big in (False, True))
 
-#: What ``make setup`` compiles: the Mastermind family's games whose feedback table is
-#: kept (every game up to (5,8)); another profile is compiled when first used.
-SETUP_PROFILES: tuple[Profile, ...] = (("table", False), ("table", True))
+#: What ``make setup`` compiles: every profile, so that no game evo ships (the Mastermind
+#: family with its table and without, Wordle's and custom games' pair of tables) compiles
+#: on its first use, nor any test (a fresh clone's suite spent minutes compiling in its
+#: tests, two workers at once).
+SETUP_PROFILES: tuple[Profile, ...] = PROFILES
 
 #: Seconds one process takes to compile a family for a source of feedbacks, whole trees
 #: then node by node, when nothing is compiled yet (the mutations: once the others are),
