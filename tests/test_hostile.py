@@ -96,9 +96,8 @@ def test_1_the_time_limit_holds_from_the_first_task_and_the_run_can_be_resumed(
     assert stop.value.generation == -1 and "before the first population" in stop.value.reason
     assert "Task exception was never retrieved" not in capfd.readouterr().err
     # the directory is a started run: resumed (here, in process), it runs
-    again = load_config(
-        cfg.model_dump(mode="json"), ["cluster.address=null", "stop.seconds=60", "stop.generations=2"]
-    )
+    resumed = ["cluster.address=null", "stop.seconds=60", "stop.generations=2"]
+    again = load_config(cfg.model_dump(mode="json"), resumed)
     write_config(run_dir, again)
     result = run_config(again, run_dir=run_dir, resume=True, progress=False, knuth=False)
     assert result.summary["status"] == "finished" and load_run(run_dir).finished
