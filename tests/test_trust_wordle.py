@@ -272,7 +272,7 @@ def test_a_custom_games_certificate_checks_from_python(tmp_path):
     _one_line_error(_run("bound", "--check", str(path)), "custom game", "check_certificate")
 
 
-@pytest.mark.slow
+@pytest.mark.heavy  # Wordle's whole game: about a minute (CI runs it with make test-heavy)
 def test_a_wordle_certificate_is_compact_checks_and_goes_on(tmp_path):
     """Wordle's 12,972 classes and 1.1 million parts: written as columns, gzip-compressed
     (4.4 MB where one object per part took 127 MB), checked (one part proved again: all
