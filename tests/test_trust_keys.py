@@ -190,13 +190,18 @@ def test_a_bad_key_that_cannot_be_set_aside_is_refused_in_one_line(tmp_path, mon
 
 
 # ---------------------------------------------------------------- item 10: the memo
-@pytest.mark.parametrize("how", ["empty", "cut", "not JSON"])
-def test_a_broken_memo_is_set_aside_and_the_certificate_goes_on(tmp_path, how):
+def _certificate_with_memo(tmp_path):
+    """A (4,5) bound's certificate and its memo file, and the command's arguments."""
     cert = tmp_path / "k.json"
     args = ["bound", "-n", "4", "-c", "5", "--depth", "1", "--workers", "1"]
     res = _run(*args, "--certificate", str(cert))
     assert res.exit_code == 0, res.output
-    memo = memo_path(cert)
+    return cert, memo_path(cert), args
+
+
+@pytest.mark.parametrize("how", ["empty", "cut", "not JSON"])
+def test_a_broken_memo_is_set_aside_and_the_certificate_goes_on(tmp_path, how):
+    cert, memo, args = _certificate_with_memo(tmp_path)
     text = memo.read_text()
     memo.write_text({"empty": "", "cut": text[: len(text) // 2], "not JSON": "garbage\n"}[how])
     broken = memo.read_bytes()
@@ -210,11 +215,7 @@ def test_a_broken_memo_is_set_aside_and_the_certificate_goes_on(tmp_path, how):
 
 
 def test_a_broken_memo_that_cannot_be_set_aside_is_refused_in_one_line(tmp_path, monkeypatch):
-    cert = tmp_path / "k.json"
-    args = ["bound", "-n", "4", "-c", "5", "--depth", "1", "--workers", "1"]
-    res = _run(*args, "--certificate", str(cert))
-    assert res.exit_code == 0, res.output
-    memo = memo_path(cert)
+    cert, memo, args = _certificate_with_memo(tmp_path)
     memo.write_text("")
 
     def refuse(src, dst, *a, **k):
