@@ -631,8 +631,8 @@ def spec_key(spec: Any) -> tuple:
 def spec_text(spec: Mapping[str, Any]) -> str:
     """The game of a (valid) spec in a few words: ``mastermind with 4 pegs and 6 colors``,
     ``the custom game 'pets'``."""
-    family = _family_of_spec(spec)
-    return family.load().spec_text(family.load().spec_key(spec))
+    family = _family_of_spec(spec).load()
+    return family.spec_text(family.spec_key(spec))
 
 
 def _family_of_spec(spec: Any) -> Family:

@@ -26,7 +26,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from evo.core.files import cache_dir, open_regular
+from evo.core.files import cache_dir, lock_beside, open_regular, set_aside
 
 #: The key file's name in the cache folder.
 KEY_FILE = "seal.key"
@@ -103,8 +103,6 @@ def _set_aside(path: Path, *, why: str) -> None:
     ``seal.key.bad-<time>`` and say so; under a lock beside it, and read again within it,
     so that two processes never set aside the key one of them has just made.
     :class:`SealKeyError` when it cannot."""
-    from evo.core.files import lock_beside, set_aside
-
     try:
         fd = os.open(lock_beside(path), os.O_RDWR | os.O_CREAT, 0o600)
         try:

@@ -598,10 +598,7 @@ def from_spec(
 ) -> PegGame:
     """The game of ``{"pegs": N, "colors": C, "variant": ...}`` (``kind`` for ``variant``
     too; Mastermind when neither is given); ValueError naming the key that is wrong."""
-    for key in ("pegs", "colors"):
-        value = spec.get(key)
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise ValueError(f"game.{key} should be a whole number, not {value!r}")
+    _whole_pegs_and_colors(spec)
     variant = spec.get("variant", spec.get("kind", "mastermind"))
     if not isinstance(variant, str) or variant not in VARIANTS:
         raise ValueError(f"game.variant should be one of {', '.join(VARIANTS)}, not {variant!r}")
@@ -614,11 +611,16 @@ def spec_key(spec: Mapping[str, Any]) -> tuple:
     """``(pegs, colors, variant)`` of a spec (:func:`evo.core.game.spec_key`)."""
     if not {"pegs", "colors"} <= set(spec):
         raise ValueError("'game' should be an object with 'pegs' and 'colors'")
+    _whole_pegs_and_colors(spec)
+    return (spec["pegs"], spec["colors"], spec.get("kind", spec.get("variant", "mastermind")))
+
+
+def _whole_pegs_and_colors(spec: Mapping[str, Any]) -> None:
+    """ValueError, naming the key, unless a spec's pegs and colors are whole numbers."""
     for key in ("pegs", "colors"):
-        value = spec[key]
+        value = spec.get(key)
         if not isinstance(value, int) or isinstance(value, bool):
             raise ValueError(f"game.{key} should be a whole number, not {value!r}")
-    return (spec["pegs"], spec["colors"], spec.get("kind", spec.get("variant", "mastermind")))
 
 
 def spec_text(key: tuple) -> str:
