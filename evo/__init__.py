@@ -1,4 +1,5 @@
-"""evo: evolve complete strategies (breaker trees) for Mastermind-family games.
+"""evo: evolve, polish and prove complete strategies (breaker trees) for guessing games:
+the Mastermind family, Wordle, and custom games.
 
 A strategy is a tree: a guess at each node, one branch per feedback. evo grows random
 trees, evolves them with DEAP against the total number of guesses over all secret codes,
@@ -41,12 +42,16 @@ if TYPE_CHECKING:
     from evo import ops
     from evo.api import (
         BaselineRefused,
+        BoundResult,
         Breaker,
         Config,
         Evolution,
         Game,
+        Polish,
         State,
+        TableRow,
         baseline,
+        bound,
         custom_game,
         default_config,
         evolve,
@@ -54,11 +59,13 @@ if TYPE_CHECKING:
         load_tree,
         logbook_dataframe,
         make_game,
+        polish,
         random_breaker,
         register_operator,
         register_selection,
         save_tree,
         steps,
+        table,
     )
 
 #: The public names, in the order a user meets them (the API reference follows it): a game,
@@ -70,6 +77,14 @@ __all__ = [
     "random_breaker",
     "evolve",
     "custom_game",
+    "bound",
+    "BoundResult",
+    "rank",
+    "Ranking",
+    "polish",
+    "Polish",
+    "table",
+    "TableRow",
     "Evolution",
     "Breaker",
     "save_tree",

@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from deap import tools
@@ -24,6 +24,7 @@ from evo.config import load_config as load_config
 from evo.core.files import cache_dir, path_argument
 from evo.core.game import Game as Game
 from evo.core.game import make_game as make_game
+from evo.core.kinds import ExactGuesses
 from evo.core.numbers import whole
 from evo.core.tree import Tree
 from evo.ea.operators import register_operator as register_operator
@@ -31,8 +32,17 @@ from evo.ea.operators import register_selection as register_selection
 from evo.ea.state import State as State
 from evo.games.custom import custom_game as custom_game
 from evo.games.pegs import peg_game
+from evo.proofs.firsts import Ranking as Ranking
+from evo.proofs.firsts import rank_first_guesses as rank
+from evo.proofs.verdict import BoundResult as BoundResult
 from evo.show.breaker import Breaker as Breaker
 from evo.show.frames import logbook_dataframe as logbook_dataframe
+
+if TYPE_CHECKING:
+    from evo.ea.polish import Band, Checkpoint, Polished
+    from evo.proofs.bound import Bound
+    from evo.proofs.memo_file import KeptMemo
+    from evo.show.strategy_table import Style
 
 # The names `import evo` hands out (these re-exports among them) are listed once, in
 # evo/__init__.py.
@@ -159,6 +169,155 @@ def save_tree(tree: Tree, path: str | os.PathLike, **extra: Any) -> Path:
     return save(tree, path_argument(path, what="path"), **extra)
 
 
+@dataclass
+class Polish:
+    """What :func:`polish` returns: the polished breaker (``best``), the total of the tree
+    it started from, and each band's outcome in order (an
+    :class:`~evo.ea.polish.Polished`: ``band``, ``before``, ``after``, ``seconds``; band
+    None for bringing the tree within ``max_guesses``).
+
+    >>> import evo
+    >>> result = evo.polish(evo.baseline(evo.make_game(3, 4), "lc"), max_guesses=4)
+    >>> result.start_total, result.total, result.best.worst, result.bands[0].band
+    (250, 206, 4, None)
+    """
+
+    best: Breaker
+    start_total: int
+    bands: list[Polished] = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        """The polished breaker's total (``best.total``)."""
+        return self.best.total
+
+
+def polish(
+    tree: Tree,
+    bands: Sequence[str | Band] = (),
+    *,
+    max_guesses: int | None = None,
+    impossible: int = 2,
+    tries: int = 4,
+    top: int = 8,
+    exact_below: int = 80,
+    mixed_below: int = 400,
+    seed: int = 0,
+    climb: int = 0,
+    fit: ExactGuesses = "all",
+    fewest_last: bool = False,
+    workers: int = 1,
+    scheduler: str | None = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    start: Checkpoint | None = None,
+    on_band: Callable[[Polished], Any] | None = None,
+    on_node: Callable[[Checkpoint, int, Tree], Any] | None = None,
+    on_fix: Callable[[Tree], Any] | None = None,
+    on_root: Callable[[Band, float | None], Any] | None = None,
+) -> Polish:
+    """Improve ``tree`` as ``evo polish`` does: rebuild every outermost node of each band's
+    sizes (``"MIN:MAX:SEARCH"`` such as ``"10:80:all"``; SEARCH: ``all``, the exact
+    optimum; ``consistent``; ``mixed``; ``greedy``), keeping a subtree only where the
+    search finds a better one. ``max_guesses``: a worst case to keep (the tree brought
+    within it first; ``climb``, ``fit`` and ``fewest_last`` as the command's options).
+    ``impossible``, ``tries``, ``top``, ``exact_below``, ``mixed_below``, ``seed``: the
+    mixed and greedy searches'. ``workers`` local processes, or a Dask ``scheduler``,
+    search a band's nodes side by side (the same tree). A band that holds the root (the
+    whole game) is refused beyond ``time_limit`` seconds on its estimate, before any
+    work. ``start``, ``on_band``, ``on_node``, ``on_fix``, ``on_root``: where a polish
+    stopped before went, and what to tell as it goes (:func:`evo.ea.polish.polish`).
+
+    >>> import evo
+    >>> game = evo.make_game(3, 4)
+    >>> result = evo.polish(evo.baseline(game, "knuth"), ["3:40:all"])
+    >>> result.start_total, result.total, [(str(b.band), b.after) for b in result.bands]
+    (216, 208, [('3:40:all', 208)])
+    >>> evo.polish(evo.baseline(game, "knuth"), max_guesses=3)
+    Traceback (most recent call last):
+    ...
+    evo.ea.polish.TooShortError: ...
+    """
+    from evo.ea.polish import Band
+    from evo.ea.polish import polish as run
+
+    if not isinstance(tree, Tree):
+        raise ValueError(f"tree must be a tree (a Breaker), not {type(tree).__name__}")
+    if isinstance(bands, str):
+        bands = [bands]
+    wanted = [b if isinstance(b, Band) else Band.parse(str(b)) for b in bands]
+    if not wanted and max_guesses is None:
+        raise ValueError("give bands to search, or a max_guesses to keep, or both")
+    for name, value in (("climb", climb), ("fit", fit != "all")):
+        if value and max_guesses is None:
+            raise ValueError(f"{name} searches for max_guesses: give that too")
+    polished, outcomes = run(
+        tree,
+        wanted,
+        impossible=impossible,
+        tries=tries,
+        top=top,
+        exact_below=exact_below,
+        mixed_below=mixed_below,
+        seed=_seed(seed),
+        max_guesses=max_guesses,
+        climb=climb,
+        fit=fit,
+        fewest_last=fewest_last,
+        workers=workers,
+        scheduler=scheduler,
+        start=start,
+        on_band=on_band,
+        on_node=on_node,
+        on_fix=on_fix,
+        time_limit=time_limit,
+        on_root=on_root,
+    )
+    return Polish(Breaker.of(polished), tree.total, list(outcomes))
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A decision point of a breaker (a row of :func:`table`): its ``node`` (preorder
+    index), ``move`` (1 at the root), the feedback ``history`` that reaches it, its
+    ``guess``, how many codes reach it (``count``), their ``total`` and ``average``
+    guesses from the start, and the ``worst`` case among them.
+
+    >>> import evo
+    >>> (root,) = evo.table(evo.baseline(evo.make_game(3, 3), "knuth"), min_count=27)
+    >>> root.guess, root.count, root.total, round(root.average, 4), root.worst
+    ('112', 27, 74, 2.7407, 4)
+    """
+
+    node: int
+    move: int
+    history: str
+    guess: str
+    count: int
+    total: int
+    average: float
+    worst: int
+
+
+def table(tree: Tree, *, min_count: int = 1, style: Style = "feedback") -> list[TableRow]:
+    """The strategy of ``tree`` as ``evo table`` prints it: a row per node reached by at
+    least ``min_count`` codes, largest first; ``style``: ``feedback`` (histories such as
+    ``1B 1W | 0B 1W``) or ``writeup`` (the Mastermind write-up's ``|RW|W``).
+
+    >>> import evo
+    >>> rows = evo.table(evo.baseline(evo.make_game(3, 3), "knuth"), min_count=6)
+    >>> [(r.move, r.history, r.guess, r.count, r.total) for r in rows]
+    [(1, '', '112', 27, 74), (2, '2B 0W', '113', 6, 19), (2, '1B 0W', '133', 6, 17)]
+    """
+    from evo.show.strategy_table import STYLES, table_rows
+
+    if not isinstance(tree, Tree):
+        raise ValueError(f"tree must be a tree (a Breaker), not {type(tree).__name__}")
+    if style not in STYLES:
+        raise ValueError(f"style must be one of {', '.join(STYLES)}, not {style!r}")
+    low = whole(min_count, what="min_count", low=1)
+    return [TableRow(**row) for row in table_rows(tree, min_count=low, style=style)]
+
+
 #: The run evo makes of a game when no config is given: the study's operators with
 #: thresholds that follow the game's size (``auto``), for 50 generations.
 DEFAULTS: dict[str, Any] = {
@@ -238,8 +397,8 @@ def _game_keys(game: Game) -> dict[str, Any]:
     if pegs is not None:
         return {"kind": pegs.variant, "pegs": pegs.pegs, "colors": pegs.colors}
     spec = game.spec
-    if game.kind != "custom":  # Wordle: named by its kind alone
-        return {"kind": game.kind}
+    if game.kind != "custom":  # Wordle: named by its kind (and its own lists' digest)
+        return {"kind": game.kind, **({"digest": spec["digest"]} if "digest" in spec else {})}
     return {"kind": game.kind, "name": spec["name"], "digest": spec["digest"]}
 
 
@@ -493,3 +652,144 @@ def _has_checkpoint(path: Path, config: Config) -> bool:
     if config.islands.count > 1:
         return islands_saved(path)
     return (path / CHECKPOINT).exists()
+
+
+def bound(
+    game: Game,
+    against: Tree | str | os.PathLike | None = None,
+    *,
+    depth: int | None = None,
+    seconds: float | None = None,
+    first: int | str | None = None,
+    exact_below: int | None = None,
+    workers: int = 1,
+    scheduler: str | None = None,
+    certificate: str | os.PathLike | None = None,
+    tree: bool = False,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    name: str | None = None,
+    progress: Callable[[Bound], Any] | None = None,
+    say: Callable[[str], Any] | None = None,
+    resume: Mapping[str, Any] | None = None,
+    memo: KeptMemo | None = None,
+) -> BoundResult:
+    """Prove a lower bound of ``game``'s least total (``evo bound``): no breaker, whatever
+    its guesses, has a smaller total. Returns a :class:`~evo.proofs.verdict.BoundResult`:
+    its ``verdict`` (one sentence), ``lower_bound``, ``upper`` and ``gap`` (percent of
+    the upper), ``optimal``, ``certificate`` (its path) and the whole ``bound``.
+
+    ``against``: a breaker (a tree, or its file) whose total is the upper bound, its
+    subtrees directing the time to the gaps; the verdict says it is optimal, or how far
+    above the optimum it is at most. ``depth``: levels searched exhaustively (0: the
+    first guess's parts by their perfect splits); ``seconds``: refine for this long;
+    neither: the exact optimum (refused beyond ``time_limit`` seconds on its estimate).
+    ``first``: only the breakers that open with this guess; with ``tree=True``, the
+    result's ``tree`` is then an optimal tree opening with it (when the bound is the
+    optimum). ``workers`` local processes, or a Dask ``scheduler``. ``certificate``: a
+    file the certificate is written to as the bound goes (``resume``: a certificate read
+    by :func:`evo.proofs.bound.read_certificate` to go on from; ``memo``: its memo file,
+    :func:`evo.proofs.memo_file.open_memo`). ``progress(bound)`` is told each bound
+    proved; ``say(line)`` what is done before the clock (default: the ``evo`` logger).
+    ``name``: how the verdict names the breaker (default its file, else "the breaker").
+    With ``against``, one-step trees of the other first guesses are built first, within a
+    tenth of ``seconds`` (said through ``say``). Ctrl-C raises KeyboardInterrupt; the
+    certificate keeps the bound proved by then. docs/BOUND.md explains the verdicts.
+
+    >>> import evo
+    >>> game = evo.make_game(3, 3)
+    >>> evo.bound(game).verdict
+    'mastermind-3-3: the optimum is 73'
+    >>> knuth = evo.baseline(game, "knuth")
+    >>> result = evo.bound(game, knuth, name="knuth")
+    >>> result.verdict, result.lower_bound, result.optimal
+    ('knuth is 1.37% above the optimum (74; the optimum is 73)', 73, True)
+    """
+    import logging
+
+    from evo.proofs.bound import (
+        EXACT_BELOW,
+        LOOKAHEAD_RATE,
+        LOOKAHEAD_SECONDS,
+        LOOKAHEAD_SHARE,
+        LOOKAHEAD_WORK,
+        against_uppers,
+        lookahead_plan,
+        write_certificate,
+    )
+    from evo.proofs.refine import lower_bound
+    from evo.proofs.verdict import verdict_text
+
+    tell = say if say is not None else logging.getLogger("evo").info
+    opening = game.parse_code(first) if isinstance(first, str) else first
+    breaker = against
+    if isinstance(against, str | os.PathLike):
+        breaker = load_tree(against, game=game)
+        name = name or str(against)
+    if tree and opening is None:
+        raise ValueError("tree=True needs first= (the tree of least total opening with it)")
+    if depth is None and seconds is None and opening is None and time_limit is not None:
+        from evo.baselines import estimate_seconds
+        from evo.baselines.limits import refuse_beyond
+
+        refuse_beyond(game, "optimal", estimate_seconds(game, "optimal"), time_limit)
+    uppers = None
+    if isinstance(breaker, Tree):
+        # Before the clock: LOOKAHEAD_SHARE of the time asked (else LOOKAHEAD_SECONDS) at most,
+        # and the work that fits in it (at least LOOKAHEAD_WORK).
+        most = LOOKAHEAD_SECONDS if seconds is None else seconds * LOOKAHEAD_SHARE
+        work = LOOKAHEAD_WORK if seconds is None else max(LOOKAHEAD_WORK, most * LOOKAHEAD_RATE)
+        below = breaker.total if opening is None else None
+        plan = lookahead_plan(game, first=opening, below=below, work=work)
+        if plan.guesses:
+            left = f"; the other {plan.left:,} refined without" if plan.left else ""
+            tell(
+                f"upper bounds: one-step trees of {len(plan.guesses):,} first guesses "
+                f"(those of least depth-0 bound below the breaker's total{left}), about "
+                f"{plan.seconds:.1f} s, at most {most:g} s"
+            )
+        uppers = against_uppers(breaker, first=opening, plan=plan, seconds=most)
+    elif breaker is not None:
+        raise ValueError(f"against must be a tree or a tree file, not {type(breaker).__name__}")
+    path = None if certificate is None else path_argument(certificate, what="certificate")
+
+    def told(b: Bound) -> None:
+        if path is not None:
+            write_certificate(b, path)  # kept as it goes: a stopped run loses nothing
+        if progress is not None:
+            progress(b)
+
+    result = lower_bound(
+        game,
+        depth=depth,
+        seconds=seconds,
+        exact_below=EXACT_BELOW if exact_below is None else exact_below,
+        scheduler=scheduler,
+        workers=workers,
+        progress=told,
+        resume=None if resume is None else dict(resume),
+        uppers=uppers,
+        first=opening,
+        memo=memo,
+    )
+    if path is not None:
+        write_certificate(result, path)
+    total = breaker.total if isinstance(breaker, Tree) else None
+    written = None if opening is None else game.format_code(opening)
+    label = name or "the breaker"
+    found = None
+    if tree and result.optimal and opening is not None:
+        from evo.proofs.first_tree import opened_tree
+
+        found = Breaker.of(opened_tree(game, opening, total=result.lower_bound))
+    return BoundResult(
+        verdict_text(result, against=label, against_total=total, first=written),
+        result.lower_bound,
+        result.upper,
+        result.gap,
+        result.optimal,
+        path,
+        result,
+        against_total=total,
+        first=written,
+        tree=found,
+    )

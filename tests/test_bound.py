@@ -486,13 +486,13 @@ def test_cli_without_depth_or_seconds_estimates_the_optimum_and_refuses_as_basel
 
 
 def test_cli_says_depths_in_words_and_seconds_reach_the_optimum():
-    res = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "6", "--depth", "0"])
+    res = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "6", "--depth", "0", "--verbose"])
     assert res.exit_code == 0, res.output
     assert "(depth -1" not in res.stdout and "(depth 0)" in res.stdout
     assert "depth 0: the first guess's parts by their perfect split alone" in res.stdout
     res = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "4", "--seconds", "20"])
     assert res.exit_code == 0, res.output
-    assert "905 is the optimum" in res.stdout and "depth 1" not in res.stdout.splitlines()[1]
+    assert "the optimum is 905" in res.stdout and "depth 1" not in res.stdout.splitlines()[1]
 
 
 @pytest.mark.parametrize(
@@ -1275,23 +1275,25 @@ def test_one_step_uppers_of_one_first_guess_build_only_its_tree():
 
 
 def test_against_uppers_skip_the_one_step_trees_of_a_game_above_the_limit(monkeypatch):
-    """``against_uppers``: the breaker's subtrees and every other class's one-step tree;
-    above ``LOOKAHEAD_CODES`` codes the breaker's alone (no tree built)."""
+    """``against_uppers``: the breaker's subtrees and the one-step tree of every class
+    bounded below the breaker's total at depth 0 (not 1111's, 2,583 > Knuth's 2,563);
+    when one tree's work (guesses x codes) is above ``work``, the breaker's alone (no
+    tree built)."""
     game = make_game(4, 5)
     knuth = evo.baseline(game, "knuth")
     both = against_uppers(knuth)
-    assert both == tree_uppers(knuth).merged(lookahead_uppers(game))
-    assert len(both.parts) == len(first_guess_classes(game)) > 1
-    monkeypatch.setattr(bound_module, "LOOKAHEAD_CODES", game.num_codes - 1)
+    below = [g for g, _ in first_guess_classes(game) if g != 0]
+    assert both == tree_uppers(knuth).merged(lookahead_uppers(game, guesses=below))
+    assert sorted(both.parts) == below and len(below) == len(first_guess_classes(game)) - 1
     monkeypatch.setattr(bound_module, "lookahead_uppers", None)  # called: a TypeError
-    alone = against_uppers(knuth)
+    alone = against_uppers(knuth, work=game.num_guesses * game.num_codes - 1)
     assert alone == tree_uppers(knuth)
     assert list(alone.parts) == [class_guess(game, int(knuth.guess[0]))]
 
 
-def test_the_help_says_up_to_how_many_codes_the_one_step_trees_are_built():
+def test_the_help_says_up_to_how_much_work_the_one_step_trees_take():
     text = " ".join(CliRunner().invoke(main, ["bound", "--help"]).output.split())
-    assert f"in games of at most {bound_module.LOOKAHEAD_CODES:,} codes" in text
+    assert f"guesses x codes = {bound_module.LOOKAHEAD_WORK:,} summed" in text
 
 
 def _png_size(path: Path) -> tuple[int, int]:

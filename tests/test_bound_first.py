@@ -82,7 +82,7 @@ def test_cli_first_prints_the_optimum_with_that_guess():
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
     want = opened_with((0, 0, 1))
-    assert f"{want} is the optimum of the least total with 112 first" in res.stdout
+    assert f"mastermind-3-3 with 112 first: the optimum is {want}" in res.stdout
     assert "searched exactly: about" not in res.stderr  # no whole-game estimate asked
     data = json.loads(CliRunner().invoke(main, [*args, "--json"]).stdout)
     assert data["first"] == "112" and data["lower_bound"] == want and data["optimal"]
@@ -110,10 +110,12 @@ def test_cli_first_refusals_are_one_line(args, message, tmp_path, monkeypatch):
 @pytest.mark.slow
 def test_wordle_depth_zero_ends_and_is_below_the_optimum():
     game = make_game("wordle")
-    res = CliRunner().invoke(main, ["bound", "--game", "wordle", "--depth", "0", "--threads", "1"])
+    args = ["bound", "--game", "wordle", "--depth", "0", "--threads", "1", "--verbose"]
+    res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
     lines = res.stdout.splitlines()
-    value = int(lines[0].split(": ")[1].split()[0].replace(",", ""))
+    assert lines[0].startswith("wordle: the least total is at least ")
+    value = int(lines[0].rsplit(" ", 1)[1].replace(",", ""))
     assert 2 * game.num_codes - 1 < value <= 7920
     # 12,972 classes: 20 lines and the rest summed up in one.
     assert sum(ln.startswith("  first guess") for ln in lines) == 20

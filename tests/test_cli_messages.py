@@ -56,7 +56,7 @@ def test_render_a_refused_optimum_says_how_to_get_it(monkeypatch):
     assert res.exit_code == 2
     assert "neither a tree file nor a baseline" not in res.output
     assert "(--time-limit)" not in res.output  # render has no such option
-    assert "evo baselines --only optimal --time-limit SECONDS" in res.output
+    assert "evo baselines -n 3 -c 3 --only optimal --time-limit SECONDS" in res.output
     assert "9 years" in res.output
 
 

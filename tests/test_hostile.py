@@ -166,7 +166,7 @@ def test_7_a_folder_with_a_config_alone_is_not_resumed(tmp_path, data):
     assert out.exit_code == 2, out.output
     (line,) = out.output.strip().splitlines()
     assert "nothing to resume" in line and "evo run" in line
-    assert sorted(p.name for p in run_dir.iterdir()) == ["config.yaml", "lock"]
+    assert sorted(p.name for p in run_dir.iterdir()) == ["config.yaml"]  # no lock left
 
 
 @pytest.mark.parametrize("data", [SINGLE, ISLANDS], ids=["single", "islands"])

@@ -37,6 +37,7 @@ def test_the_distribution_lists_every_package_of_evo():
     data = {
         "evo.show.explore_assets",
         "evo.data.wordle",
+        "evo.data.breakers",  # the checkout's breakers/ (issue 66)
     }  # a folder of the explorer's script and style
     assert listed == found | {"evo.configs"} | data
     assert _project()["tool"]["setuptools"]["package-dir"]["evo.configs"] == "configs"

@@ -216,8 +216,8 @@ def estimate_seconds(game: Game, *, processes: int = 1) -> float | None:
 
 
 def _one_thread_seconds(game: Game) -> float | None:
-    if game.kind in WORDLE_KINDS:
-        return WORDLE_OPTIMUM_SECONDS
+    if game.kind in WORDLE_KINDS:  # other word lists (a key of two) are not timed ahead
+        return WORDLE_OPTIMUM_SECONDS if len(game.key) == 1 else None
     pegs = peg_game(game)
     if pegs is None:  # nothing measured: a custom game's optimum is not timed ahead
         return None

@@ -28,12 +28,14 @@ COMMANDS: dict[str, str] = {
     "render": "Draw TREE (a tree file such as best.json, a run directory, or a baseline name such",
     "report": "Write fitness.png, depths.png, best.svg, report.html and report.md into RUN_DIR.",
     "compare": "Compare the last generation of each RUN_DIR (best, average and highest total) with",
-    "play": "Play TREE (a tree file, a run directory, or a baseline name with --pegs/--colors):",
+    "play": "Play TREE (a tree file, a run directory, a breaker evo ships such as wordle, or a",
     "baselines": "Build the classic strategies of a game and compare them: total, average, worst",
     "config": "Show a run config with every default filled in (keys: docs/CONFIG.md).",
     "explore": "Write an HTML page to walk TREE (a tree file, a run directory, or a baseline name",
     "table": "Print the strategy of TREE (a tree file, a run directory, or a baseline name with",
     "polish": "Improve TREE (a tree file, a run directory, or a baseline name with",
+    "breakers": "List the best breakers evo ships, by name: each one's game, total, average, worst",
+    "rank": "Rank every first guess of the game: the least total over all of them, proved (the",
     "bound": "Prove a lower bound on the least total of the game: no breaker, whatever its guesses",
 }
 
@@ -155,7 +157,9 @@ class LazyGroup(click.Group):
     "--debug", is_flag=True, help="Show the traceback of errors too (or set EVO_DEBUG=1)."
 )
 def main(debug: bool) -> None:
-    """evo: evolve complete strategies (breaker trees) for Mastermind-family games."""
+    """evo: evolve, polish and prove complete strategies (breaker trees) for games of
+    guessing a secret: the Mastermind family (Mastermind, black-peg, Bulls and Cows),
+    Wordle, and custom games defined in Python (--game FILE.py:FUNCTION)."""
     global _debug
     _debug = debug
     from evo.core.engine import MAX_WORKERS

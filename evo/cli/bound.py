@@ -11,7 +11,15 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, threads_option
+from evo.cli.common import (
+    FINITE_POSITIVE,
+    WORKERS,
+    TreeOutputFile,
+    game_options,
+    load_breaker,
+    open_game,
+    threads_option,
+)
 
 
 @click.command()
@@ -107,11 +115,17 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     "--against",
     default=None,
     metavar="BREAKER",
-    help="A breaker file of the game (e.g. breakers/mastermind-4-8.json): its total is the "
-    "upper bound, and its subtree on each part of its first guess that part's upper (the "
-    "other first guesses' parts: a one-step entropy tree's, in games of at most 50,000 "
-    "codes). The time goes to the parts "
-    "whose upper less their bound is the largest, and the gap is shown as it closes.",
+    help="A breaker of the game: a tree file (breakers/mastermind-4-8.json), a run "
+    "directory (its best.json), a breaker evo ships by name, or a baseline's name; without "
+    "--pegs, --colors or --game the game is the breaker's. Its total is the upper bound, "
+    "its subtree on each part of its first guess that part's upper, and the verdict says "
+    "it is optimal or how far above the optimum it is at most. The other first guesses' "
+    "parts get the uppers of one-step entropy trees, built first (said, with their time) "
+    "for the classes of least depth-0 bound below the breaker's total, within a "
+    "twentieth of --seconds (10 s without) and guesses x codes = 1,200,000,000 summed over "
+    "the trees (more in a twentieth of a long --seconds); the other classes are refined "
+    "without uppers. The time goes to the parts whose upper less "
+    "their bound is the largest, and the gap is shown as it closes.",
 )
 @click.option(
     "--plot",
@@ -121,13 +135,52 @@ from evo.cli.common import FINITE_POSITIVE, WORKERS, game_options, open_game, th
     help="Draw the lower bound (and, with --against, the upper bound and the gap in %) "
     "against time to FILE (png, svg or pdf).",
 )
+@click.option(
+    "--out",
+    type=TreeOutputFile(),
+    default=None,
+    metavar="FILE",
+    help="With --first: write a tree of least total that opens with GUESS (each of its "
+    "parts solved by the exact search again, about the time the bound took), once the "
+    "bound is that optimum.",
+)
+@click.option(
+    "--verbose",
+    "-v",
+    is_flag=True,
+    help="Print every first guess's bound (the table, with its legend) and every "
+    "progress line, not only the verdict and one updating line.",
+)
 def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as_json, certificate,
-          resume, check, part, against, plot, pegs, colors, variant) -> None:  # fmt: skip
+          resume, check, part, against, plot, out, verbose, pegs, colors,
+          variant) -> None:  # fmt: skip
     """Prove a lower bound on the least total of the game: no breaker, whatever its guesses
     and worst case, has a smaller total. Exhaustive over the first levels (one guess per
     symmetry class), admissible bounds below; the bound is the least, over the first
-    guesses, of the codes plus the bounds of the guess's parts. Prints the bound and each
-    first guess's."""
+    guesses, of the codes plus the bounds of the guess's parts.
+
+    \b
+    The first line is the verdict, such as
+      breakers/wordle.json is optimal: 7,920
+      b.json is at most 2.66% above the optimum (178,560; the optimum is at least 173,930)
+      wordle: the optimum is 7,920
+      wordle: the least total is at least 6,843
+    (at most X% above: the breaker's total less the bound, in percent of the bound).
+    While it works, one line on standard error is rewritten with the bound so far.
+
+    \b
+    --verbose adds a line per first guess and every progress line. Their words:
+      first guess X (class of N): X and N-1 others that the game's symmetries
+        (permuted pegs and colors) map to it: the same bound for each.
+      at least T: every breaker opening with X totals T or more.
+      exact: T is the least total of the breakers that open with X (every part solved).
+      depth d: every guess tried d levels deep, the first guess's level included, the
+        code sets below bounded by the perfect splits of their parts; depth 0: the
+        first guess's parts by their perfect split alone.
+      budget: the exact search, given what would lift the class to the upper bound,
+        found no cheaper subtree: the part is proved to cost at least its bound.
+      gap: the upper bound less the lower, in percent of the upper.
+    """
     from evo.proofs.bound import EXACT_BELOW, CertificateError
 
     ctx = click.get_current_context()
@@ -145,6 +198,7 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
                 ("--resume", resume or None),
                 ("--against", against),
                 ("--plot", plot),
+                ("--out", out),
             )
             if value is not None
         ]
@@ -170,7 +224,17 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
         raise click.UsageError(
             "--first bounds one first guess; a certificate holds every first guess"
         )
-    game = open_game(pegs, colors, variant)
+    if out is not None and first is None:
+        raise click.UsageError(
+            "--out writes the tree of least total with the first guess of --first GUESS"
+        )
+    breaker = None
+    if against is not None:
+        try:
+            breaker = load_breaker(ctx, against, pegs, colors, variant)
+        except click.ClickException as e:  # not a breaker of the game: say which option
+            raise click.BadParameter(e.message, param_hint="--against") from None
+    game = open_game(pegs, colors, variant) if breaker is None else breaker.game
     if plot is not None:
         from evo.show.plots import figure_format
 
@@ -184,7 +248,6 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
             opening = game.parse_code(first)
         except ValueError as e:
             raise click.BadParameter(str(e), param_hint="--first") from None
-    uppers = None if against is None else _uppers(game, against, first=opening)
     if scheduler is not None:
         from evo.ea.cluster import check_scheduler
 
@@ -207,37 +270,40 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
         memo = _memo(certificate, game) if certificate is not None and here else None
         result = _search(
             game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
-            uppers, first=opening, memo=memo,
+            breaker, against, first=opening, memo=memo, verbose=verbose, tree=out is not None,
         )  # fmt: skip
+    if out is not None:
+        _write_tree(result, out, game, first, as_json)
     if plot is not None:
         from evo.baselines import known_optimum
         from evo.show.plots import plot_bound
 
         known = known_optimum(game)
         plot_bound(
-            result.history,
+            result.bound.history,
             plot,
             title=f"{game.name}: proved lower bound and gap",
             optimum=known.total if known is not None and known.proved else None,
-            seconds=result.seconds,
+            seconds=result.bound.seconds,
         )
         if not as_json:
             click.echo(f"plot: {plot}")
 
 
-def _uppers(game, against: str, *, first: int | None = None):
-    """``--against``: :func:`evo.proofs.bound.against_uppers` of the breaker (only
-    ``first``'s class's with --first; one line when the file is not a breaker of the
-    game)."""
-    from evo.core.files import cache_dir
-    from evo.core.treeio import TreeFileError, load_tree
-    from evo.proofs.bound import against_uppers
+def _write_tree(result, out: Path, game, first: str, as_json: bool) -> None:
+    """``--out``: the tree of least total with the first guess, once the bound is that
+    optimum (one line saying why not, exit status 1, when it is not)."""
+    from evo.core.treeio import save_tree
 
-    try:
-        breaker = load_tree(against, game=game, cache=cache_dir())
-    except TreeFileError as e:
-        raise click.BadParameter(str(e), param_hint="--against") from None
-    return against_uppers(breaker, first=first)
+    if result.tree is None:
+        raise click.ClickException(
+            f"--out: no tree written: {result.lower_bound:,} is a lower bound, not the optimum "
+            f"with {first} first (without --depth and --seconds the bound reaches it)"
+        )
+    opening = game.format_code(int(result.tree.guess[0]))
+    save_tree(result.tree, out, name=f"optimal with {opening} first")
+    if not as_json:
+        click.echo(f"tree: {out} (total {result.tree.total:,})")
 
 
 def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
@@ -285,38 +351,51 @@ def _memo(certificate: Path, game):
 
 
 def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, certificate, start,
-            uppers, *, first, memo=None):  # fmt: skip
-    """The bound's search and what it prints (the certificate, when asked, held)."""
-    from evo.proofs.bound import CertificateError, depth_name, write_certificate
-    from evo.proofs.refine import lower_bound
+            breaker, against, *, first, memo=None, verbose=False, tree=False):  # fmt: skip
+    """The bound's search (:func:`evo.bound`) and what it prints: the verdict first,
+    progress on one updating line (every change with ``verbose``), the table of first
+    guesses with ``verbose``."""
+    import evo
+    from evo.proofs.bound import CertificateError
     from evo.runs.driver import stopped_at_once
 
-    shown: list[tuple] = []
+    line = _ProgressLine(verbose=verbose, quiet=as_json)
     latest: list = []
 
     def say(b) -> None:
-        if certificate is not None:
-            write_certificate(b, certificate)  # kept as it goes: a stopped run loses nothing
         latest[:] = [b]
-        if as_json or (shown and shown[-1] == (b.lower_bound, b.upper)):
-            return
-        shown.append((b.lower_bound, b.upper))
-        click.echo(f"[{b.seconds:7.1f} s] {progress_text(b)}", err=True)
+        line.show(b)
+
+    def note(text: str) -> None:
+        line.clear()
+        if not as_json:
+            click.echo(text, err=True)
+
+    opened = None if first is None else game.format_code(first)
+
+    def stopped(signal: str) -> Exception:
+        line.clear()
+        return _stopped(signal, latest, certificate, breaker, against, opened, as_json)
 
     # Ctrl-C, SIGTERM or SIGHUP: the tasks under way are dropped, the rest kept.
-    with stopped_at_once(lambda signal: _stopped(signal, latest, certificate)):
+    with stopped_at_once(stopped):
         try:
-            result = lower_bound(
+            result = evo.bound(
                 game,
+                breaker,
                 depth=depth,
                 seconds=seconds,
-                exact_below=exact_below,
-                scheduler=scheduler,
-                workers=workers,
-                progress=say,
-                resume=start,
-                uppers=uppers,
                 first=first,
+                exact_below=exact_below,
+                workers=workers,
+                scheduler=scheduler,
+                certificate=certificate,
+                tree=tree,
+                time_limit=None,  # estimated and refused before (_estimate_optimum)
+                name=against,
+                progress=say,
+                say=note,
+                resume=start,
                 memo=memo,
             )
         except CertificateError as e:  # a certificate not sealed here, proved again: wrong
@@ -325,41 +404,114 @@ def _search(game, depth, seconds, exact_below, workers, scheduler, as_json, cert
             if scheduler is None:
                 raise
             raise click.ClickException(f"no Dask scheduler answers at {scheduler}: {e}") from None
-    if certificate is not None:
-        write_certificate(result, certificate)
+        finally:
+            line.clear()
+    b = result.bound
     if as_json:
-        opened = {} if first is None else {"first": game.format_code(first)}
-        data = result.to_json()
-        click.echo(json.dumps({"lower_bound": result.lower_bound, **opened, **data}))
-        return result
-    what = "the optimum" if result.optimal else "a lower bound"
-    opening = "" if first is None else f" with {game.format_code(first)} first"
-    click.echo(
-        f"{game.name}: {result.lower_bound:,} is {what} of the least total{opening} "
-        f"(average {result.lower_bound / game.num_codes:.4f}), {result.seconds:.1f} s"
-    )
-    if result.upper is not None:
+        data = b.to_json()
+        extra = {} if opened is None else {"first": opened}
         click.echo(
-            f"  upper bound {result.upper:,} (--against and one-step trees): gap {result.gap:.2f}%"
+            json.dumps({"lower_bound": b.lower_bound, **extra, "verdict": result.verdict, **data})
         )
+        return result
+    click.echo(result.verdict)
+    click.echo("  " + summary_text(b))
+    if verbose:
+        _table(game, b)
+    else:
+        click.echo("  (--verbose: each first guess's bound)")
+    if certificate is not None:
+        click.echo(f"certificate: {certificate}")
+    return result
+
+
+def summary_text(b) -> str:
+    """The line under the verdict: the bound, how deep its least class was searched,
+    the upper and gap, and the time."""
+    what = "the optimum" if b.optimal else "a lower bound"
+    text = f"{b.lower_bound:,} is {what} (average {b.lower_bound / b.game.num_codes:.4f}"
+    if not b.optimal:
+        text += f"; {where_text(b)}"
+    text += ")"
+    if b.upper is not None:
+        text += f", upper bound {b.upper:,}, gap {b.gap:.2f}%"
+    return text + f"; {b.seconds:.1f} s"
+
+
+def _table(game, b) -> None:
+    """``--verbose``: each first guess's bound, the least first (half of them beyond
+    :data:`MOST_CLASSES`), and the legend of their words."""
+    from evo.proofs.bound import depth_name
+
     # From the classes, not their certificate: Wordle's has 1.1 million parts.
-    ranked = sorted(result.classes, key=lambda c: c.total)
+    ranked = sorted(b.classes, key=lambda c: c.total)
     shown_classes = ranked if len(ranked) <= MOST_CLASSES else ranked[: MOST_CLASSES // 2]
     for c in shown_classes:
+        head = f"  first guess {game.format_code(c.guess)} (class of {c.orbit}):"
+        if all(p.closed for p in c.parts):
+            click.echo(f"{head} {c.total:,} (exact)")
+            continue
         depths = [depth_name(p.depth) for p in c.parts if p.size > 2]
-        click.echo(
-            f"  first guess {game.format_code(c.guess)} (class of {c.orbit}): at least "
-            f"{c.total:,} ({depth_words(depths)})"
-        )
+        click.echo(f"{head} at least {c.total:,} ({depth_words(depths)})")
     if len(shown_classes) < len(ranked):
         click.echo(
             f"  ... and {len(ranked) - len(shown_classes):,} more first guesses, at least "
             f"{ranked[len(shown_classes)].total:,} each (all of them: --json or --certificate)"
         )
     click.echo(DEPTH_LEGEND)
-    if certificate is not None:
-        click.echo(f"certificate: {certificate}")
-    return result
+
+
+class _ProgressLine:
+    """The bound so far on standard error: one line rewritten in place on a terminal;
+    elsewhere (a log) the first and then at most one every :data:`LOG_EVERY` seconds;
+    with ``verbose``, a line at each change. Nothing when ``quiet`` (--json)."""
+
+    def __init__(self, *, verbose: bool, quiet: bool):
+        import time
+
+        self.verbose, self.quiet = verbose, quiet
+        self.tty = sys.stderr.isatty()
+        self.clock = time.monotonic
+        self.last: float | None = None
+        self.shown: tuple | None = None
+        self.open = False
+
+    def show(self, b) -> None:
+        now = (b.lower_bound, b.upper)
+        if self.quiet or now == self.shown:
+            return
+        self.shown = now
+        text = f"[{b.seconds:7.1f} s] {progress_text(b)}"
+        if self.verbose or (not self.tty and self.last is None):
+            self.clear()
+            click.echo(text, err=True)
+        elif self.tty:
+            click.echo("\r" + text + "\033[K", err=True, nl=False)
+            self.open = True
+        elif self.clock() - (self.last or 0.0) >= LOG_EVERY:
+            click.echo(text, err=True)
+        else:
+            return
+        self.last = self.clock()
+
+    def clear(self) -> None:
+        """Wipe the open line (a terminal's), before other output."""
+        if self.open:
+            click.echo("\r\033[K", err=True, nl=False)
+            self.open = False
+
+
+#: Outside a terminal, the seconds between two progress lines (but with --verbose).
+LOG_EVERY = 30.0
+
+
+def where_text(b) -> str:
+    """How deep the least class's parts were searched, in words."""
+    from evo.proofs.bound import depth_name
+
+    top = min(b.classes, key=lambda c: (c.total, c.guess))
+    words = depth_words([depth_name(p.depth) for p in top.parts if p.size > 2])
+    return f"least first guess {b.game.format_code(top.guess)}: {words}"
 
 
 def progress_text(b) -> str:
@@ -402,14 +554,22 @@ def depth_words(depths: list) -> str:
     return text + "".join(f", some parts {name}" for name in named)
 
 
-def _stopped(signal_name: str, latest: list, certificate: Path | None) -> Exception:
-    """The one line of a bound search stopped by a signal (exit status 128 + its number):
-    the bound proved by then, and where it is kept."""
+def _stopped(signal_name: str, latest: list, certificate: Path | None, breaker, against,
+             first, as_json) -> Exception:  # fmt: skip
+    """A bound search stopped by a signal (exit status 128 + its number): the verdict of
+    the bound proved by then (standard output), and one line saying where it is kept."""
     from evo.cli.common import Interrupted
+    from evo.proofs.verdict import verdict_text
 
     if not latest:
         return Interrupted(f"stopped by {signal_name} before a bound was proved", signal_name)
     b = latest[0]
+    total = None if breaker is None else breaker.total
+    said = verdict_text(b, against=against, against_total=total, first=first)
+    if as_json:
+        click.echo(json.dumps({"lower_bound": b.lower_bound, "verdict": said, "stopped": True}))
+    else:
+        click.echo(said)
     proved = f"stopped by {signal_name}: {b.lower_bound:,} is proved (a lower bound)"
     if certificate is None:
         return Interrupted(

@@ -47,9 +47,136 @@ def _set_memory(ctx: click.Context, param: click.Parameter, value: float | None)
     ctx.meta["evo.memory"] = None if value is None else budget_bytes(value, what="--memory")
 
 
+class GameName(click.ParamType):
+    """``--game``: a game evo ships (:data:`~evo.core.kinds.VARIANTS`, Wordle's kinds), or
+    a custom game named by the function that makes it, ``FILE.py:FUNCTION`` or
+    ``MODULE:FUNCTION`` (:func:`custom_game_of`, called as the option is read: a wrong
+    name is one line, exit status 2). The value stays the text given."""
+
+    name = "game"
+    choices: tuple[str, ...] = VARIANTS + WORDLE_KINDS
+
+    def convert(self, value, param, ctx):
+        if value in self.choices:
+            return value
+        if is_custom_name(value):
+            try:
+                custom_game_of(value)
+            except click.ClickException as e:
+                self.fail(e.format_message(), param, ctx)
+            return value
+        self.fail(
+            f"{value!r} is not one of {', '.join(self.choices)}, nor a custom game "
+            "(FILE.py:FUNCTION or MODULE:FUNCTION)",
+            param,
+            ctx,
+        )
+
+    def get_metavar(self, param, ctx=None):  # click 8.1 and 8.2 call it with or without ctx
+        return "[" + "|".join(self.choices) + "|FILE.py:FUNCTION]"
+
+    def shell_complete(self, ctx, param, incomplete):
+        from click.shell_completion import CompletionItem
+
+        return [CompletionItem(c) for c in self.choices if c.startswith(incomplete)]
+
+
+GAME = GameName()
+
+
+def is_custom_name(value: str) -> bool:
+    """Whether a ``--game`` value names a custom game's function (``FILE.py:FUNCTION`` or
+    ``MODULE:FUNCTION``) rather than a game evo ships."""
+    target, sep, function = value.rpartition(":")
+    return bool(sep and target and function)
+
+
+def custom_game_of(name: str) -> Game:
+    """The custom game the function ``name`` makes (:func:`_custom_game`), once per
+    process for each file (named however) or module."""
+    import os
+
+    target, _, function = name.rpartition(":")
+    if target.endswith(".py") or "/" in target or os.sep in target:
+        target = os.path.abspath(target)
+    return _custom_game(name, target, function)
+
+
+@functools.cache
+def _custom_game(name: str, target: str, function: str) -> Game:
+    """The custom game the function ``name`` makes (``path/to/games.py:jotto``, or
+    ``package.module:jotto`` imported as Python would from the current folder), called
+    once per process: the user named the code to run. The game registers itself under
+    its name (:func:`evo.custom_game`), so that its tree files load from then on. A
+    missing file, module or function, or one that returns no game, is a
+    :class:`click.UsageError` (one line)."""
+    import importlib
+    import importlib.util
+    import os
+
+    if not function.isidentifier():
+        raise click.UsageError(f"{name}: {function!r} is not the name of a Python function")
+    where = name
+    if target.endswith(".py") or "/" in target or os.sep in target:
+        path = Path(target)
+        if not path.is_file():
+            raise click.UsageError(f"{where}: no such file {name.rpartition(':')[0]}")
+        module_name = "_evo_games_" + "".join(c if c.isalnum() else "_" for c in path.stem)
+        spec = importlib.util.spec_from_file_location(module_name, path)
+        if spec is None or spec.loader is None:
+            raise click.UsageError(f"{where}: {target} is not a Python file")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[module_name] = module  # as an import would (dataclasses, pickling)
+        try:
+            spec.loader.exec_module(module)
+        except Exception as e:
+            sys.modules.pop(module_name, None)
+            shown = name.rpartition(":")[0]
+            raise click.UsageError(f"{where}: {shown} raised {type(e).__name__}: {e}") from e
+    else:
+        if "" not in sys.path and os.getcwd() not in sys.path:
+            sys.path.insert(0, os.getcwd())  # a module of the current folder, as `python -m`
+        try:
+            module = importlib.import_module(target)
+        except ModuleNotFoundError as e:
+            raise click.UsageError(f"{where}: no module named {e.name!r}") from None
+        except Exception as e:
+            raise click.UsageError(f"{where}: {target} raised {type(e).__name__}: {e}") from e
+    made = getattr(module, function, None)
+    if made is None:
+        shown = name.rpartition(":")[0]
+        raise click.UsageError(f"{where}: {shown} has no function {function!r}")
+    if not isinstance(made, Game):
+        if not callable(made):
+            raise click.UsageError(f"{where}: {function} is neither a function nor a game")
+        try:
+            made = made()
+        except Exception as e:
+            raise click.UsageError(f"{where}: {function}() raised {type(e).__name__}: {e}") from e
+    if not isinstance(made, Game):
+        raise click.UsageError(
+            f"{where}: {function}() returned {type(made).__name__}, not a game "
+            "(return evo.custom_game(codes, feedback, name=...))"
+        )
+    return made
+
+
+def _set_words(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--answers``/``--guesses``: the file kept for :func:`open_game` (read there, with
+    the game)."""
+    ctx.meta[f"evo.{param.name}"] = value
+
+
+def word_files(ctx: click.Context | None) -> dict[str, str]:
+    """The word list files given (``--answers``, ``--guesses``), by option."""
+    if ctx is None:
+        return {}
+    return {k: ctx.meta[f"evo.{k}"] for k in ("answers", "guesses") if ctx.meta.get(f"evo.{k}")}
+
+
 def game_options(f):
-    """``--pegs``, ``--colors``, ``--game`` (or ``--variant``, its older name) and
-    ``--memory``."""
+    """``--pegs``, ``--colors``, ``--game`` (or ``--variant``, its older name),
+    ``--answers``, ``--guesses`` and ``--memory``."""
 
     @click.option("--pegs", "-n", type=int, default=4, show_default=True, help="Pegs (N).")
     @click.option("--colors", "-c", type=int, default=6, show_default=True, help="Colors (C).")
@@ -57,12 +184,33 @@ def game_options(f):
         "--game",
         "--variant",
         "variant",
-        type=click.Choice(VARIANTS + WORDLE_KINDS),
+        type=GAME,
         default="mastermind",
         show_default=True,
         help="The game: mastermind (colors may repeat), black-peg (Mastermind answered by "
         "black pegs alone), bulls-cows (distinct digits), wordle or wordle-hard (Wordle's "
-        "2,315 answers and 12,972 guesses; no pegs or colors). --variant is its older name.",
+        "2,315 answers and 12,972 guesses, or --answers and --guesses; no pegs or colors), "
+        "or a custom game: "
+        "FILE.py:FUNCTION or MODULE:FUNCTION, a function of yours that returns "
+        "evo.custom_game(...) (run as named; no pegs or colors). --variant is its older name.",
+    )
+    @click.option(
+        "--answers",
+        metavar="FILE",
+        default=None,
+        expose_value=False,
+        callback=_set_words,
+        help="With --game wordle or wordle-hard: the answers (the secrets), one five-letter "
+        "word a line, any case (default: the 2,315 shipped). Every answer must be a guess.",
+    )
+    @click.option(
+        "--guesses",
+        metavar="FILE",
+        default=None,
+        expose_value=False,
+        callback=_set_words,
+        help="With --game wordle or wordle-hard: the allowed guesses, answers included "
+        "(default: the 12,972 shipped).",
     )
     @click.option(
         "--memory",
@@ -169,16 +317,21 @@ def open_game(pegs: int, colors: int, variant: str, trees: int = 1) -> Game:
     errors turned into clean command-line errors."""
     ctx = click.get_current_context(silent=True)
     memory = None if ctx is None else ctx.meta.get("evo.memory")  # shared by nested contexts
-    if variant in WORDLE_KINDS:
+    if variant in WORDLE_KINDS or is_custom_name(variant):
         for option in ("pegs", "colors"):
             if ctx is not None and ctx.get_parameter_source(option) not in (
                 None,
                 ParameterSource.DEFAULT,
             ):
-                raise click.UsageError(
-                    f"--{option} does not apply to {variant}: its words are fixed"
-                )
-        return make_game(variant, cache=cache_dir())
+                what = "its words are" if variant in WORDLE_KINDS else "its codes are"
+                raise click.UsageError(f"--{option} does not apply to {variant}: {what} fixed")
+        if is_custom_name(variant):
+            return custom_game_of(variant)
+        return _wordle(variant, word_files(ctx))
+    if word_files(ctx):
+        given = " and ".join(f"--{k}" for k in word_files(ctx))
+        verb = "apply" if len(word_files(ctx)) > 1 else "applies"
+        raise click.UsageError(f"{given} {verb} to --game wordle or wordle-hard, not {variant}")
     try:
         return make_game(pegs, colors, variant, trees=trees, memory=memory, cache=cache_dir())
     except GameTooLargeError as e:
@@ -188,25 +341,86 @@ def open_game(pegs: int, colors: int, variant: str, trees: int = 1) -> Game:
         raise click.BadParameter(str(e)) from None
 
 
-def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, variant: str) -> Tree:
-    """The tree of a file (or a run directory's best.json), or of a baseline named
-    ``source`` for the game of ``--pegs``, ``--colors`` and ``--variant`` (a file is
-    checked against them when they are given)."""
-    from evo.core.treeio import TreeFileError, is_tree_name, load_tree
+def _wordle(variant: str, files: dict[str, str]) -> Game:
+    """Wordle in mode ``variant``, on the word list files given (a bad list is one line
+    naming the file and line, exit status 2)."""
+    if not files:
+        return make_game(variant, cache=cache_dir())
+    from evo.games.words import WordListError, wordle_game
+
+    try:
+        return wordle_game(variant == "wordle-hard", cache_dir(), **files)
+    except WordListError as e:
+        raise click.UsageError(str(e)) from None
+
+
+def game_flags(game: Game, variant: str = "mastermind") -> str:
+    """The options that name ``game`` on the command line (``--game wordle``, ``-n 5 -c 8``,
+    ``--game games.py:jotto``), to write commands that work in messages."""
+    from evo.games.pegs import peg_game
+
+    pegs = peg_game(game)
+    if pegs is not None:
+        kind = "" if pegs.variant == "mastermind" else f" --game {pegs.variant}"
+        return f"-n {pegs.pegs} -c {pegs.colors}{kind}"
+    if is_custom_name(variant):
+        return f"--game {variant}"
+    lists = "".join(
+        f" --{k} {v}" for k, v in word_files(click.get_current_context(silent=True)).items()
+    )
+    return f"--game {game.kind}{lists}"
+
+
+def _command(ctx: click.Context) -> str:
+    """The command under way as a user types it (``evo play``)."""
+    return f"evo {ctx.info_name}"
+
+
+def tree_path(source: str) -> Path | None:
+    """The tree file ``source`` names: a file, a run directory's ``best.json``, or a
+    breaker evo ships (``wordle``, ``mastermind-4-6.json``, ``breakers/wordle.json``
+    when no such file is here: :mod:`evo.core.shipped`); None for none of these (a
+    baseline's name). A shipped file left out of this package is a one-line error
+    saying where it is."""
+    from evo.core.shipped import shipped_breaker
+    from evo.core.treeio import is_tree_name
 
     path = Path(source)
     if path.is_dir():
-        path = path / "best.json"
-    given = any(
+        return path / "best.json"
+    if path.exists():
+        return path
+    shipped = shipped_breaker(source)
+    if shipped is not None:
+        if shipped.path is None:
+            raise click.ClickException(f"{source}: {shipped.where}")
+        return shipped.path
+    return path if is_tree_name(source) else None
+
+
+def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, variant: str) -> Tree:
+    """The tree of a file (or a run directory's best.json, or a breaker evo ships, by
+    name: ``wordle``), or of a baseline named ``source`` for the game of ``--pegs``,
+    ``--colors`` and ``--game`` (a file is checked against them when they are given)."""
+    from evo.core.treeio import TreeFileError, load_tree
+
+    path = tree_path(source)
+    given = bool(word_files(ctx)) or any(
         ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
         for p in ("pegs", "colors", "variant")
     )
-    if path.exists() or is_tree_name(source):  # a tree file, or one that cannot be read
+    if path is not None:  # a tree file, or one that cannot be read
         game = open_game(pegs, colors, variant) if given else None
         try:
             return load_tree(path, game=game, cache=cache_dir())
         except TreeFileError as e:
-            raise click.ClickException(str(e)) from None
+            message = str(e)
+            if "is not defined in this process" in message:  # a custom game's tree
+                message = message.split(": make it first")[0] + (
+                    ": name the function that makes it, --game FILE.py:FUNCTION or "
+                    "--game MODULE:FUNCTION"
+                )
+            raise click.ClickException(message) from None
     game = open_game(pegs, colors, variant)
     from evo.baselines import BaselineRefused
     from evo.baselines.reference import OPTIMAL_SECONDS, reference_tree
@@ -215,15 +429,57 @@ def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, varian
         return reference_tree(game, source)
     except BaselineRefused as e:  # a baseline, but too long to compute here
         reason = e.reason.removeprefix("refused: ")
+        flags = game_flags(game, variant)
         raise click.ClickException(
             f"{source!r} of {game.name} is not cached and cannot be computed within "
-            f"{OPTIMAL_SECONDS:g} s here: {reason}; `evo baselines --only {source} "
-            f"--time-limit SECONDS` computes and caches it"
+            f"{OPTIMAL_SECONDS:g} s here: {reason}; {_instead(ctx, game, source, flags)}"
+            f"`evo baselines {flags} --only {source} --time-limit SECONDS` computes and "
+            "caches it"
         ) from None
     except Exception as e:  # an unknown name
         raise click.ClickException(
             f"{source!r} is neither a tree file nor a baseline of this game: {e}"
         ) from None
+
+
+#: What else works for a game whose exact optimum is too long to compute: its opening
+#: polished, and the bound that proves it (``evo bound --first``).
+_OPENINGS = {"wordle": "salet", "wordle-hard": "salet"}
+
+
+def _instead(ctx: click.Context, game: Game, source: str, flags: str) -> str:
+    """What works instead of a baseline refused: the breaker evo ships for the game, and
+    for Wordle the polish that rebuilds it and the bound that proves it (ending "; ")."""
+    from evo.core.shipped import best_shipped
+
+    said = []
+    best = best_shipped(game.key)
+    if best is not None:
+        said.append(
+            f"the best breaker evo ships, {best.name} ({best.short_status}: {best.total}), "
+            f"is `{_command(ctx)} {best.name}`"
+        )
+    first = _OPENINGS.get(game.kind)
+    if source == "optimal" and first is not None:
+        said.append(
+            f"`evo polish {first}+kooi {flags} --band 3:300:all -o best.json` builds it from "
+            f"{first.upper()}, `evo bound {flags} --first {first}` proves that opening's optimum"
+        )
+    return "".join(f"{line}; " for line in said)
+
+
+def default_tree(game: Game) -> str:
+    """The name of the best breaker evo ships for ``game``, for a command given no
+    TREE; a usage error when none is shipped."""
+    from evo.core.shipped import best_shipped
+
+    best = best_shipped(game.key)
+    if best is None:
+        raise click.UsageError(
+            f"give TREE: evo ships no breaker of {game.name} (`evo breakers` lists them; a "
+            "baseline name such as knuth or entropy works for any game)"
+        )
+    return best.name
 
 
 def progress_bar(total: int, desc: str, enabled: bool = True):

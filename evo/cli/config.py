@@ -36,5 +36,16 @@ def list_() -> None:
     from evo.config import load_config, shipped_configs
 
     for name, path in sorted(shipped_configs().items()):
-        game = load_config(path).game
-        click.echo(f"{name:28} {game.kind} {game.pegs} pegs, {game.colors} colors  {path}")
+        click.echo(f"{name:28} {game_text(load_config(path).game)}  {path}")
+
+
+def game_text(game) -> str:
+    """A config's game in a few words: ``mastermind 4 pegs, 6 colors``, ``wordle``, ``the
+    custom game 'animals'`` (Wordle's and a custom game's codes are not pegs and colors)."""
+    from evo.core.kinds import WORDLE_KINDS
+
+    if game.kind in WORDLE_KINDS:
+        return game.kind
+    if game.kind == "custom":
+        return f"the custom game {game.name!r}"
+    return f"{game.kind} {game.pegs} pegs, {game.colors} colors"

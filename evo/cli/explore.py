@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import OutputFile, game_options, load_breaker
+from evo.cli.common import OutputFile, game_options, load_breaker, tree_path
 
 
 def _name(source: str) -> str:
@@ -15,7 +15,8 @@ def _name(source: str) -> str:
     path = Path(source)
     if path.is_dir():
         return path.name
-    return tree_stem(path) if path.exists() else source
+    found = tree_path(source)  # a file, or a breaker evo ships
+    return tree_stem(found) if found is not None else source
 
 
 @click.command()
@@ -33,7 +34,8 @@ def _name(source: str) -> str:
 def explore(ctx, tree, tree2, output, pegs, colors, variant):
     """Write an HTML page to walk TREE (a tree file, a run directory, or a baseline name
     with --pegs/--colors) in a browser, offline: click a guess to see the next guesses,
-    type a secret to see its game, compare with TREE2 to see where and what they differ."""
+    type a secret to see its game, compare with TREE2 to see where and what they differ.
+    TREE may name a breaker evo ships (`evo breakers` lists them)."""
     from evo.core.files import check_output
     from evo.show.explore import write_explorer
     from evo.show.text import printable

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from evo.cli.common import game_options, load_breaker
+from evo.cli.common import default_tree, game_options, load_breaker, open_game
 from evo.show.play import play_loop, secret_lines
 
 
@@ -24,16 +24,19 @@ def _read_line(prompt: str) -> str | None:
 
 
 @click.command()
-@click.argument("tree", metavar="TREE")
+@click.argument("tree", metavar="[TREE]", required=False)
 @click.option("--secret", default=None, help="Show the game path of this code, e.g. 5512.")
 @game_options
 @click.pass_context
 def play(ctx, tree, secret, pegs, colors, variant) -> None:
-    """Play TREE (a tree file, a run directory, or a baseline name with --pegs/--colors):
+    """Play TREE (a tree file, a run directory, a breaker evo ships such as wordle, or a
+    baseline name with --pegs/--colors; by default the best breaker evo ships of the game):
     think of a secret and answer each guess with its feedback (black and white pegs in
     Mastermind: 1B 2W, 1,2 or 1 2; black pegs alone with --game black-peg: 1B or 1; the
     colours in Wordle: GYBBG, the squares, or 2 1 0 0 2 with 2 green, 1 yellow, 0 grey);
     'undo' takes back an answer, 'quit' leaves."""
+    if tree is None:
+        tree = default_tree(open_game(pegs, colors, variant))
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
     game = breaker.game
     if secret is not None:

@@ -41,9 +41,10 @@ PROGRESS_SECONDS = 60.0
     "--output",
     "-o",
     type=TreeOutputFile(),
-    required=True,
+    default=None,
     help="Where to write the polished tree (.json, .json.gz or .gz for it gzip-compressed, "
-    "or .npz for the compact form; another compression's suffix is refused).",
+    "or .npz for the compact form; another compression's suffix is refused). Default: "
+    "TREE's name with -polished.json, here.",
 )
 @click.option(
     "--impossible",
@@ -163,13 +164,16 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     band's gain, and during a long band (or a long --max-guesses step), each minute, how
     many of its nodes are done (codes still too deep); the tree so far is then written to
     the output, with how far it went (and at once on Ctrl-C or SIGTERM), so that a polish
-    stopped keeps it and --resume goes on from there."""
+    stopped keeps it and --resume goes on from there. TREE may name a breaker evo ships
+    (`evo breakers` lists them)."""
+    from evo.api import polish as run
     from evo.core.treeio import save_tree
     from evo.ea.polish import Band, TooShortError, root_estimates
-    from evo.ea.polish import polish as run
     from evo.runs.driver import stopped_at_once
 
     _check_options(bands, max_guesses, climb, fit, fewest_last, workers, scheduler)
+    if output is None:
+        output = _default_output(tree, pegs, colors, variant)
     try:
         wanted = [Band.parse(b) for b in bands]
     except ValueError as e:
@@ -219,7 +223,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
     )
     with stopped_at_once(told.stopped):
         try:
-            polished, _ = run(
+            polished = run(
                 breaker,
                 wanted,
                 impossible=impossible,
@@ -240,7 +244,7 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
                 on_fix=told.fix,
                 time_limit=time_limit,
                 on_root=partial(_root, breaker.game.num_codes),
-            )
+            ).best
         except TooShortError as e:
             raise click.BadParameter(str(e), param_hint="--max-guesses") from None
     save_tree(polished, output, polished_from=str(tree), bands=list(bands), polish=options)
@@ -249,6 +253,20 @@ def polish(ctx, tree, bands, output, impossible, tries, top, exact_below, mixed_
         f"{output}: total {polished.total} ({polished.total - breaker.total:+d}), "
         f"worst case {polished.worst} for {deepest} code{'' if deepest == 1 else 's'}"
     )
+
+
+def _default_output(tree: str, pegs: int, colors: int, variant: str) -> Path:
+    """``NAME-polished.json`` in the current folder: NAME is the tree file's (or run
+    directory's, or shipped breaker's) name, or a baseline's with its game's."""
+    from evo.cli.common import TreeOutputFile, open_game, tree_path
+    from evo.core.treeio import tree_stem
+
+    path = tree_path(tree)
+    if path is None:
+        name = f"{tree}-{open_game(pegs, colors, variant).name}"
+    else:
+        name = tree_stem(tree if Path(tree).is_dir() else path)
+    return TreeOutputFile().convert(f"{name}-polished.json", None, None)
 
 
 def _root(codes: int, band, estimate: float | None) -> None:

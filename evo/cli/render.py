@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import OutputFile, game_options, load_breaker, open_game
+from evo.cli.common import OutputFile, game_options, load_breaker, open_game, tree_path
 from evo.show.text import printable, suffix_format
 
 #: The choices of evo.show.render (LAYOUTS, FORMATS, RANKDIRS), repeated here so that the
@@ -14,6 +14,10 @@ from evo.show.text import printable, suffix_format
 LAYOUTS: tuple[str, ...] = ("dot", "twopi")
 FORMATS: tuple[str, ...] = ("svg", "png", "pdf", "jpg", "jpeg", "gif", "ps", "eps")
 RANKDIRS: tuple[str, ...] = ("auto", "TB", "LR")
+
+#: Nodes above which a tree is drawn cut to a depth unless --whole (as a run's report
+#: draws its best breaker, evo.show.report.MAX_DRAWN_NODES).
+MAX_NODES = 150
 
 
 @click.command()
@@ -30,6 +34,14 @@ RANKDIRS: tuple[str, ...] = ("auto", "TB", "LR")
     type=click.IntRange(min=1),
     default=None,
     help="Draw K levels; what lies below a node becomes one box (its codes and guesses).",
+)
+@click.option(
+    "--whole",
+    is_flag=True,
+    help=f"Draw every node however big the tree. Without it, and without --depth or "
+    f"--min-codes, a tree of over {MAX_NODES} nodes is drawn to the depth that keeps within "
+    f"{MAX_NODES} (said on standard error): the whole (4,6) tree is a 925 x 36,437 pt SVG of "
+    "3.6 MB, which no screen shows.",
 )
 @click.option(
     "--min-codes",
@@ -62,27 +74,40 @@ RANKDIRS: tuple[str, ...] = ("auto", "TB", "LR")
 )
 @game_options
 @click.pass_context
-def render(ctx, tree, output, depth, min_codes, layout, fmt, direction, pegs, colors, variant):
+def render(
+    ctx, tree, output, depth, whole, min_codes, layout, fmt, direction, pegs, colors, variant
+):
     """Draw TREE (a tree file such as best.json, a run directory, or a baseline name such
     as knuth with --pegs/--colors) through Graphviz: pegs as colored cells, terminal nodes
-    in yellow, edges labelled with the black and white pegs."""
+    in yellow, edges labelled with the black and white pegs. TREE may name a breaker evo
+    ships (`evo breakers` lists them), and a tree of over 150 nodes is drawn to a depth
+    unless --whole."""
     from evo.core.files import check_output
     from evo.core.treeio import tree_stem
-    from evo.show.render import graphviz_missing, render_tree
+    from evo.show.render import auto_depth, drawn_count, graphviz_missing, render_tree
 
+    if whole and (depth is not None or min_codes is not None):
+        raise click.UsageError("--whole draws every node: not with --depth or --min-codes")
     fmt = picture_format(output, fmt)
     missing = graphviz_missing()
     if missing is not None:
         raise click.ClickException(missing)
+    path = tree_path(tree)
+    name = tree if path is None else tree_stem(tree if Path(tree).is_dir() else path)
     if output is None:  # checked before the work, as --output is
-        if Path(tree).exists():
-            stem = tree_stem(tree)
-        else:
-            stem = f"{tree}-{open_game(pegs, colors, variant).name}"
+        stem = name if path is not None else f"{tree}-{open_game(pegs, colors, variant).name}"
         output = check_output(f"{stem}.{fmt}")
     breaker = load_breaker(ctx, tree, pegs, colors, variant)
+    if not whole and depth is None and min_codes is None:
+        depth = auto_depth(breaker, max_nodes=MAX_NODES)
+        if depth is not None:
+            click.echo(
+                f"{printable(name)} has {len(breaker):,} nodes: drawing {depth} levels "
+                f"(--depth K for more, --whole for every node)",
+                err=True,
+            )
     title = (
-        f"{tree_stem(tree) if Path(tree).exists() else tree}: total {breaker.total}, "
+        f"{name}: total {breaker.total}, "
         f"average {breaker.average:.4f}, worst {breaker.worst} (yellow: can be the secret)"
     )
     render_tree(
@@ -95,7 +120,10 @@ def render(ctx, tree, output, depth, min_codes, layout, fmt, direction, pegs, co
         rankdir=direction,
         title=title,
     )
-    click.echo(f"{printable(str(output))} ({len(breaker)} nodes, total {breaker.total})")
+    drawn, boxes = drawn_count(breaker, depth=depth, min_codes=min_codes)
+    of = "" if drawn == len(breaker) else f" of {len(breaker):,}"
+    cut = f" and {boxes:,} box{'es' * (boxes != 1)} of the rest" if boxes else ""
+    click.echo(f"{printable(str(output))} ({drawn:,}{of} nodes drawn{cut}, total {breaker.total})")
 
 
 def picture_format(output: Path | None, fmt: str | None) -> str:

@@ -84,6 +84,7 @@ def run(
         report=not no_report,
         scheduler=scheduler,
         plan=plan,
+        said=True,
     )
 
 
@@ -97,10 +98,12 @@ def execute(
     scheduler: str | None = None,
     plan=None,
     on_start: Callable[[], None] | None = None,
+    said: bool = False,
 ) -> None:
     """Run or resume (one population or islands) with the run directory locked, then
     print the summary and write the report (shared with resume); ``on_start`` is called
-    once the run has started (a resume's checkpoint loaded)."""
+    once the run has started (a resume's checkpoint loaded); ``said``: the run directory
+    was named as the run began (``evo run``), so it is not named again at the end."""
     from evo.core.files import cache_dir
     from evo.runs.driver import RunInterrupted, run_config
 
@@ -143,7 +146,8 @@ def execute(
 
         path = write_report(run_dir, cache=cache_dir(), warn=left_out)
         click.echo(f"report: {printable(str(path))}")
-    click.echo(f"run directory: {printable(str(run_dir))}")
+    if not said:
+        click.echo(f"run directory: {printable(str(run_dir))}")
 
 
 def summary_table(s: Mapping[str, Any]) -> str:

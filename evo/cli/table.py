@@ -67,8 +67,12 @@ def table(
     """Print the strategy of TREE (a tree file, a run directory, or a baseline name with
     --pegs/--colors) as a table, one row per decision point: the feedback history, the
     guess, how many codes reach it, their total and average guesses from the start, and
-    the worst case; largest nodes first."""
-    from evo.show.strategy_table import table_rows, writeup_table
+    the worst case; largest nodes first. TREE may name a breaker evo ships (`evo
+    breakers` lists them)."""
+    from dataclasses import asdict
+
+    from evo.api import table as strategy
+    from evo.show.strategy_table import writeup_table
 
     if provenance:
         if departures:
@@ -79,7 +83,7 @@ def table(
     if departures:
         _departures(breaker, from_move=from_move, as_json=as_json)
         return
-    rows = table_rows(breaker, min_count=min_count, style=style)
+    rows = [asdict(row) for row in strategy(breaker, min_count=min_count, style=style)]
     if as_json:
         click.echo(json.dumps(rows))
         return
@@ -112,14 +116,11 @@ def table(
 def _provenance(source: str, *, as_json: bool) -> None:
     """``--provenance``: the text a tree file (or a run directory's best.json) records of
     how it was made, or a line saying it records none."""
-    from pathlib import Path
+    from evo.cli.common import tree_path
+    from evo.core.treeio import TreeFileError, provenance
 
-    from evo.core.treeio import TreeFileError, is_tree_name, provenance
-
-    path = Path(source)
-    if path.is_dir():
-        path = path / "best.json"
-    elif not path.exists() and not is_tree_name(source):
+    path = tree_path(source)  # a file, a run directory's best.json, a breaker evo ships
+    if path is None:
         raise click.UsageError(
             f"--provenance is recorded in a tree file, and {source!r} is none (a baseline "
             "is computed by evo: `evo baselines --help` says how)"

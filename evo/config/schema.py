@@ -45,8 +45,9 @@ class GameConfig(ConfigModel):
     name: str | None = Field(None, max_length=64)
     """the name of a custom game (made in this process by `evo.custom_game`)"""
     digest: str | None = Field(None, max_length=64)
-    """the digest of a custom game (set by `evo.evolve`: a run of another game of that name
-    is refused)"""
+    """the digest of a custom game, or of the word lists of a Wordle game made in Python
+    on lists of its own (set by `evo.evolve`: a run of another game of that name, or of
+    other lists, is refused)"""
     memory_gib: float | None = Field(None, gt=0, allow_inf_nan=False)
     """GiB the game may use: its feedback table is kept only within it, feedbacks are
     computed where needed beyond (the same results), and a game that needs more is
@@ -86,8 +87,8 @@ class GameConfig(ConfigModel):
         """The game's spec (:attr:`evo.core.game.Game.spec`)."""
         if self.kind == "custom":
             return {"kind": "custom", "name": self.name, "digest": self.digest}
-        if self.kind in WORDLE_KINDS:
-            return {"kind": self.kind}
+        if self.kind in WORDLE_KINDS:  # with its lists' digest when they are not the shipped
+            return {"kind": self.kind, **({} if self.digest is None else {"digest": self.digest})}
         return {"pegs": self.pegs, "colors": self.colors, "variant": self.kind}
 
 
@@ -101,7 +102,11 @@ def game_codes(game: dict | GameConfig) -> int:
 
         return registered_game(spec).num_codes
     if kind in WORDLE_KINDS:
-        return ANSWER_COUNT
+        if spec.get("digest") is None:
+            return ANSWER_COUNT
+        from evo.games.words import from_spec  # lists made in this process, by digest
+
+        return from_spec(spec).num_codes
     pegs, colors = int(spec.get("pegs", 4)), int(spec.get("colors", 6))
     for key, value in (("pegs", pegs), ("colors", colors)):
         low, high = _field_range(GameConfig, key)

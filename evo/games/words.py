@@ -10,6 +10,14 @@ first letter most significant): ``GGGGG`` is 0, the win, and ``BBBBB`` 242; 238 
 feedback is not symmetric (SPEED against ABIDE is not ABIDE against SPEED, and most
 guesses are no secret), so the kernels read the pair.
 
+**Other word lists** (:func:`wordle_game` ``answers=``/``guesses=``, ``--answers FILE
+--guesses FILE``): any answers and guesses of five letters a-z, the answers among the
+guesses (:func:`read_word_list` says what a list file may hold). Each list is sorted, so
+the ids follow the same rule; the game is named by a SHA-256 of both sorted lists (its
+:attr:`~WordleGame.key`, its ``name`` ``wordle-<12 digits>``, its spec's ``digest``), so
+that a tree, a certificate, a cache file or a known optimum of one pair of lists is
+never taken for another's; lists equal to the shipped ones, as sets, are the shipped game.
+
 **Hard mode** (``wordle-hard``): every guess uses what earlier feedback revealed, each
 green again in its place and each letter shown green or yellow ``n`` times in a guess
 at least ``n`` times (:class:`HardRule`, the game's rule and that of the published
@@ -46,11 +54,10 @@ possible secret. See :func:`hard_mode_mask`.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 from collections.abc import Hashable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
 from pathlib import Path
@@ -59,7 +66,7 @@ from typing import Any
 import numpy as np
 
 from evo.core.files import path_argument
-from evo.core.game import GuessRule, TabledGame, memory_estimate
+from evo.core.game import GuessRule, TabledGame, UnknownGameError, memory_estimate
 from evo.core.kinds import WORDLE_KINDS
 
 #: Letters in a word.
@@ -106,18 +113,52 @@ _READ = {
 _BLOCK = 256
 
 
+#: Lists of at most this many guesses (answers included) are written whole into the
+#: game's spec, so that a tree file or certificate of them names its game alone; longer
+#: lists are named by their digest and file names, and given again to read the file.
+SPEC_WORDS_UP_TO = 1000
+
+
 class WordListError(ValueError):
-    """A word list file that is not one lowercase five-letter word a line, or a shipped list
-    that is not the one evo was released with."""
+    """A word list that is not one five-letter word a line (naming the file and line), or a
+    shipped list that is not the one evo was released with."""
 
 
 @dataclass(frozen=True)
 class WordLists:
     """Wordle's words: ``answers`` can be the secret, ``guesses`` can be guessed (the
-    answers among them); both in alphabetical order."""
+    answers among them); both in alphabetical order. ``answers_file`` and
+    ``guesses_file``: the names of the files they were read from (None: the shipped
+    list, or given in Python), which name the lists in messages and specs only."""
 
     answers: tuple[str, ...]
     guesses: tuple[str, ...]
+    answers_file: str | None = field(default=None, compare=False)
+    guesses_file: str | None = field(default=None, compare=False)
+
+    @cached_property
+    def digest(self) -> str:
+        """SHA-256 (hex) of both sorted lists: what names the game they make."""
+        h = hashlib.sha256()
+        for title, words in (("answers", self.answers), ("guesses", self.guesses)):
+            h.update(f"{title} {len(words)}\n".encode("ascii"))
+            h.update("\n".join(sorted(words)).encode("ascii"))
+            h.update(b"\n")
+        return h.hexdigest()
+
+    @property
+    def standard(self) -> bool:
+        """Whether these are the shipped lists (as sets: the same game)."""
+        return self.digest == load_words().digest
+
+    @property
+    def names(self) -> str:
+        """The lists' files in a few words (``a.txt and g.txt``), or "lists given"."""
+        if self.answers_file is None and self.guesses_file is None:
+            return "lists given"
+        a = self.answers_file or "the shipped answers"
+        g = self.guesses_file or "the shipped guesses"
+        return f"{a} and {g}"
 
 
 def read_words(path: Path | str) -> tuple[str, ...]:
@@ -139,6 +180,100 @@ def read_words(path: Path | str) -> tuple[str, ...]:
             raise WordListError(f"{path}:{number}: {word!r} repeats line {seen[word]}")
         seen[word] = number
     return tuple(words)
+
+
+#: Where a word of a list was given: ``(file name or None, line or index)``.
+_Place = tuple[str | None, int]
+
+
+def _where(place: _Place, what: str) -> str:
+    """``answers.txt:12`` for a file's line, ``answers[11]`` for a Python list's item."""
+    name, at = place
+    return f"{name}:{at}" if name is not None else f"{what}[{at}]"
+
+
+def _checked(items: Sequence[tuple[_Place, str]], *, what: str, source: str) -> dict[str, _Place]:
+    """The words of a list given (its items with where each was: blank ones skipped),
+    case-folded to lowercase, by word, with where each was; WordListError naming the
+    place of the first bad one: not letters a-z, not five of them, or repeated."""
+    words: dict[str, _Place] = {}
+    for place, text in items:
+        raw = text.strip()
+        if not raw:
+            continue
+        word = raw.lower()
+        at = _where(place, what)
+        if not (word.isascii() and word.isalpha()):
+            raise WordListError(f"{at}: {raw!r} is not a word of letters a-z")
+        if len(word) != LENGTH:
+            raise WordListError(
+                f"{at}: {raw!r} has {len(word)} letters, not {LENGTH} (Wordle's words are "
+                f"{LENGTH} letters)"
+            )
+        if word in words:
+            first = words[word][1]
+            again = f"line {first}" if place[0] is not None else f"{what}[{first}]"
+            raise WordListError(f"{at}: {raw!r} repeats {again} (case aside)")
+        words[word] = place
+    if not words:
+        raise WordListError(f"{source}: no words (an empty {what} list)")
+    return words
+
+
+def read_word_list(path: str | os.PathLike, *, what: str = "words") -> dict[str, _Place]:
+    """The words of a list file, one word a line, by word (lowercase, in file order) with
+    their line: letters a-z in any case (folded to lowercase, so ``Cigar`` and ``cigar``
+    are one word, repeated), spaces around a word and blank lines ignored, UTF-8 or ASCII;
+    WordListError, one line naming the file and line, for anything else: a word not of
+    letters a-z or not of five, a word repeated, a file that cannot be read or holds no
+    word. ``what``: the list's name in messages (``answers``, ``guesses``)."""
+    name = os.fspath(path)
+    try:
+        data = Path(name).read_bytes()
+    except OSError as e:
+        raise WordListError(f"{name}: cannot read the {what} list ({e.strerror or e})") from None
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise WordListError(f"{name}:{line}: not UTF-8 text (byte {e.start})") from None
+    lines = text.splitlines()
+    return _checked([((name, n), w) for n, w in enumerate(lines, 1)], what=what, source=name)
+
+
+def word_lists(
+    answers: str | os.PathLike | Sequence[str] | None = None,
+    guesses: str | os.PathLike | Sequence[str] | None = None,
+) -> WordLists:
+    """The lists of a Wordle game: each a file's path (:func:`read_word_list`), a sequence
+    of words (any case), or None for the shipped list; the answers must all be guesses.
+    WordListError, one line naming the file and line (or the item), for a bad list."""
+    shipped = load_words()
+    found: list[tuple[dict[str, _Place] | None, str | None]] = []
+    for given, what in ((answers, "answers"), (guesses, "guesses")):
+        if given is None:
+            found.append((None, None))
+        elif isinstance(given, str | os.PathLike):
+            found.append((read_word_list(given, what=what), os.path.basename(os.fspath(given))))
+        elif isinstance(given, Sequence) and all(isinstance(w, str) for w in given):
+            items = [((None, i), w) for i, w in enumerate(given)]
+            found.append((_checked(items, what=what, source=what), None))
+        else:
+            raise WordListError(
+                f"{what} should be a file's path or a sequence of words, not {given!r}"
+            )
+    (a, a_file), (g, g_file) = found
+    answer_words = tuple(sorted(a)) if a is not None else shipped.answers
+    guess_words = tuple(sorted(g)) if g is not None else shipped.guesses
+    allowed = set(guess_words)
+    for word in answer_words:
+        if word not in allowed:
+            at = _where(a[word], "answers") if a is not None else f"the shipped answer {word!r}"
+            in_guesses = g_file or ("the guesses given" if g is not None else "the shipped guesses")
+            raise WordListError(
+                f"{at}: {word!r} is not among {in_guesses} (every answer must be a guess)"
+            )
+    return WordLists(answer_words, guess_words, a_file, g_file)
 
 
 def _shipped(name: str, digest: str) -> tuple[str, ...]:
@@ -295,8 +430,9 @@ def hard_mode_legal(guess: str, history: Sequence[tuple[str, int]]) -> bool:
 
 
 class WordleGame(TabledGame):
-    """Wordle, normal (``hard`` False) or hard mode. Make it with :func:`wordle_game`
-    (one per process and mode: the table is built once, in about a second).
+    """Wordle, normal (``hard`` False) or hard mode, on the shipped word lists or on
+    ``lists`` of its own. Make it with :func:`wordle_game` (one per process, mode and
+    lists: the table is built once, in about a second).
 
     >>> from evo.games.words import wordle_game
     >>> game = wordle_game()
@@ -308,13 +444,19 @@ class WordleGame(TabledGame):
 
     use_table = True
 
-    def __init__(self, hard: bool = False, cache: str | None = None):
+    def __init__(
+        self, hard: bool = False, cache: str | None = None, lists: WordLists | None = None
+    ):
         self.hard = bool(hard)
         #: Where its baselines are kept between processes (None: nowhere), as a
         #: Mastermind game's (:mod:`evo.baselines.cache`); its table is built each time.
         self.cache = cache
-        self.words: tuple[str, ...] = _guess_order()
-        self._answers = len(load_words().answers)
+        #: Its word lists (the shipped ones unless others were given).
+        self.lists: WordLists = load_words() if lists is None else lists
+        #: Whether they are the shipped lists (as sets): the game the records name.
+        self.standard = self.lists.standard
+        self.words: tuple[str, ...] = _guess_order(self.lists)
+        self._answers = len(self.lists.answers)
         self._rule = HardRule(self) if self.hard else None
 
     # ---------------------------------------------------------------- identity
@@ -336,22 +478,41 @@ class WordleGame(TabledGame):
 
     @property
     def name(self) -> str:
-        return self.kind
+        """``wordle`` or ``wordle-hard``; on other lists, with the first 12 digits of
+        their digest: ``wordle-3f2a...`` (its caches' folder)."""
+        return self.kind if self.standard else f"{self.kind}-{self.lists.digest[:12]}"
 
     @property
     def key(self) -> tuple:
-        return (self.kind,)
+        """``(kind,)``; on other lists ``(kind, digest)``."""
+        return (self.kind,) if self.standard else (self.kind, self.lists.digest)
 
     @property
     def spec(self) -> dict[str, Any]:
-        """``{"kind": "wordle"}`` or ``{"kind": "wordle-hard"}`` (the lists are the
-        shipped ones, checked by their digests when read)."""
-        return {"kind": self.kind}
+        """``{"kind": "wordle"}`` or ``{"kind": "wordle-hard"}`` for the shipped lists
+        (checked by their digests when read). Other lists add their ``digest`` (SHA-256 of
+        both sorted lists), their sizes and files' names and, up to
+        :data:`SPEC_WORDS_UP_TO` guesses, the ``words`` themselves."""
+        if self.standard:
+            return {"kind": self.kind}
+        lists = self.lists
+        spec: dict[str, Any] = {
+            "kind": self.kind,
+            "digest": lists.digest,
+            "answers": len(lists.answers),
+            "guesses": len(lists.guesses),
+            "answers_file": lists.answers_file,
+            "guesses_file": lists.guesses_file,
+        }
+        if len(lists.guesses) <= SPEC_WORDS_UP_TO:
+            spec["words"] = {"answers": list(lists.answers), "guesses": list(lists.guesses)}
+        return spec
 
     @property
     def description(self) -> str:
         mode = ", hard mode" if self.hard else ""
-        return f"Wordle{mode} ({self.num_codes:,} answers, {self.num_guesses:,} guesses)"
+        of = "" if self.standard else f" of {self.lists.names}"
+        return f"Wordle{mode} ({self.num_codes:,} answers, {self.num_guesses:,} guesses{of})"
 
     @property
     def rule(self) -> HardRule | None:
@@ -359,11 +520,15 @@ class WordleGame(TabledGame):
         return self._rule
 
     def __repr__(self) -> str:
-        return f"WordleGame(hard={self.hard})"
+        lists = "" if self.standard else f", lists={self.lists.digest[:12]}"
+        return f"WordleGame(hard={self.hard}{lists})"
 
     def __reduce__(self):
-        # A worker process makes its own (the lists ship with evo), once per mode.
-        return (wordle_game, (self.hard, self.cache))
+        # A worker process makes its own (the shipped lists ship with evo; others are
+        # sent), once per mode and lists.
+        if self.standard:
+            return (wordle_game, (self.hard, self.cache))
+        return (_game_of, (self.hard, self.cache, self.lists))
 
     def memory_need(self, trees: int = 1, *, memory: int | None = None) -> tuple[int, bool]:
         """The table and its transpose, the letters, and ``trees`` trees; the table is
@@ -392,16 +557,25 @@ class WordleGame(TabledGame):
         if hit is None:
             if len(word) != LENGTH or not (word.isascii() and word.isalpha()):
                 raise ValueError(f"{text!r} is not a {LENGTH}-letter word")
-            raise ValueError(f"{text!r} is not in Wordle's list of allowed guesses")
+            where = (
+                "Wordle's list of allowed guesses"
+                if self.standard
+                else f"the allowed guesses ({self.lists.guesses_file or 'the list given'})"
+            )
+            raise ValueError(f"{text!r} is not in {where}")
         return hit
 
     @property
     def code_help(self) -> str:
-        return "a five-letter word that Wordle allows, such as SALET"
+        if self.standard:
+            return "a five-letter word that Wordle allows, such as SALET"
+        return f"a five-letter word that the game allows, such as {self.format_code(0)}"
 
     @property
     def secret_help(self) -> str:
-        return f"one of Wordle's {self.num_codes:,} answers, such as CIGAR"
+        if self.standard:
+            return f"one of Wordle's {self.num_codes:,} answers, such as CIGAR"
+        return f"one of the game's {self.num_codes:,} answers, such as {self.format_code(0)}"
 
     def is_answer(self, code: int) -> bool:
         """Whether a guess is one of the answers (a possible secret)."""
@@ -440,8 +614,8 @@ class WordleGame(TabledGame):
     @property
     def table(self) -> np.ndarray:
         """The ``(G, M)`` uint8 table, read-only (built in about a second, once per
-        process: both modes and every cache share it)."""
-        return _table()
+        process and lists: both modes and every cache share it)."""
+        return _table(self.lists)
 
 
 class HardRule(GuessRule):
@@ -476,32 +650,62 @@ class HardRule(GuessRule):
         return hit
 
 
-@functools.cache
-def _guess_order() -> tuple[str, ...]:
+def _guess_order(lists: WordLists) -> tuple[str, ...]:
     """The guesses by id: the answers, then the other allowed words (the module's ids)."""
-    words = load_words()
-    answers = set(words.answers)
-    return words.answers + tuple(w for w in words.guesses if w not in answers)
+    hit = _ORDERS.get(lists.digest)
+    if hit is None:
+        answers = set(lists.answers)
+        hit = lists.answers + tuple(w for w in lists.guesses if w not in answers)
+        _ORDERS[lists.digest] = hit
+    return hit
 
 
-@functools.cache
-def _table() -> np.ndarray:
-    """The ``(G, M)`` table of the shipped lists, read-only, built once per process."""
-    t = feedback_table(_guess_order(), load_words().answers)
-    t.setflags(write=False)
-    return t
+def _table(lists: WordLists) -> np.ndarray:
+    """The ``(G, M)`` table of a pair of lists, read-only, built once per process."""
+    hit = _TABLES.get(lists.digest)
+    if hit is None:
+        hit = feedback_table(_guess_order(lists), lists.answers)
+        hit.setflags(write=False)
+        _TABLES[lists.digest] = hit
+    return hit
 
 
-_GAMES: dict[tuple[bool, str | None], WordleGame] = {}
+_ORDERS: dict[str, tuple[str, ...]] = {}
+_TABLES: dict[str, np.ndarray] = {}
+_GAMES: dict[tuple[bool, str | None, str], WordleGame] = {}
 
 
-def wordle_game(hard: bool = False, cache: str | os.PathLike | None = None) -> WordleGame:
+def wordle_game(
+    hard: bool = False,
+    cache: str | os.PathLike | None = None,
+    *,
+    answers: str | os.PathLike | Sequence[str] | None = None,
+    guesses: str | os.PathLike | Sequence[str] | None = None,
+) -> WordleGame:
     """The Wordle game of this process (normal or ``hard`` mode) whose baselines are kept
-    in ``cache`` (None: nowhere): made once, its table shared."""
+    in ``cache`` (None: nowhere), on the shipped lists or on ``answers`` and ``guesses``
+    of its own (each a file's path or a sequence of words; None: the shipped list; see
+    :func:`word_lists`, whose :class:`WordListError` says what is wrong in one line):
+    made once per mode, cache and lists, its table shared.
+
+    >>> from evo.games.words import wordle_game
+    >>> words = ["cigar", "rebut", "sissy"]
+    >>> game = wordle_game(answers=words, guesses=words + ["salet"])
+    >>> game.num_codes, game.num_guesses, game.name[:7], game.key == wordle_game().key
+    (3, 4, 'wordle-', False)
+    """
+    lists = None if answers is None and guesses is None else word_lists(answers, guesses)
+    return _game_of(hard, cache, lists)
+
+
+def _game_of(hard: bool, cache: str | os.PathLike | None, lists: WordLists | None) -> WordleGame:
+    """:func:`wordle_game` of lists already checked (None: the shipped ones)."""
     root = None if cache is None else str(path_argument(cache, what="cache"))
-    key = (bool(hard), root)
+    if lists is None or lists.standard:
+        lists = load_words()  # the shipped game, whatever files named them
+    key = (bool(hard), root, lists.digest)
     if key not in _GAMES:
-        _GAMES[key] = WordleGame(hard, root)
+        _GAMES[key] = WordleGame(hard, root, lists)
     return _GAMES[key]
 
 
@@ -509,8 +713,9 @@ def wordle_game(hard: bool = False, cache: str | os.PathLike | None = None) -> W
 def make(
     pegs: int | str, colors: int, kind: str, *, cache: str | os.PathLike | None = None, **_: Any
 ) -> WordleGame:
-    """The game :func:`evo.core.game.make_game` asks for by name (its words are fixed:
-    ``pegs``, ``colors`` and the options but ``cache`` do not apply)."""
+    """The game :func:`evo.core.game.make_game` asks for by name, on the shipped lists
+    (``pegs``, ``colors`` and the options but ``cache`` do not apply; other lists:
+    :func:`wordle_game`)."""
     return wordle_game(kind == "wordle-hard", cache)
 
 
@@ -518,18 +723,62 @@ def from_spec(
     spec: Mapping[str, Any], *, cache: str | os.PathLike | None = None, **_: Any
 ) -> WordleGame:
     """The game of ``{"kind": "wordle"}`` or ``{"kind": "wordle-hard"}`` (``cache``: see
-    :func:`wordle_game`)."""
-    kind = spec.get("kind")
-    if kind not in WORDLE_KINDS:
-        raise ValueError(f"game.kind should be one of {', '.join(WORDLE_KINDS)}, not {kind!r}")
-    return wordle_game(kind == "wordle-hard", cache)
+    :func:`wordle_game`); of other lists, the game of the spec's ``words`` (checked
+    against its digest), else one made in this process on lists of that digest, else
+    :class:`~evo.core.game.UnknownGameError` (one line: give the lists again)."""
+    key = spec_key(spec)
+    hard = key[0] == "wordle-hard"
+    if len(key) == 1:
+        return wordle_game(hard, cache)
+    digest = key[1]
+    words = spec.get("words")
+    if isinstance(words, Mapping):
+        if not all(isinstance(words.get(k), list) for k in ("answers", "guesses")):
+            raise ValueError("game.words should hold the lists 'answers' and 'guesses'")
+        try:
+            lists = word_lists(words.get("answers"), words.get("guesses"))
+        except WordListError as e:
+            raise ValueError(f"game.words: {e}") from None
+        if lists.digest != digest:
+            raise ValueError(
+                f"game.words do not make the lists of game.digest {digest[:12]} "
+                f"(theirs: {lists.digest[:12]}): the file was edited or corrupted"
+            )
+        named = WordLists(
+            lists.answers, lists.guesses, spec.get("answers_file"), spec.get("guesses_file")
+        )
+        return _game_of(hard, cache, named)
+    for made in list(_GAMES.values()):
+        if made.lists.digest == digest:
+            return _game_of(hard, cache, made.lists)
+    a, g = spec.get("answers_file") or "its answers", spec.get("guesses_file") or "its guesses"
+    files = f"{a} and {g}"
+    raise UnknownGameError(
+        f"{spec_text(key)} is of word lists not given here ({files}): give them with "
+        "--answers FILE --guesses FILE (or wordle_game(answers=..., guesses=...) in Python)"
+    )
 
 
 def spec_key(spec: Mapping[str, Any]) -> tuple:
-    """``(kind,)``: a word game is named by its kind alone."""
-    return (spec.get("kind", spec.get("variant")),)
+    """``(kind,)`` for the shipped lists, ``(kind, digest)`` for others: a word game is
+    named by its kind and, on lists of its own, their SHA-256 (:attr:`WordLists.digest`)."""
+    kind = spec.get("kind", spec.get("variant"))
+    if kind not in WORDLE_KINDS:
+        raise ValueError(f"game.kind should be one of {', '.join(WORDLE_KINDS)}, not {kind!r}")
+    digest = spec.get("digest")
+    if digest is None:
+        return (kind,)
+    if not (isinstance(digest, str) and len(digest) == 64 and _is_hex(digest)):
+        raise ValueError(f"game.digest should be 64 hex digits (a SHA-256), not {digest!r}")
+    return (kind, digest)
+
+
+def _is_hex(text: str) -> bool:
+    return all(c in "0123456789abcdef" for c in text)
 
 
 def spec_text(key: tuple) -> str:
-    """``Wordle`` or ``Wordle in hard mode``."""
-    return "Wordle" + (" in hard mode" if key[0] == "wordle-hard" else "")
+    """``Wordle`` or ``Wordle in hard mode``; on other lists, ``... on the word lists of
+    digest 3f2a...`` (its first 12 digits)."""
+    text = "Wordle" + (" in hard mode" if key[0] == "wordle-hard" else "")
+    return text if len(key) == 1 else f"{text} on the word lists of digest {key[1][:12]}"

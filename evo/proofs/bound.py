@@ -678,17 +678,34 @@ def tree_uppers(tree: Tree) -> Uppers:
     return Uppers({guess: parts}, tree.total)
 
 
-def lookahead_uppers(game: Game, *, heuristic: str = "entropy", first: int | None = None) -> Uppers:
+def lookahead_uppers(
+    game: Game,
+    *,
+    heuristic: str = "entropy",
+    first: int | None = None,
+    guesses: Sequence[int] | None = None,
+    until: float | None = None,
+) -> Uppers:
     """Cheap upper bounds for every class (only that of first guess ``first`` when
-    given): per class, the one-step ``heuristic`` tree that opens with the class's guess
-    (:func:`tree_uppers` of it). Seconds on (4,8)."""
+    given; only the classes of ``guesses``, lowest codes of theirs, when given): per
+    class, the one-step ``heuristic`` tree that opens with the class's guess
+    (:func:`tree_uppers` of it). Seconds on (4,8); :func:`lookahead_plan` says which
+    classes are worth it within a limit of work. ``until``: a :func:`time.monotonic`
+    time after which no tree is begun (the classes left get no uppers)."""
     from evo.search.build import build_tree
     from evo.search.lookahead import lookahead_player
 
     player = lookahead_player(game, heuristic)
     out = Uppers({})
-    every = first_guess_classes(game) if first is None else [first_guess_class(game, first)]
-    for guess, _ in every:
+    if guesses is not None:
+        every = [int(g) for g in guesses]
+    elif first is None:
+        every = [g for g, _ in first_guess_classes(game)]
+    else:
+        every = [first_guess_class(game, first)[0]]
+    for guess in every:
+        if until is not None and time.monotonic() >= until:
+            break
 
         def choose(codes: np.ndarray, node: Node, guess: int = guess) -> int:
             return guess if not node.history else player(codes, node)
@@ -697,21 +714,112 @@ def lookahead_uppers(game: Game, *, heuristic: str = "entropy", first: int | Non
     return out
 
 
-#: Games of more codes than this take their uppers from the breaker alone
-#: (:func:`against_uppers`): a one-step tree per class of (6,8)'s 262,144 codes takes
-#: hours (none of 11 had ended in 40 minutes), where (5,8)'s 32,768 take minutes.
-LOOKAHEAD_CODES = 50_000
+#: The work of the one-step trees :func:`against_uppers` builds for the first guesses'
+#: classes, at most: a tree's work is the game's guesses times its codes, summed over
+#: the trees (built here at about 2e8 a second: Wordle's 3.0e7 a tree in 0.16 s, (5,8)'s
+#: 1.07e9 in 4.3 s). So about 6 s: every class of (4,8), the first of (5,8), Wordle's 40
+#: classes of least depth-0 bound (of 12,972: all of them took 35 minutes), none of
+#: (6,8)'s (6.9e10 a tree). The other classes are refined without uppers.
+LOOKAHEAD_WORK = 1_200_000_000
+
+#: The seconds :func:`against_uppers` spends on one-step trees at most (:func:`evo.bound`:
+#: without --seconds; with it, a twentieth of it), whatever their
+#: work (a loaded machine builds them several times slower): the classes left get none.
+LOOKAHEAD_SECONDS = 10.0
+
+#: With a time limit (``--seconds``), the share of it the one-step trees may take before
+#: the clock (Wordle's 60 s: 3 s, about 20 trees here; (5,8)'s 1,200 s: its 7 trees).
+LOOKAHEAD_SHARE = 0.05
+
+#: The work units (guesses x codes) a one-step tree's building does in a second here,
+#: for :attr:`LookaheadPlan.seconds` (an estimate: a loaded machine takes longer).
+LOOKAHEAD_RATE = 2e8
 
 
-def against_uppers(breaker: Tree, *, first: int | None = None) -> Uppers:
-    """The uppers of a bound against ``breaker`` (``--against``): its subtrees on its first
-    guess's parts, and on the other classes' (only ``first``'s class's when given) the
-    one-step entropy trees' (:func:`lookahead_uppers`), unless the game has more than
-    :data:`LOOKAHEAD_CODES` codes: those classes are then refined without uppers."""
+@dataclass(frozen=True)
+class LookaheadPlan:
+    """Which first guesses' classes get a one-step tree's uppers (:func:`lookahead_plan`):
+    ``guesses`` (the lowest code of each class, the least depth-0 bound first), out of
+    ``wanted`` classes that could use one (those whose depth-0 bound is below the
+    breaker's total), and the ``work`` (guesses x codes summed) they take."""
+
+    guesses: list[int]
+    wanted: int
+    work: float
+
+    @property
+    def seconds(self) -> float:
+        """The seconds the trees are estimated to take (at :data:`LOOKAHEAD_RATE`)."""
+        return self.work / LOOKAHEAD_RATE
+
+    @property
+    def left(self) -> int:
+        """The classes that could use uppers and get none (beyond the work allowed)."""
+        return self.wanted - len(self.guesses)
+
+
+def opening_bounds(game: Game, guesses: Sequence[int]) -> np.ndarray:
+    """The depth-0 bound of each first guess of ``guesses``: the game's codes plus the
+    perfect splits of the guess's parts (what :func:`_initial_classes` gives its class,
+    in one vectorized pass per guess)."""
+    table = _perfect_split_table(game)
+    out = np.empty(len(guesses), dtype=np.int64)
+    for i, g in enumerate(guesses):
+        sizes = np.bincount(game.feedback_row(int(g)), minlength=game.num_feedbacks)
+        sizes[game.win] = 0
+        out[i] = game.num_codes + int(table[sizes].sum())
+    return out
+
+
+def lookahead_plan(
+    game: Game,
+    *,
+    first: int | None = None,
+    below: int | None = None,
+    work: float = LOOKAHEAD_WORK,
+) -> LookaheadPlan:
+    """The classes of first guesses whose one-step trees fit within ``work`` (guesses x
+    codes per tree, summed): those of least depth-0 bound first (the ones a bound meets
+    first as its least class), only those below ``below`` (a breaker's total: a class
+    bounded at it or above never lowers the bound under the breaker), only ``first``'s
+    class when given."""
+    if first is not None:
+        every = [first_guess_class(game, first)[0]]
+    else:
+        every = [g for g, _ in first_guess_classes(game)]
+    bounds = opening_bounds(game, every)
+    order = np.argsort(bounds, kind="stable")
+    if below is not None:
+        order = order[bounds[order] < below]
+    each = float(game.num_guesses) * game.num_codes
+    room = int(work // each) if each > 0 else len(order)
+    chosen = [int(every[i]) for i in order[:room]]
+    return LookaheadPlan(chosen, len(order), each * len(chosen))
+
+
+def against_uppers(
+    breaker: Tree,
+    *,
+    first: int | None = None,
+    work: float = LOOKAHEAD_WORK,
+    plan: LookaheadPlan | None = None,
+    seconds: float | None = LOOKAHEAD_SECONDS,
+) -> Uppers:
+    """The uppers of a bound against ``breaker`` (``--against``): its subtrees on its
+    first guess's parts, and on other classes' (only ``first``'s class's when given)
+    the one-step entropy trees' (:func:`lookahead_uppers`) of ``plan``, by default
+    :func:`lookahead_plan` within ``work``: the classes of least depth-0 bound below the
+    breaker's total, begun within ``seconds`` (None: all of them). The other classes
+    are refined without uppers."""
     mine = tree_uppers(breaker)
-    if breaker.game.num_codes > LOOKAHEAD_CODES:
+    game = breaker.game
+    if plan is None:
+        below = breaker.total if first is None else None
+        plan = lookahead_plan(game, first=first, below=below, work=work)
+    if not plan.guesses:
         return mine
-    return mine.merged(lookahead_uppers(breaker.game, first=first))
+    until = None if seconds is None else time.monotonic() + seconds
+    return mine.merged(lookahead_uppers(game, guesses=plan.guesses, until=until))
 
 
 def first_guess_classes(game: Game) -> list[tuple[int, int]]:

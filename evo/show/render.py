@@ -308,6 +308,28 @@ def render_tree(
     return atomic_write_bytes(path, draw(dot, fmt))
 
 
+def drawn_count(
+    tree: Tree, *, depth: int | None = None, min_codes: int | None = None
+) -> tuple[int, int]:
+    """How many of ``tree``'s nodes a picture with these limits draws (:class:`Cut`), and
+    how many boxes of collapsed subtrees it adds (one per drawn node with a child not
+    drawn), from its arrays: a node is drawn when it and every node above it are kept."""
+    import numpy as np
+
+    keep = np.ones(len(tree), dtype=bool)
+    if depth is not None:
+        keep &= tree.depth <= depth
+    if min_codes is not None:
+        keep &= tree.count >= min_codes
+    keep[0] = True
+    for d in range(2, int(tree.depth.max()) + 1):  # level by level, from the root down
+        level = np.flatnonzero(tree.depth == d)
+        keep[level] &= keep[tree.parent[level]]
+    hidden = np.flatnonzero(~keep)
+    boxes = np.unique(tree.parent[hidden][keep[tree.parent[hidden]]])
+    return int(keep.sum()), len(boxes)
+
+
 def auto_depth(tree: Tree, *, max_nodes: int = 150) -> int | None:
     """The largest depth limit that draws at most ``max_nodes`` nodes (None: draw it all);
     at least 2, so the root and its answers always show."""

@@ -15,11 +15,15 @@ def least(
     guesses: Sequence[Hashable] | None = None,
     worst: bool = False,
     legal: Callable[[Hashable, Hashable, Hashable], bool] | None = None,
+    first: Hashable | None = None,
+    within: int | None = None,
 ) -> int:
     """The least total over every breaker of ``secrets`` (with ``worst``: the least
     worst case), every guess of ``guesses`` (the secrets by default) tried at every node;
     with ``legal(guess, earlier, answer)``, only the guesses it allows after every guess
-    above (the path followed in full: nothing memoised across paths but the sets' own)."""
+    above (the path followed in full: nothing memoised across paths but the sets' own);
+    ``first``: only the breakers that open with this guess; ``within``: only those that
+    solve every code within that many guesses (a float infinity when none does)."""
     secrets = list(secrets)
     every = list(guesses) if guesses is not None else secrets
     answers = [[feedback(g, s) for s in secrets] for g in every]
@@ -27,31 +31,36 @@ def least(
     wins = [index[s] for s in secrets]  # the guess of each secret
 
     @cache
-    def cost(codes: frozenset[int], path: frozenset = frozenset()) -> int:
-        if len(codes) == 1:
+    def cost(codes: frozenset[int], path: frozenset, only: int, left: int) -> int:
+        if left <= 0:
+            return float("inf")  # type: ignore[return-value]
+        if len(codes) == 1 and only < 0:
             return 1
         best = None
         for g, row in enumerate(answers):
+            if only >= 0 and g != only:
+                continue
             if legal is not None and not all(legal(every[g], every[h], f) for h, f in path):
                 continue
             parts: dict[Hashable, list[int]] = {}
             for s in codes:
                 parts.setdefault(row[s], []).append(s)
             win = any(wins[s] == g for s in codes)
-            if not win and len(parts) == 1:
-                continue  # tells nothing
+            if not win and len(parts) == 1 and only < 0:
+                continue  # tells nothing (played all the same when it is the opening asked)
             rest = [
                 (frozenset(p), path | {(g, row[p[0]])} if legal is not None else path)
                 for p in parts.values()
                 if not (len(p) == 1 and wins[p[0]] == g)
             ]
             if worst:
-                here = 1 + max((cost(*p) for p in rest), default=0)
+                here = 1 + max((cost(*p, -1, left - 1) for p in rest), default=0)
             else:
-                here = len(codes) + sum(cost(*p) for p in rest)
+                here = len(codes) + sum(cost(*p, -1, left - 1) for p in rest)
             if best is None or here < best:
                 best = here
         assert best is not None
         return best
 
-    return cost(frozenset(range(len(secrets))))
+    only = -1 if first is None else index[first]
+    return cost(frozenset(range(len(secrets))), frozenset(), only, within or len(secrets) + 1)
