@@ -33,7 +33,7 @@ from evo.ea.state import State as State
 from evo.games.custom import custom_game as custom_game
 from evo.games.pegs import peg_game
 from evo.proofs.firsts import Ranking as Ranking
-from evo.proofs.firsts import rank_first_guesses as rank
+from evo.proofs.firsts import rank_first_guesses as rank  # noqa: F401 (evo.rank)
 from evo.proofs.verdict import BoundResult as BoundResult
 from evo.show.breaker import Breaker as Breaker
 from evo.show.frames import logbook_dataframe as logbook_dataframe
