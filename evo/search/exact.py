@@ -89,11 +89,20 @@ class SearchTimeout(TimeoutError):
     """The search reached its deadline."""
 
 
+#: Guesses whose parts :func:`max_parts` counts at a time: Wordle's 12,972 guesses at once
+#: took 120 MB for a number (their counts of 243 feedbacks, and a copy per block).
+MAX_PARTS_BLOCK = 512
+
+
 def max_parts(game: Game) -> int:
     """``P``: the most non-win parts one guess can split the codes into."""
     reps = Stabilizer.root(game).representatives()
-    counts = partition_counts(game, game.all_codes(), reps)
-    return int(np.count_nonzero(counts[:, 1:], axis=1).max())
+    codes = game.all_codes()
+    most = 0
+    for lo in range(0, len(reps), MAX_PARTS_BLOCK):
+        counts = partition_counts(game, codes, reps[lo : lo + MAX_PARTS_BLOCK])
+        most = max(most, int(np.count_nonzero(counts[:, 1:], axis=1).max()))
+    return most
 
 
 def depth_room(n_max: int, parts: int) -> np.ndarray:
