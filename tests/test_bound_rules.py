@@ -13,6 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.brute import least
+from support.definitions import hard, marks
 
 import evo
 from evo.games.custom import custom_game
@@ -30,30 +31,6 @@ def pegs(guess: str, secret: str) -> tuple[int, int]:
     black = sum(a == b for a, b in zip(guess, secret))
     common = sum(min(guess.count(c), secret.count(c)) for c in set(guess))
     return black, common - black
-
-
-def marks(guess: str, secret: str) -> str:
-    """Wordle's marks: G in place, Y elsewhere (each copy of the secret's letters used
-    once, the greens first), - absent."""
-    out = ["-"] * len(guess)
-    left = [s for g, s in zip(guess, secret) if g != s]
-    for i, (g, s) in enumerate(zip(guess, secret)):
-        if g == s:
-            out[i] = "G"
-        elif g in left:
-            out[i] = "Y"
-            left.remove(g)
-    return "".join(out)
-
-
-def hard(guess: str, earlier: str, answer: str) -> bool:
-    """Wordle's hard mode, one step: each G of ``earlier`` kept in its place, and each
-    letter marked G or Y played at least as often as it was so marked."""
-    for i, (e, a) in enumerate(zip(earlier, answer)):
-        if a == "G" and guess[i] != e:
-            return False
-    shown = [e for e, a in zip(earlier, answer) if a != "-"]
-    return all(guess.count(c) >= shown.count(c) for c in set(shown))
 
 
 def check(game, secrets, feedback: Feedback, guesses, legal: Rule, *, exact_below: int) -> None:

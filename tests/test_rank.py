@@ -11,6 +11,7 @@ import json
 import pytest
 from click.testing import CliRunner
 from support.brute import least
+from support.definitions import hard, marks
 
 from evo.cli import main
 from evo.games.custom import custom_game
@@ -22,30 +23,6 @@ from evo.proofs.firsts import (
     read_ranking,
     write_ranking,
 )
-
-
-def marks(guess: str, secret: str) -> str:
-    """Wordle's marks by the rules: G in place, Y elsewhere (each copy of the secret's
-    letters used once, the greens first), - absent."""
-    out = ["-"] * len(guess)
-    left = [s for g, s in zip(guess, secret) if g != s]
-    for i, (g, s) in enumerate(zip(guess, secret)):
-        if g == s:
-            out[i] = "G"
-        elif g in left:
-            out[i] = "Y"
-            left.remove(g)
-    return "".join(out)
-
-
-def hard(guess: str, earlier: str, answer: str) -> bool:
-    """Hard mode, one step: each G kept in place, each G or Y letter played again."""
-    for i, (e, a) in enumerate(zip(earlier, answer)):
-        if a == "G" and guess[i] != e:
-            return False
-    shown = [e for e, a in zip(earlier, answer) if a != "-"]
-    return all(guess.count(c) >= shown.count(c) for c in set(shown))
-
 
 WORDS = ["".join(w) for w in itertools.product("abcde", repeat=3)]
 SECRETS = WORDS[::6]  # 21 secrets

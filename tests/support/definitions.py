@@ -111,3 +111,27 @@ def wordle_reference(guess: str, secret: str) -> str:
             unmatched[g] -= 1
             out[i] = "Y"
     return "".join(out)
+
+
+def marks(guess: str, secret: str) -> str:
+    """Wordle's marks: G in place, Y elsewhere (each copy of the secret's letters used
+    once, the greens first), - absent."""
+    out = ["-"] * len(guess)
+    left = [s for g, s in zip(guess, secret) if g != s]
+    for i, (g, s) in enumerate(zip(guess, secret)):
+        if g == s:
+            out[i] = "G"
+        elif g in left:
+            out[i] = "Y"
+            left.remove(g)
+    return "".join(out)
+
+
+def hard(guess: str, earlier: str, answer: str) -> bool:
+    """Wordle's hard mode, one step: each G of ``earlier`` kept in its place, and each
+    letter marked G or Y played at least as often as it was so marked."""
+    for i, (e, a) in enumerate(zip(earlier, answer)):
+        if a == "G" and guess[i] != e:
+            return False
+    shown = [e for e, a in zip(earlier, answer) if a != "-"]
+    return all(guess.count(c) >= shown.count(c) for c in set(shown))
