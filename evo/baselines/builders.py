@@ -12,7 +12,7 @@ from evo.baselines.consistent import optimal_consistent
 from evo.baselines.easy import advanced, easy
 from evo.baselines.human import least_frequent, separating
 from evo.baselines.limits import DEFAULT_TIME_LIMIT
-from evo.baselines.optimal import Where, optimal
+from evo.baselines.optimal import Where, by_first_guesses, optimal
 from evo.baselines.optimal import estimate_seconds as optimal_estimate
 from evo.baselines.paper import TieOrder, extended, human_friendly
 from evo.baselines.registry import HUMAN, PAPER_STABLE, one_step, parse_name
@@ -97,7 +97,10 @@ def estimate_seconds(game: Game, name: str, *, where: Where | None = None) -> fl
         _, heuristic, consistent = rule
         return lookahead_estimate(game, heuristic, pool="consistent" if consistent else "all")
     if name == "optimal":
-        return optimal_estimate(game, processes=(where or Where()).processes)
+        where = where or Where()
+        return optimal_estimate(
+            game, processes=where.processes, ranked=by_first_guesses(game, where)
+        )
     return None
 
 

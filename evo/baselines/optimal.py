@@ -74,12 +74,16 @@ MEASURED_SECONDS: dict[tuple[str, int, int], float] = {
     ("bulls-cows", 5, 8): 889.0,  # CPU seconds of the proof on 2 threads (607 s wall)
 }
 
-#: One thread's seconds taken for Wordle's optimum over every first guess (both modes),
-#: a floor rather than a measure: Selby's solver, specialised to Wordle (endgame and
-#: super-additivity cuts evo's search has not), takes "a day or two on a single core"
-#: (its README; docs/WORDLE.md 4.4), and evo's search had not finished after 10
-#: minutes and 277,347 nodes here. So the optimum is refused under 2 days.
+#: One thread's seconds taken for hard-mode Wordle's optimum over every first guess, a
+#: floor rather than a measure: Selby's solver, specialised to Wordle, takes "a day or two
+#: on a single core" (its README; docs/WORDLE.md 4.4), and evo's search under a rule runs
+#: in Python. So it is refused under 2 days.
 WORDLE_OPTIMUM_SECONDS = 2 * 86400.0
+
+#: One thread's seconds of Wordle's optimum decided first guess by first guess
+#: (:func:`_by_first_guesses`): `evo rank --game wordle` took 956 s of CPU in all, 8 min
+#: 10 s on 2 processes (benchmarks/RESULTS.md, Wordle), then SALET's tree about 10 s.
+WORDLE_RANK_SECONDS = 970.0
 
 #: The refusal of the optimum: a :class:`~evo.baselines.limits.BaselineRefused` (the
 #: name it had when the optimum was the only baseline with a time limit).
@@ -203,21 +207,26 @@ def memo_budget(game: Game, memory: int | None) -> int:
 SPREAD_EFFICIENCY = 0.8
 
 
-def estimate_seconds(game: Game, *, processes: int = 1) -> float | None:
+def estimate_seconds(game: Game, *, processes: int = 1, ranked: bool = False) -> float | None:
     """Seconds the optimum is expected to take on ``processes`` threads or worker
     processes: the measured time of a game in :data:`MEASURED_SECONDS` (one thread),
     else an exponential in the number of codes fitted (least squares on the logarithm of
     the time) to the three largest measured games of the variant, divided by the
-    speed-up of ``processes`` (:data:`SPREAD_EFFICIENCY`); None without two."""
-    one = _one_thread_seconds(game)
+    speed-up of ``processes`` (:data:`SPREAD_EFFICIENCY`); None without two. ``ranked``:
+    the optimum first guess by first guess (:func:`by_first_guesses`), Wordle's measured
+    :data:`WORDLE_RANK_SECONDS`; else the whole search's (``evo polish`` of a band holding
+    the root takes that one)."""
+    one = _one_thread_seconds(game, ranked=ranked)
     if one is None:
         return None
     return one / (1 + (max(processes, 1) - 1) * SPREAD_EFFICIENCY)
 
 
-def _one_thread_seconds(game: Game) -> float | None:
+def _one_thread_seconds(game: Game, *, ranked: bool = False) -> float | None:
     if game.kind in WORDLE_KINDS:  # other word lists (a key of two) are not timed ahead
-        return WORDLE_OPTIMUM_SECONDS if len(game.key) == 1 else None
+        if len(game.key) != 1:
+            return None
+        return WORDLE_RANK_SECONDS if ranked and game.rule is None else WORDLE_OPTIMUM_SECONDS
     pegs = peg_game(game)
     if pegs is None:  # nothing measured: a custom game's optimum is not timed ahead
         return None
@@ -256,10 +265,15 @@ def optimal(
         )
     time_limit = check_time_limit(time_limit)
     bound = where.bound(game)
-    refuse_optimum(game, time_limit, processes=where.processes, on=f"on {_on(where)}")
+    ranked = by_first_guesses(game, where)
+    refuse_optimum(
+        game, time_limit, processes=where.processes, on=f"on {_on(where)}", ranked=ranked
+    )
     from evo.search.kernels import ensure_compiled, kernels_for, tell
 
     ensure_compiled(kernels_for(game, ("search",)), say=where.report or tell)  # off the clock
+    if ranked:
+        return _by_first_guesses(game, where, bound, time_limit)
     start = time.monotonic()
     deadline = None if time_limit is None else start + time_limit
     per = where.workers if where.scheduler is None and where.workers > 0 else 1
@@ -302,15 +316,71 @@ def optimal(
     return build_tree(game, solver.best_guess)
 
 
+def by_first_guesses(game: Game, where: Where) -> bool:
+    """Whether the optimum is searched first guess by first guess (:mod:`evo.proofs.firsts`:
+    cheap bounds rule out most at once, the exact search decides the rest), then the tree
+    of the best: Wordle's normal mode on any lists, whose 12,972 first guesses the whole
+    search would take each in turn; not with a results file or a best-tree file (the
+    spread search's), nor a local Dask cluster (``workers``: the ranking runs its own
+    processes)."""
+    return (
+        game.kind in WORDLE_KINDS
+        and game.rule is None
+        and where.results is None
+        and where.best is None
+        and where.workers == 0
+    )
+
+
+def _by_first_guesses(game: Game, where: Where, bound: int, time_limit: float | None) -> Tree:
+    """The optimum first guess by first guess (:func:`by_first_guesses`): every first guess
+    decided below ``bound`` (held to: none raised), then the tree of the best."""
+    from evo.proofs.first_tree import opened_tree
+    from evo.proofs.firsts import rank_first_guesses
+
+    try:
+        ranking = rank_first_guesses(
+            game,
+            cut=None if bound >= UNBOUNDED else bound,
+            keep_cut=bound < UNBOUNDED,
+            workers=1 if where.scheduler is not None else where.processes,
+            scheduler=where.scheduler,
+            seconds=time_limit,
+        )
+    except SearchTimeout:
+        est = estimate_seconds(game, processes=where.processes, ranked=True)
+        more = f"; estimated {duration_text(est)}" if est is not None else ""
+        raise BaselineRefused(
+            f"gave up: the exact optimum of {game.name} ({game.num_codes:,} codes) did not "
+            f"finish in the {duration_text(time_limit or 0)} allowed{more}",
+            estimate_seconds=est,
+        ) from None
+    best = ranking.optimum
+    if best is None or best.low >= bound:
+        if where.against is not None and where.against.total == bound:
+            return where.against  # nothing costs less: the breaker is optimal
+        raise NoneBelow(
+            f"no breaker of {game.name} totals less than {bound:,}: the optimum is at least "
+            f"{bound:,} (every first guess ruled out)",
+            lower=bound,
+        )
+    return opened_tree(game, best.guess, total=best.low)
+
+
 def refuse_optimum(
-    game: Game, time_limit: float | None, *, processes: int = 1, on: str | None = None
+    game: Game,
+    time_limit: float | None,
+    *,
+    processes: int = 1,
+    on: str | None = None,
+    ranked: bool = False,
 ) -> float | None:
     """The exact optimum's estimate on ``processes`` threads or worker processes
     (:func:`estimate_seconds`; None: none), refused (:class:`BaselineRefused`, with it)
     beyond ``time_limit`` seconds (None: no limit) before any work: the one refusal of
     the optimum's search, ``evo baselines --only optimal``'s and ``evo polish``'s of a
     band that holds the root. ``on``: where, as the message says (default the threads)."""
-    est = estimate_seconds(game, processes=processes)
+    est = estimate_seconds(game, processes=processes, ranked=ranked)
     where = on or f"on {processes} thread{'s' if processes > 1 else ''}"
     refuse_beyond(game, "optimal", est, time_limit, on=where)
     return est

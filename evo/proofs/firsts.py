@@ -33,7 +33,7 @@ import numpy as np
 from evo.core.game import Game, game_from_spec, spec_key
 from evo.proofs.bound import Bounder, first_guess_classes, perfect_split, warm_up
 from evo.search.build import Node
-from evo.search.exact import UNBOUNDED
+from evo.search.exact import UNBOUNDED, SearchTimeout
 
 #: The ranked list's format, written in it.
 FORMAT = "evo-first-guesses/1"
@@ -309,6 +309,8 @@ def rank_first_guesses(
     ranking: Ranking | None = None,
     progress: Callable[[Ranking], None] | None = None,
     step: int = 16,
+    keep_cut: bool = False,
+    seconds: float | None = None,
 ) -> Ranking:
     """Decide every first guess of ``game`` (each legal one under a rule; one per symmetry
     class otherwise): the least totals of the best ``best`` and a floor of every other at
@@ -325,7 +327,10 @@ def rank_first_guesses(
     perfect-split floor first. ``ranking``: the ranking to go on from, and decide in
     place (:func:`new_ranking`, :func:`read_ranking`: its entries taken as proved; a
     caller that keeps it keeps what was proved when the search is stopped). ``progress``
-    is told the ranking after every task.
+    is told the ranking after every task. ``keep_cut``: the cut is never raised (an upper
+    bound the caller holds to): when no first guess is below it, the ranking ends with
+    none solved below it. ``seconds``: :class:`~evo.search.exact.SearchTimeout` once
+    that many have passed (checked as each task ends; the ranking keeps what was proved).
 
     >>> import evo
     >>> game = evo.make_game(4, 6)
@@ -357,6 +362,8 @@ def rank_first_guesses(
         scheduler=scheduler, workers=workers, ordered=False, kernels=need, warm=(warm_up, (game,))
     )
     run = _Ranker(ranking, exact_below, progress, began - before, step, workers)
+    run.keep_cut = keep_cut
+    run.deadline = None if seconds is None else began + seconds
     with mapper_of as mapper:
         run.go(mapper)
     return ranking
@@ -385,6 +392,8 @@ class _Ranker:
     ):
         self.ranking, self.exact_below, self.progress = ranking, exact_below, progress
         self.start, self.step, self.workers = start, step, workers
+        self.keep_cut = False
+        self.deadline: float | None = None
 
     def go(self, mapper: Callable) -> None:
         r = self.ranking
@@ -398,7 +407,7 @@ class _Ranker:
             self.lower_cut()
             todo = r.open
             if not todo:
-                if r.complete:
+                if r.complete or self.keep_cut:
                     self.note()
                     return
                 # Too few solved below the cut: raised past the least floor left, and the
@@ -454,6 +463,8 @@ class _Ranker:
                 e.seconds += d.seconds
             r.tasks += 1
             self.note()
+            if self.deadline is not None and time.monotonic() > self.deadline:
+                raise SearchTimeout
 
     def lower_cut(self) -> None:
         """The cut once ``best`` first guesses are solved below it: one above the
