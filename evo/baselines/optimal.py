@@ -299,21 +299,32 @@ def optimal(
         est = estimate_seconds(game, processes=where.processes)
         more = f"; estimated {duration_text(est)}" if est is not None and est > time_limit else ""
         kept = "" if where.results is None else f"; what was finished is in {where.results}"
-        raise BaselineRefused(
-            f"gave up: the exact optimum of {game.name} ({game.num_codes:,} codes) did not "
-            f"finish in the {duration_text(time_limit)} allowed, after "
-            f"{solver.nodes:,} searched nodes{more}{kept}",
-            estimate_seconds=est,
-        ) from None
+        after = f", after {solver.nodes:,} searched nodes{more}{kept}"
+        raise _gave_up(game, time_limit, est, after) from None
     if cost >= bound:
-        if where.against is not None and where.against.total == bound:
-            return where.against  # nothing costs less: the breaker is optimal
-        raise NoneBelow(
-            f"no breaker of {game.name} totals less than {bound:,}: the optimum is at least "
-            f"{bound:,} (proved after {solver.nodes:,} searched nodes)",
-            lower=bound,
-        )
+        return _none_below(game, where, bound, f"proved after {solver.nodes:,} searched nodes")
     return build_tree(game, solver.best_guess)
+
+
+def _gave_up(game: Game, time_limit: float, est: float | None, tail: str) -> BaselineRefused:
+    """The refusal of a search that reached its time limit (``tail``: what it did)."""
+    return BaselineRefused(
+        f"gave up: the exact optimum of {game.name} ({game.num_codes:,} codes) did not "
+        f"finish in the {duration_text(time_limit)} allowed{tail}",
+        estimate_seconds=est,
+    )
+
+
+def _none_below(game: Game, where: Where, bound: int, how: str) -> Tree:
+    """Nothing costs less than ``bound``: the breaker ``where.against`` when it totals
+    that (it is optimal), else :class:`NoneBelow` (``how``: how it was proved)."""
+    if where.against is not None and where.against.total == bound:
+        return where.against
+    raise NoneBelow(
+        f"no breaker of {game.name} totals less than {bound:,}: the optimum is at least "
+        f"{bound:,} ({how})",
+        lower=bound,
+    )
 
 
 def by_first_guesses(game: Game, where: Where) -> bool:
@@ -350,20 +361,10 @@ def _by_first_guesses(game: Game, where: Where, bound: int, time_limit: float | 
     except SearchTimeout:
         est = estimate_seconds(game, processes=where.processes, ranked=True)
         more = f"; estimated {duration_text(est)}" if est is not None else ""
-        raise BaselineRefused(
-            f"gave up: the exact optimum of {game.name} ({game.num_codes:,} codes) did not "
-            f"finish in the {duration_text(time_limit or 0)} allowed{more}",
-            estimate_seconds=est,
-        ) from None
+        raise _gave_up(game, time_limit or 0, est, more) from None
     best = ranking.optimum
     if best is None or best.low >= bound:
-        if where.against is not None and where.against.total == bound:
-            return where.against  # nothing costs less: the breaker is optimal
-        raise NoneBelow(
-            f"no breaker of {game.name} totals less than {bound:,}: the optimum is at least "
-            f"{bound:,} (every first guess ruled out)",
-            lower=bound,
-        )
+        return _none_below(game, where, bound, "every first guess ruled out")
     return opened_tree(game, best.guess, total=best.low)
 
 
