@@ -14,10 +14,12 @@ run: setup
 
 # The tests run on every core (pytest-xdist: -n auto); a test that must share a worker with
 # another is in an xdist_group. `make test` runs every test but the heavy ones, then names
-# the 15 slowest; `make test-fast` also leaves out those marked slow (each over about 10 s
-# here: subprocess runs, big games, Dask clusters); `make test-heavy` runs only the heavy
-# ones (the wheel in a fresh venv, compiling from an empty cache, the big breakers' replay,
-# the notebook). CI runs `make test` and `make test-heavy`: every test, each once.
+# the 15 slowest (and any test that compiled one of evo's kernels itself, which after the
+# set-up none should: tests/conftest.py); `make test-fast` also leaves out those marked
+# slow (each over about 10 s here: subprocess runs, big games, Dask clusters);
+# `make test-heavy` runs only the heavy ones (the wheel in a fresh venv, compiling from an
+# empty cache, the big breakers' replay, the notebook). CI runs `make test` and
+# `make test-heavy`: every test, each once.
 PYTEST := $(BIN)/python -m pytest -n auto --dist loadgroup
 
 test: setup

@@ -4,6 +4,7 @@ hand. Oracles (the game's definitions played literally) are in ``tests/support/`
 from __future__ import annotations
 
 import copy
+import sys
 
 import pytest
 
@@ -58,3 +59,43 @@ def hand_tree():
 def hand_tree_swapped():
     """The hand-worked tree with 12 and 21 exchanged below <1,0>: the same total, 8."""
     return from_nested(make_game(2, 2), HAND_SWAPPED)
+
+
+# ------------------------------------------------------- kernels compiled in tests
+#: Tests that compiled one of evo's kernels in their own process: after ``make setup``
+#: none should (each such compile is a kind of argument the set-up missed, paid again in
+#: every fresh clone); ``make test`` names them at the end.
+_COMPILED: list[tuple[str, float, list[str]]] = []
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """Watch what numba compiles of evo's kernels while the test runs (once numba is
+    loaded: a test that loads it first is not watched)."""
+    if "numba" not in sys.modules:
+        yield
+        return
+    from evo.search.kernels import watch_compiling
+
+    with watch_compiling() as seen:
+        yield
+    if seen.kernels:
+        item.user_properties.append(("evo_compiled", (round(seen.seconds, 1), seen.kernels)))
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call":
+        for key, value in report.user_properties:
+            if key == "evo_compiled":
+                _COMPILED.append((report.nodeid, value[0], list(value[1])))
+
+
+def pytest_terminal_summary(terminalreporter):
+    if not _COMPILED:
+        return
+    total = sum(s for _, s, _ in _COMPILED)
+    tests = f"{len(_COMPILED)} test{'s' if len(_COMPILED) > 1 else ''}"
+    terminalreporter.write_sep("-", f"evo's kernels compiled inside {tests} ({total:.0f} s)")
+    for nodeid, seconds, names in sorted(_COMPILED, key=lambda c: -c[1])[:15]:
+        shown = ", ".join(n.rsplit(".", 1)[-1] for n in names[:4])
+        terminalreporter.write_line(f"{seconds:6.1f} s {nodeid} ({shown})")

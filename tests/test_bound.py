@@ -179,7 +179,13 @@ def test_every_depth_is_below_the_optimum_and_no_limit_is_the_optimum(pegs, colo
 
 
 @pytest.mark.parametrize(
-    "pegs,colors,variant", [(3, 3, "mastermind"), (3, 4, "mastermind"), (3, 5, "bulls-cows")]
+    "pegs,colors,variant",
+    [
+        (3, 3, "mastermind"),
+        # The brute force over every set two guesses leave: about 10 s each.
+        pytest.param(3, 4, "mastermind", marks=pytest.mark.slow),
+        pytest.param(3, 5, "bulls-cows", marks=pytest.mark.slow),
+    ],
 )
 def test_a_parts_floor_is_between_its_perfect_split_and_its_least_total(pegs, colors, variant):
     """``part_floor`` (the depth-0 estimate's bound of a part) against the brute force on

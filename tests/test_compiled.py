@@ -39,12 +39,43 @@ def test_profiles_follow_the_game():
     assert profile(make_game(4, 6)) == ("table", False)
     assert profile(make_game(4, 6, table=False))[0] == "packed"
     assert profile(make_game(5, 8)) == ("table", True)  # 32768 codes: node by node
-    assert set(PROFILES) == {(s, b) for s in ("table", "packed", "pair") for b in (True, False)}
+    assert set(PROFILES) == {(s, b) for s in ("table", "packed") for b in (True, False)}
     assert set(SETUP_PROFILES) == set(PROFILES)  # make setup: every game's first use
     pets = custom_game(["ant", "bug", "cat"], lambda g, s: len(set(g) & set(s)), name="pets")
-    assert profile(pets) == ("table", False)  # a symmetric feedback reads one table
+    assert profile(pets) == ("table", False)
     hints = custom_game(["ab", "ba", "bb"], lambda g, s: (g == s, g[0] in s), name="hints")
-    assert profile(hints) == ("pair", False)  # ab answers bb (False, False), bb answers ab not
+    assert profile(hints) == ("table", False)  # ab answers bb (False, False), bb answers ab not
+
+
+def _numba_type(game):
+    from numba import typeof
+
+    return typeof(game.feedback_source)
+
+
+def test_every_table_is_one_numba_type_so_its_kernels_compile_once(tmp_path, monkeypatch):
+    """A symmetric table (the Mastermind family's, in memory or mapped from a file),
+    a table and its transpose (a custom game's, Wordle's): one numba type, so that the
+    kernels a first run of Mastermind compiles serve Wordle and custom games, and a
+    mapped table compiles nothing new (each was a variant of every kernel: about 40 s)."""
+    import numpy as np
+
+    from evo.games import pegs
+    from evo.games.words import wordle_game
+
+    hints = custom_game(["ab", "ba", "bb"], lambda g, s: (g == s, g[0] in s), name="hints")
+    small = make_game(3, 3)
+    kinds = {_numba_type(g) for g in (small, make_game(4, 6), hints, wordle_game())}
+    monkeypatch.setattr(pegs, "TABLE_FILE_BYTES", 1)  # (3,4)'s table mapped, as a big game's
+    mapped = pegs.PegGame(3, 4, "mastermind", True, str(tmp_path))
+    assert not mapped.table.flags.writeable and mapped.table.base is not None  # mapped
+    kinds.add(_numba_type(mapped))
+    assert len(kinds) == 1, kinds
+    (kind,) = kinds
+    assert "readonly" in str(kind).lower() or "True" in str(kind), kind
+    t, by_secret = small.feedback_source  # the symmetric table read by secret is itself
+    assert t is by_secret and np.array_equal(t, small.table) and not t.flags.writeable
+    assert small.table.flags.writeable  # the game's own table is left as it was
 
 
 def test_work_asks_for_its_families_and_growth():
@@ -250,3 +281,68 @@ def test_evo_populations_time_does_not_count_compiling(monkeypatch):
     assert out.exit_code == 0, out.output
     assert asked == [Kernels((("table", False),), ("growth",))]
     assert json.loads(out.output)["seconds"] < 3.0
+
+
+def _compile_nothing(monkeypatch, caplog) -> list[str]:
+    """``ensure_compiled`` made to find nothing compiled and to compile nothing: returns
+    the log of what it did, the ``evo`` logger's records as the compiling starts."""
+    events: list[str] = []
+    monkeypatch.setattr(kernels, "is_compiled", lambda kind, family: False)
+
+    def children(commands):
+        events.append("started after: " + " | ".join(r.getMessage() for r in caplog.records))
+
+    monkeypatch.setattr(kernels, "_run_children", children)
+    return events
+
+
+def test_python_is_told_through_the_evo_logger_before_a_compile(monkeypatch, caplog):
+    """In Python (no ``say``: no command line prints it), compiling is announced as a
+    warning on the ``evo`` logger before it starts, with its estimate; a ``say`` (the
+    command line's line on standard error) is told it too, the logger then at INFO.
+    A first ``evo.baseline`` on a custom game compiled 29.5 s without a word."""
+    import logging
+
+    caplog.set_level(logging.INFO, logger="evo")
+    events = _compile_nothing(monkeypatch, caplog)
+    need = Kernels((("table", False),), ("growth", "lookahead"))
+    ensure_compiled(need)
+    (first, *_), done = caplog.records, caplog.records[-1]
+    assert first.name == "evo" and first.levelno == logging.WARNING
+    assert "compiling evo's kernels (growth, lookahead)" in first.getMessage()
+    assert " s" in first.getMessage() and "about " in first.getMessage()
+    assert events and "compiling evo's kernels" in events[0]  # said before it started
+    assert done.getMessage().startswith("evo's kernels compiled in")
+    caplog.clear()
+    said: list[str] = []
+    ensure_compiled(need, say=said.append)
+    assert len(said) == 2 and "compiling evo's kernels" in said[0]
+    assert [r.levelno for r in caplog.records] == [logging.INFO, logging.INFO]
+
+
+def test_the_estimate_holds_under_load(monkeypatch, caplog):
+    """Other work on the cores slows the compiling processes: the estimate grows with the
+    load average (the first run said about 51 s and took 187 s beside three other jobs),
+    and says what it would be on a quiet machine."""
+    import logging
+    import re
+
+    caplog.set_level(logging.INFO, logger="evo")
+    _compile_nothing(monkeypatch, caplog)
+    monkeypatch.setattr(kernels, "can_share_cache", lambda: False)  # one process: no plan
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    need = Kernels((("table", False),), ("growth",))
+    seconds = []
+    for load, share in ((0.0, 1.0), (5.0, 1.0), (5.0, 0.2)):
+        monkeypatch.setattr(os, "getloadavg", lambda load=load: (load, load, load))
+        monkeypatch.setattr(kernels, "_competing_share", lambda share=share: share)
+        caplog.clear()
+        ensure_compiled(need)
+        line = caplog.records[0].getMessage()
+        seconds.append(float(re.search(r"about (\d+) s", line).group(1)))  # type: ignore[union-attr]
+        assert ("when quiet" in line) == (load * share > 1), line
+    assert seconds[1] == pytest.approx(seconds[0] * (5.0 + 1) / 2, abs=1)
+    # Work run niced yields the cores: a fifth of the load competes, and leaves a core.
+    assert seconds[2] == seconds[0]
+    monkeypatch.undo()
+    assert 0.0 <= kernels._competing_share(0.05) <= 1.0  # read from the machine

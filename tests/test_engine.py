@@ -75,12 +75,12 @@ def test_threaded_scoring_chooses_the_guess_of_the_serial_kernel(heuristic):
     game = make_game(4, 6)
     rng = np.random.default_rng(5)
     cands = np.arange(game.num_codes, dtype=np.int64)
-    args = (game.num_feedbacks, _nlogn(game.num_codes), palette(game))
+    args = (game.num_feedbacks, _nlogn(game.num_codes), palette(game), 0)
     for size in (3, 20, 150, 600, 1296):
         codes = np.sort(rng.choice(game.num_codes, size, replace=False)).astype(np.int64)
         for pool in (cands, codes):
-            serial = best_guess(game.table, codes, pool, heuristic, *args)
-            assert best_guess_threads(game.table, codes, pool, heuristic, *args) == serial
+            serial = best_guess(game.feedback_source, codes, pool, heuristic, *args)
+            assert best_guess_threads(game.feedback_source, codes, pool, heuristic, *args) == serial
 
 
 def test_threads_option_reaches_the_threaded_kernel(monkeypatch):

@@ -45,10 +45,10 @@ def test_kernel_choice_is_the_first_of_the_numpy_ranking(args, source):
     """Serial and threaded kernels, table or computed feedbacks, every heuristic, both
     pools: the guess NumPy ranks first (best score, then consistent, then lowest code)."""
     game = make_game(*args)
-    src = game.table if source == "table" else game.computed_source
+    src = game.feedback_source if source == "table" else game.computed_source
     every = np.arange(game.num_codes, dtype=np.int64)
     rng = np.random.default_rng(11)
-    args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game))
+    args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game), 0)
     for codes in _code_sets(game, rng):
         for h, name in enumerate(HEURISTICS):
             for pool, cands in (("all", every), ("consistent", codes)):
@@ -65,7 +65,7 @@ def test_the_stop_at_the_lowest_score_changes_no_choice():
     game = make_game(4, 6)
     rng = np.random.default_rng(3)
     every = np.arange(game.num_codes, dtype=np.int64)
-    args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game))
+    args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game), 0)
     seen = 0
     for _ in range(300):
         codes = np.sort(rng.choice(game.num_codes, 6, replace=False)).astype(np.int64)
@@ -78,7 +78,7 @@ def test_the_stop_at_the_lowest_score_changes_no_choice():
         seen += 1
         for h in range(4):
             assert (
-                best_guess(game.table, codes, every, h, *args_)
+                best_guess(game.feedback_source, codes, every, h, *args_)
                 == ranked_guesses(game, codes, heuristic=HEURISTICS[h])[0][0]
             )
     assert seen >= 5
@@ -182,7 +182,7 @@ def test_codes_differing_only_in_absent_colors_split_a_set_alike(args):
     rng = np.random.default_rng(4)
     digits = game.digits
     every = np.arange(game.num_codes, dtype=np.int64)
-    args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game))
+    args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game), 0)
     checked = 0
     for codes in _code_sets(game, rng):
         absent = sorted(set(range(game.colors)) - set(np.unique(digits[codes]).tolist()))
@@ -202,7 +202,7 @@ def test_codes_differing_only_in_absent_colors_split_a_set_alike(args):
             assert np.array_equal(a, b)
         for h, name in enumerate(HEURISTICS):
             want = ranked_guesses(game, codes, heuristic=name)[0][0]
-            assert best_guess(game.table, codes, every, h, *args_) == want
+            assert best_guess(game.feedback_source, codes, every, h, *args_) == want
     assert checked >= 5
 
 
@@ -226,9 +226,15 @@ def test_unplayed_colors_reduce_candidates_only_below_their_history():
             for h, name in enumerate(HEURISTICS):
                 want = ranked_guesses(game, codes, heuristic=name)[0][0]
                 assert (
-                    best_guess(game.table, codes, every, h, *base, palette(game, history)) == want
+                    best_guess(
+                        game.feedback_source, codes, every, h, *base, palette(game, history), 0
+                    )
+                    == want
                 )
-                wrong += best_guess(game.table, codes, every, h, *base, palette(game, ())) != want
+                wrong += (
+                    best_guess(game.feedback_source, codes, every, h, *base, palette(game, ()), 0)
+                    != want
+                )
     assert wrong > 0
 
 
@@ -307,9 +313,9 @@ def test_most_parts_with_more_feedbacks_than_bits_in_a_word():
     game = make_game(10, 2)
     assert game.num_feedbacks > 64
     every = np.arange(game.num_codes, dtype=np.int64)
-    args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game))
+    args_ = (game.num_feedbacks, _nlogn(game.num_codes), palette(game), 0)
     kooi = HEURISTICS.index("kooi")
     for codes in _code_sets(game, np.random.default_rng(5)):
         want = ranked_guesses(game, codes, heuristic="kooi")[0]
-        got = best_guess(game.table, codes, every, kooi, *args_)
+        got = best_guess(game.feedback_source, codes, every, kooi, *args_)
         assert got == (int(want[0]) if len(want) else -1), len(codes)

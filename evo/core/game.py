@@ -298,15 +298,17 @@ class Game(ABC):
     @property
     def feedback_source(self) -> np.ndarray | tuple:
         """The compiled kernels' source of feedbacks (:mod:`evo.core.feedback_kernel`):
-        the table when there is one (with its transpose, as a pair, when the feedback is
-        not symmetric), else :attr:`computed_source` (the same numbers, computed where
-        they are needed)."""
+        the pair of the table and the table read by secret (its transpose; the table
+        itself when the feedback is symmetric), both read-only plain arrays, so that every
+        game with a table is one numba type and its kernels compile once; else
+        :attr:`computed_source` (the same numbers, computed where they are needed)."""
         t = self.table
         if t is None:
             return self.computed_source
         if self.symmetric_feedback:
-            return t
-        return (t, self._transposed)
+            t = _read_only(t)
+            return (t, t)
+        return (_read_only(t), self._transposed)
 
     @cached_property
     def _transposed(self) -> np.ndarray:
@@ -415,6 +417,16 @@ class TabledGame(Game):
         table = self.table
         assert table is not None  # kept whole, always
         return table[g, s]
+
+
+def _read_only(table: np.ndarray) -> np.ndarray:
+    """``table`` as a read-only plain C-ordered array (a view where it is one already: a
+    memory-mapped table and one built in memory are then the same numba type)."""
+    if type(table) is np.ndarray and table.flags.c_contiguous and not table.flags.writeable:
+        return table
+    view = np.ascontiguousarray(table).view(np.ndarray)
+    view.setflags(write=False)
+    return view
 
 
 def rule_state(game: Game, history: Sequence[int], code: int) -> Hashable:

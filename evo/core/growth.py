@@ -320,13 +320,16 @@ def _build_compiled(
     from evo.core.growth_kernel import grow_tree  # numba loads only when a tree is grown
 
     nfb = game.num_feedbacks
+    # Writeable C-ordered arrays: a read-only one (a tree's, a file's) would be a kind of
+    # its own to numba, compiled again.
+    codes = np.require(codes, dtype=np.int32, requirements=["C", "W"])
     if template is None:
         t_guess = np.empty(0, dtype=np.int32)
         t_child = np.empty((0, nfb), dtype=np.int32)
         root = -1
     else:
-        t_guess = np.asarray(template.guess, dtype=np.int32)
-        t_child = np.asarray(template.child, dtype=np.int32)
+        t_guess = np.array(template.guess, dtype=np.int32)
+        t_child = np.array(template.child, dtype=np.int32)
         root = int(template.root)
     arrays = grow_tree(
         game.feedback_source,

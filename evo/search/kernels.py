@@ -24,6 +24,7 @@ import functools
 import hashlib
 import importlib
 import json
+import logging
 import os
 import subprocess
 import sys
@@ -44,33 +45,35 @@ if TYPE_CHECKING:
 Family = Literal["growth", "lookahead", "search", "within", "operators"]
 FAMILIES: tuple[Family, ...] = get_args(Family)
 
-#: A kind of run, as the kernels see it: (where feedbacks come from: a table (``table``),
-#: packed codes (``packed``), or a table and its transpose (``pair``: a feedback that is
-#: not symmetric, a custom game's or Wordle's); look-ahead trees built node by node, not
-#: in one call).
+#: A kind of run, as the kernels see it: (where feedbacks come from: a table
+#: (``table``: the pair of the table and the table read by secret, one numba type for
+#: every game that keeps a table: the Mastermind family's, Wordle's, a custom game's) or
+#: packed codes (``packed``: a big game of the Mastermind family); look-ahead trees built
+#: node by node, not in one call).
 Profile = tuple[str, bool]
 
-#: The sources of feedbacks the kernels read.
-SOURCES: tuple[str, ...] = ("table", "packed", "pair")
+#: The sources of feedbacks the kernels read (one table type: a first run of Mastermind
+#: compiles what Wordle and custom games call too).
+SOURCES: tuple[str, ...] = ("table", "packed")
 
 #: Every profile.
 PROFILES: tuple[Profile, ...] = tuple((s, big) for s in SOURCES for big in (False, True))
 
 #: What ``make setup`` compiles: every profile, so that no game evo ships (the Mastermind
-#: family with its table and without, Wordle's and custom games' pair of tables) compiles
-#: on its first use, nor any test (a fresh clone's suite spent minutes compiling in its
-#: tests, two workers at once).
+#: family with its table and without, Wordle, custom games) compiles on its first use,
+#: nor any test (a fresh clone's suite spent minutes compiling in its tests, two workers
+#: at once).
 SETUP_PROFILES: tuple[Profile, ...] = PROFILES
 
 #: Seconds one process takes to compile a family for a source of feedbacks, whole trees
 #: then node by node, when nothing is compiled yet (the mutations: once the others are),
-#: for the estimate said before compiling (2 cores, 2026-11: CPU time, which a quiet
-#: machine gives as wall time).
+#: for the estimate said before compiling (2 cores, 2026-12: CPU time, which a quiet
+#: machine gives as wall time; :func:`_busy_factor` scales it to the load).
 COMPILE_SECONDS: dict[Family, tuple[float, float]] = {
-    "growth": (5.0, 0.0),
-    "lookahead": (32.0, 12.0),
-    "search": (33.0, 2.0),
-    "within": (12.0, 1.0),
+    "growth": (6.0, 0.0),
+    "lookahead": (27.0, 11.0),
+    "search": (35.0, 2.0),
+    "within": (10.0, 1.0),
     "operators": (3.0, 2.0),
 }
 
@@ -102,10 +105,7 @@ def profile(game: Game) -> Profile:
     node)."""
     from evo.search.lookahead import WHOLE_TREE_CODES
 
-    if not game.use_table:
-        source = "packed"
-    else:
-        source = "table" if game.symmetric_feedback else "pair"
+    source = "table" if game.use_table else "packed"
     return (source, game.num_codes > WHOLE_TREE_CODES)
 
 
@@ -116,6 +116,11 @@ def kernels_for(game: Game, families: Iterable[Family] = FAMILIES) -> Kernels:
     if wanted:
         wanted.add("growth")
     return Kernels((profile(game),), tuple(f for f in FAMILIES if f in wanted))
+
+
+#: The logger evo's compiling is announced on (a Python program sees it without a
+#: ``say``: a warning, which Python prints on standard error unless logging is set up).
+LOG = logging.getLogger("evo")
 
 
 def tell(line: str) -> None:
@@ -129,9 +134,10 @@ def ensure_compiled(
     say: Callable[[str], None] | None = None,
 ) -> float:
     """Compile the kernels that work on ``game`` calls (a :class:`Kernels`: those; None:
-    those of :data:`SETUP_PROFILES`), unless numba's cache has them; ``say`` is told in
-    one line before (with the estimate) and one after. Returns the seconds spent (0 when
-    cached)."""
+    those of :data:`SETUP_PROFILES`), unless numba's cache has them. Before, one line
+    with the estimate (under the machine's present load) goes to the ``evo`` logger (a
+    warning without ``say``; ``say`` is told it too) and one after. Returns the seconds
+    spent (0 when cached)."""
     if _COMPILING:
         return 0.0
     if game is None:
@@ -144,18 +150,68 @@ def ensure_compiled(
     if not missing:
         return 0.0
     plan = _plan(missing, os.cpu_count() or 1)
-    if say is not None:
-        what = ", ".join(f for f in FAMILIES if any(f == g for _, g in missing))
-        on = f" on {len(plan.groups)} processes" if len(plan.groups) > 1 else ""
-        say(f"compiling evo's kernels ({what}), once per machine: about {plan.seconds:.0f} s{on}")
+    what = ", ".join(f for f in FAMILIES if any(f == g for _, g in missing))
+    on = f" on {len(plan.groups)} processes" if len(plan.groups) > 1 else ""
+    busy = _busy_factor(max(1, len(plan.groups)))
+    load = f" (the machine is busy: about {plan.seconds:.0f} s when quiet)" if busy > 1.2 else ""
+    _announce(
+        f"compiling evo's kernels ({what}), once per machine: about "
+        f"{plan.seconds * busy:.0f} s{on}{load}",
+        say,
+    )
     start = time.perf_counter()
     if plan.groups:
         _run_children([["warm", *group] for group in plan.groups])
     _run_children([["finish", *(_job_name(k, f) for k, f in missing)]])
     seconds = time.perf_counter() - start
-    if say is not None:
-        say(f"evo's kernels compiled in {seconds:.0f} s")
+    _announce(f"evo's kernels compiled in {seconds:.0f} s", say)
     return seconds
+
+
+def _announce(line: str, say: Callable[[str], None] | None) -> None:
+    """``line`` to the ``evo`` logger (a warning when no ``say`` prints it) and ``say``."""
+    if say is None:
+        LOG.warning(line)
+    else:
+        LOG.info(line)
+        say(line)
+
+
+def _busy_factor(processes: int) -> float:
+    """How much longer than on a quiet machine ``processes`` compiling processes take now:
+    the other work's share of the cores (the load average of the last minute, of which
+    only what competes as an equal: :func:`_competing_share`) slows them (1 where it
+    leaves them a core each)."""
+    cores = os.cpu_count() or 1
+    try:
+        load = os.getloadavg()[0]
+    except (AttributeError, OSError):  # pragma: no cover - no load average (Windows)
+        return 1.0
+    return max(1.0, (load * _competing_share() + processes) / cores)
+
+
+def _competing_share(seconds: float = 0.2) -> float:
+    """The share of the machine's busy time (over ``seconds``) that competes with this
+    process as an equal: all of it when this process runs ``nice``, else what does not
+    run niced (a niced process yields the cores to it). 1 where it cannot be read."""
+    try:
+        if os.nice(0) > 0:
+            return 1.0
+        before = _cpu_times()
+        time.sleep(seconds)
+        after = _cpu_times()
+    except (OSError, ValueError, IndexError, AttributeError):
+        return 1.0
+    user, nice, system = (b - a for a, b in zip(before, after))
+    busy = user + nice + system
+    return (user + system) / busy if busy > 0 else 1.0
+
+
+def _cpu_times() -> tuple[int, int, int]:
+    """The machine's CPU time so far, in ticks: (user, niced, system) (Linux)."""
+    with open("/proc/stat", encoding="ascii") as f:
+        fields = f.readline().split()
+    return int(fields[1]), int(fields[2]), int(fields[3])
 
 
 # ---------------------------------------------------------------------------- markers

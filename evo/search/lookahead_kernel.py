@@ -392,25 +392,41 @@ def _two_passes(
     # never happen, as Mastermind's N - 1 black and 1 white), another one fewer (no win).
     most = nfb if parts <= 0 else min(parts, nfb)
     floor = _floor(heuristic, n, most)
+    # The pass and the best so far as variables, not constants: numba compiles a kernel
+    # once per kind of argument, and a constant is a kind of its own (each scan was
+    # compiled four times per source of feedbacks).
+    others, none = np.bool_(False), np.int64(-1)
     best, score = _pass(
         src,
         codes,
         _consistent(codes, cands),
-        False,
+        others,
         heuristic,
         floor,
         nfb,
         nlogn,
         palette,
-        -1,
+        none,
         np.inf,
         threaded,
     )
-    others = _floor(heuristic, n, max(most - 1, 1))
-    if score <= floor or score <= others:  # no later candidate can be lower
+    least = _floor(heuristic, n, max(most - 1, 1))
+    if score <= floor or score <= least:  # no later candidate can be lower
         return best
+    others = np.bool_(True)
     best, score = _pass(
-        src, codes, cands, True, heuristic, others, nfb, nlogn, palette, best, score, threaded
+        src,
+        codes,
+        cands,
+        others,
+        heuristic,
+        least,
+        nfb,
+        nlogn,
+        palette,
+        best,
+        score,
+        threaded,
     )
     return best
 
@@ -423,7 +439,7 @@ def _pass(
     :func:`_runs` of them on the threads."""
     if threaded:
         return _runs(src, codes, cands, others, heuristic, floor, nfb, nlogn, palette, best, score)
-    span = (0, len(cands))
+    span = (np.int64(0), np.int64(len(cands)))  # as :func:`_runs` gives it (one kind)
     return _scan_run(
         src, codes, cands, span, others, heuristic, floor, nfb, nlogn, palette, best, score
     )
