@@ -171,6 +171,7 @@ def test_a_certificate_is_not_overwritten_without_resume(tmp_path):
         == 0
     )
     before = path.read_bytes()
+    assert sorted(p.name for p in tmp_path.iterdir()) == [path.name]  # no lock left beside
     res = _run("bound", "-n", "4", "-c", "5", "--depth", "1", "--certificate", str(path))
     assert res.exit_code == 2 and "--resume" in res.output
     assert path.read_bytes() == before

@@ -5,6 +5,7 @@ file, and `evo run` names its run directory once."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -99,16 +100,21 @@ def test_the_lock_file_is_there_while_held_and_removed_after(tmp_path):
 def test_a_lock_file_replaced_meanwhile_is_taken_again(tmp_path, monkeypatch):
     """A process that opened the lock file just before its holder removed it would lock
     a file no longer there: it takes the one there now instead."""
-    import evo.runs.rundir as rundir
+    import evo.core.files as files
 
-    real = rundir._reads
+    real = files._locked
     calls = []
 
-    def stale_once(path):
+    def removed_once(path, *, what):
+        fd = real(path, what=what)
         calls.append(path)
-        return "12345 elsewhere\n" if len(calls) == 1 else real(path)
+        if len(calls) == 1:  # its holder ends now: removes it, and another makes it again
+            path.unlink()
+            path.write_text("12345 elsewhere\n")
+        return fd
 
-    monkeypatch.setattr(rundir, "_reads", stale_once)
+    monkeypatch.setattr(files, "_locked", removed_once)
     with lock_run(tmp_path):
         assert is_locked(tmp_path)
+        assert (tmp_path / LOCK).read_text().split()[0] == str(os.getpid())
     assert len(calls) == 2 and not (tmp_path / LOCK).exists()

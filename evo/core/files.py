@@ -3,6 +3,7 @@ the files users give, with one-line errors."""
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import gzip
@@ -421,8 +422,36 @@ def exclusive(lock: str | os.PathLike, *, what: str) -> Iterator[Path]:
     """Hold an exclusive ``flock`` on the file ``lock`` (made if missing; it names this
     process and host) while ``what`` is written; :class:`LockedError` at once, naming
     ``what`` and the holder, when another process holds it. The lock goes with the
-    process, however it ends."""
+    process, however it ends; released, the file is removed too (nothing is left beside
+    what was written, unless the process was killed)."""
     path = Path(lock)
+    for _ in range(3):
+        fd = _locked(path, what=what)
+        try:
+            there = os.stat(path)
+        except FileNotFoundError:
+            there = None
+        if there is not None and os.path.samestat(there, os.fstat(fd)):
+            break
+        # The file locked was removed by its last holder as it ended, after this process
+        # opened it: take the one there now.
+        os.close(fd)
+    else:
+        raise LockedError(errno.EBUSY, f"{what}: its lock keeps changing hands; try again")
+    try:
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()} {socket.gethostname()}\n".encode(), 0)
+        yield path
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()  # while still held: a process after it takes a new one
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        os.close(fd)
+
+
+def _locked(path: Path, *, what: str) -> int:
+    """A descriptor of ``path`` (made if missing) holding its exclusive ``flock``;
+    :class:`LockedError` naming ``what`` and the holder when another process holds it."""
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o666)
     except OSError as e:
@@ -438,13 +467,7 @@ def exclusive(lock: str | os.PathLike, *, what: str) -> Iterator[Path]:
             f"{what} is being written by process {pid} on host {host}; "
             "wait for it to end (or stop it) first",
         ) from None
-    try:
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()} {socket.gethostname()}\n".encode(), 0)
-        yield path
-    finally:
-        fcntl.flock(fd, fcntl.LOCK_UN)
-        os.close(fd)
+    return fd
 
 
 def lock_beside(path: str | os.PathLike) -> Path:

@@ -24,7 +24,6 @@ import errno
 import fcntl
 import json
 import os
-import socket
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import ExitStack, contextmanager
@@ -81,47 +80,18 @@ def lock_run(run_dir: str | os.PathLike) -> Iterator[Path]:
         finally:
             _HELD[path] -= 1
         return
-    lock = path / LOCK
-    mine = f"{os.getpid()} {socket.gethostname()}\n"  # what exclusive writes into it
     with ExitStack() as stack:
-        for _ in range(3):
-            held = stack.enter_context(ExitStack())
-            try:
-                held.enter_context(exclusive(lock, what=str(run_dir)))
-            except LockedError as e:
-                kind = RunLockedError if e.errno == errno.EBUSY else RunDirError
-                raise kind(str(e.strerror)) from None
-            if _reads(lock) == mine:
-                break
-            # The lock taken was a file its last holder removed as it ended (after this
-            # process opened it): take the one there now.
-            held.close()
-        else:
-            raise RunLockedError(f"{run_dir}: its lock keeps changing hands; try again")
-        # Removed while still held, as the run is left (a finished run keeps no lock file).
-        held.callback(_remove, lock)
+        try:
+            stack.enter_context(exclusive(path / LOCK, what=str(run_dir)))
+        except LockedError as e:
+            kind = RunLockedError if e.errno == errno.EBUSY else RunDirError
+            raise kind(str(e.strerror)) from None
         remove_temporaries(path)
         _HELD[path] = 1
         try:
             yield path
         finally:
             _HELD.pop(path, None)
-
-
-def _reads(path: Path) -> str | None:
-    """The text of a lock file, or None when it is gone."""
-    try:
-        return path.read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-
-
-def _remove(path: Path) -> None:
-    """Remove a lock file being released (a file already gone is fine)."""
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        pass
 
 
 def is_locked(run_dir: str | os.PathLike) -> bool:
