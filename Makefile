@@ -47,8 +47,8 @@ lint: setup
 
 setup: $(STAMP) dot chromium kernels
 
-# evo's compiled kernels for every profile (the Mastermind family with its feedback table and
-# without, Wordle's and custom games' pair of tables), compiled once per machine in processes
+# evo's compiled kernels for every profile (games with a feedback table: the Mastermind family's,
+# Wordle's, custom games'; and big Mastermind games without one), compiled once per machine in processes
 # side by side, so that no command's clock and no test pays for it (a command compiles what it
 # needs first, and says so, when this was not done).
 kernels: $(STAMP)
