@@ -502,7 +502,7 @@ def evolve(
         )
     except BaselineRefused as e:
         raise e.citing(PYTHON_OPTION) from None
-    _compiled(plan.game)
+    _compiled(cfg, plan.game)
     if path is not None:
         from evo.runs.rundir import CONFIG, write_config
 
@@ -590,7 +590,7 @@ def steps(
         plan = check_run(cfg, cache=_cache_root(cache), time_limit=time_limit, trees=list(plant))
     except BaselineRefused as e:
         raise e.citing(PYTHON_OPTION) from None
-    _compiled(plan.game)
+    _compiled(cfg, plan.game)
     engine = make_engine(cfg, plan.game)
     with engine.running():
         state = engine.first(plan.planted(cfg))
@@ -601,14 +601,18 @@ def steps(
             return
 
 
-def _compiled(game: Game) -> None:
-    """The kernels a run of ``game`` uses, compiled before its clock starts (once per
-    machine: said on standard error)."""
+def _compiled(config: Config, game: Game) -> None:
+    """The kernels a run of ``config`` on ``game`` uses, compiled before its clock starts
+    (once per machine: said on standard error)."""
     import sys
 
+    from evo.ea.engine import run_kernels
     from evo.search.kernels import ensure_compiled
 
-    ensure_compiled(game, say=lambda line: print(f"evo: {line}", file=sys.stderr, flush=True))
+    def say(line: str) -> None:
+        print(f"evo: {line}", file=sys.stderr, flush=True)
+
+    ensure_compiled(run_kernels(config, game), say=say)
 
 
 def _run_dir(run_dir: str | os.PathLike, config: Config) -> Path:

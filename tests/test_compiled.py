@@ -90,6 +90,35 @@ def test_work_asks_for_its_families_and_growth():
         parse_job("search:table:deep")
 
 
+def test_a_run_asks_for_the_depth_limited_search_only_when_it_may_call_it(monkeypatch):
+    """quick's run never searches within a depth: its first run does not compile that
+    family (about 10 s on the longest compiling process); a limit on the worst case, a
+    mutation keeping or lowering a subtree's depth, or an operator of one's own asks for
+    it. ``evo.evolve`` compiles what the run asks for."""
+    import evo
+    from evo.config import load_config
+    from evo.ea.engine import run_kernels
+
+    game = make_game(4, 6)
+    quick = load_config("quick")
+    assert run_kernels(quick, game).families == ("growth", "lookahead", "search", "operators")
+    for override in (
+        "max_guesses=7",
+        "mutation.operators.0.keep_depth=true",
+        "mutation.operators.1.keep_depth=true",
+        "mutation.operators.1.shallower=true",
+    ):
+        assert run_kernels(load_config("quick", [override]), game).families == FAMILIES, override
+    evo.register_operator("evo-test-mine", lambda tree, *, rng: tree)
+    mine = quick.model_dump()
+    mine["mutation"]["operators"].append({"kind": "evo-test-mine", "weight": 1})
+    assert run_kernels(load_config(mine), game).families == FAMILIES
+    asked = _slow_compile(monkeypatch, 0.0)
+    operators = {"mutation": quick.model_dump()["mutation"]}  # quick's, on a tiny game
+    evo.evolve(make_game(3, 3), operators, seed=1, generations=1, workers=1)
+    assert asked == [Kernels((("table", False),), ("growth", "lookahead", "search", "operators"))]
+
+
 def test_nothing_is_compiled_and_nothing_said_when_the_markers_are_there():
     """Once compiled (make setup did), a command finds every marker, compiles nothing
     and says nothing."""
@@ -184,7 +213,9 @@ def test_the_compiling_processes_import_this_evo_whatever_the_folder(tmp_path, m
 @pytest.mark.heavy  # compiles every kernel from an empty cache: minutes
 def test_a_fresh_machine_compiles_once_and_the_run_compiles_nothing(tmp_path):
     """A fresh numba cache: the first run says it compiles (once), and the run then
-    loads every kernel it calls from the cache (numba's 'data saved' never appears)."""
+    loads every kernel it calls from the cache (numba's 'data saved' never appears).
+    quick's run leaves out the depth-limited search; a run that keeps depths compiles
+    it first, alone and once, and then nothing."""
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba"), "EVO_CACHE": str(tmp_path)}
     evo = [str(Path(sys.executable).parent / "evo")]
     args = [*evo, "run", str(ROOT / "configs/quick.yaml"), "--runs", str(tmp_path / "runs")]
@@ -192,13 +223,22 @@ def test_a_fresh_machine_compiles_once_and_the_run_compiles_nothing(tmp_path):
     first = run_or_dump(args, env=env, timeout=1200)
     assert first.returncode == 0, first.stderr
     assert first.stderr.count("compiling evo's kernels") == 1, first.stderr
+    assert "kernels (growth, lookahead, search, operators)" in first.stderr, first.stderr
     assert "kernels compiled in" in first.stderr
-    again = run_or_dump(args, env={**env, "NUMBA_DEBUG_CACHE": "1"}, timeout=600)
-    assert again.returncode == 0, again.stderr
-    assert "compiling" not in again.stderr
-    assert "data loaded" in again.stdout  # the debug output is there to be read
-    saved = [line for line in again.stdout.splitlines() if "data saved" in line]
-    assert saved == [], saved[:5]
+    deep = [*args, "--set", "mutation.operators.0.keep_depth=true"]
+    deep += ["--set", "mutation.operators.1.keep_depth=true"]
+    for command, compiles in ((args, None), (deep, "within"), (deep, None)):
+        said = run_or_dump(command, env={**env, "NUMBA_DEBUG_CACHE": "1"}, timeout=1200)
+        assert said.returncode == 0, said.stderr
+        if compiles is None:
+            assert "compiling" not in said.stderr
+        else:
+            assert said.stderr.count("compiling evo's kernels") == 1, said.stderr
+            assert f"compiling evo's kernels ({compiles})" in said.stderr, said.stderr
+        assert "data loaded" in said.stdout  # the debug output is there to be read
+        # The compiling processes' output is their own: the run itself saves nothing.
+        saved = [line for line in said.stdout.splitlines() if "data saved" in line]
+        assert saved == [], saved[:5]
 
 
 def _slow_compile(monkeypatch, seconds: float) -> list:

@@ -48,9 +48,10 @@ def resume(
 
         check_cluster(cfg, scheduler=scheduler)
         plan = check_run(cfg, cache=cache_dir(), plant=False)
+        from evo.ea.engine import run_kernels
         from evo.search.kernels import ensure_compiled
 
-        ensure_compiled(plan.game, say=lambda line: click.echo(line, err=True))
+        ensure_compiled(run_kernels(cfg, plan.game), say=lambda line: click.echo(line, err=True))
         execute(
             cfg,
             run_dir,

@@ -69,9 +69,11 @@ def run(
     check_cluster(cfg, scheduler=scheduler)  # a scheduler that does not answer, or no worker
     # What can fail before a run, before its directory: the planted baselines too.
     plan = check_run(cfg, cache=cache_dir(), time_limit=time_limit)
+    from evo.ea.engine import run_kernels
     from evo.search.kernels import ensure_compiled
 
-    ensure_compiled(plan.game, say=lambda line: click.echo(line, err=True))  # off the clock
+    # Off the clock: what this run calls (quick's never searches within a depth).
+    ensure_compiled(run_kernels(cfg, plan.game), say=lambda line: click.echo(line, err=True))
     from evo.runs.rundir import create_run_dir
 
     run_dir = create_run_dir(cfg, root=runs)

@@ -20,12 +20,15 @@ from __future__ import annotations
 import contextlib
 import time
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from evo.config import Config
 from evo.core.game import Game
 from evo.core.tree import Tree
 from evo.ea.state import State
+
+if TYPE_CHECKING:
+    from evo.search.kernels import Kernels
 
 
 class Population:
@@ -93,9 +96,8 @@ class Islands:
     def running(self) -> Iterator[None]:
         """Where the epochs run: this process, a local Dask cluster or a scheduler's."""
         from evo.ea.cluster import island_map
-        from evo.search.kernels import kernels_for
 
-        kernels = kernels_for(self.game)
+        kernels = run_kernels(self.config, self.game)
         with island_map(self.config, scheduler=self.scheduler, kernels=kernels) as run_map:
             self.run_map = run_map
             yield
@@ -164,3 +166,35 @@ def operator_kinds(config: Config) -> set[str]:
     """The operator kinds (and the selection) a config names."""
     kinds = {config.crossover.operator.kind} | {m.kind for m in config.mutation.operators}
     return kinds | {config.selection.method}
+
+
+#: The parameters of evo's own mutations that make their exact searches keep within a
+#: depth (the depth-limited search: the kernels' ``within`` family).
+DEPTH_PARAMETERS = ("keep_depth", "shallower")
+
+
+def searches_within_depth(config: Config) -> bool:
+    """Whether a run of ``config`` may call the depth-limited exact search: a limit on the
+    worst case (``max_guesses``), a mutation that keeps or lowers a subtree's depth
+    (:data:`DEPTH_PARAMETERS`), or an operator or selection registered from Python (it
+    may call anything)."""
+    from evo.config import BUILTIN_KINDS, BUILTIN_SELECTIONS
+
+    if config.max_guesses is not None or config.selection.method not in BUILTIN_SELECTIONS:
+        return True
+    entries = [config.crossover.operator, *config.mutation.operators]
+    return any(
+        e.kind not in BUILTIN_KINDS or any(getattr(e, p, False) for p in DEPTH_PARAMETERS)
+        for e in entries
+    )
+
+
+def run_kernels(config: Config, game: Game) -> Kernels:
+    """The compiled kernels a run of ``config`` on ``game`` calls, compiled before its
+    clock: every family but the depth-limited search's unless the run may call it
+    (:func:`searches_within_depth`), which a first run of quick would compile for
+    nothing (about 10 s on its longest compiling process)."""
+    from evo.search.kernels import FAMILIES, kernels_for
+
+    within = searches_within_depth(config)
+    return kernels_for(game, tuple(f for f in FAMILIES if within or f != "within"))

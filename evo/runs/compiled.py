@@ -188,7 +188,8 @@ def _search(game: Game) -> None:
 
 def _within(game: Game) -> None:
     """The exact search within a depth limit: its policies and classes, the second
-    objective's, and the exhaustive mutation (which keeps the depth or not)."""
+    objective's, and the mutations that keep a subtree's depth (a run asks for this family
+    only when it may: evo.ea.engine.run_kernels)."""
     from evo.search.exact import Solver, shared_solver
 
     half = game.all_codes().astype(np.int64)[: game.num_codes // 2]
@@ -199,21 +200,24 @@ def _within(game: Game) -> None:
             )
         # The second objective's sets three guesses from the limit (its own kernel).
         Solver(game, policy=policy, fewest_last=True).total(half, depth=4)
-    _exhaustive(game)
+    _greedy(game, exact_below=10, depths=(True,))
+    _exhaustive(game, depths=(True,))
 
 
 def _operators(game: Game) -> None:
-    """The mutations as a run calls them (their look-ahead and exact search together)."""
-    _greedy(game, exact_below=10)
-    _exhaustive(game)
+    """The mutations as a run calls them (their look-ahead and exact search together),
+    without a depth to keep (that calls the depth-limited search: the within family)."""
+    _greedy(game, exact_below=10, depths=(False,))
+    _exhaustive(game, depths=(False,))
 
 
-def _greedy(game: Game, *, exact_below: int) -> None:
+def _greedy(game: Game, *, exact_below: int, depths: Sequence[bool] = (False, True)) -> None:
+    """The greedy mutation, keeping each subtree's depth or not (``depths``)."""
     from evo.core.growth import random_breaker
     from evo.ea.mutation import greedy_mutation
 
     tree = random_breaker(game, rng=np.random.default_rng(0))
-    for keep_depth in (False, True):
+    for keep_depth in depths:
         greedy_mutation(
             tree,
             rng=np.random.default_rng(0),
@@ -224,12 +228,14 @@ def _greedy(game: Game, *, exact_below: int) -> None:
         )
 
 
-def _exhaustive(game: Game) -> None:
+def _exhaustive(game: Game, *, depths: Sequence[bool] = (False, True)) -> None:
+    """The exhaustive mutation of every guess set, keeping each subtree's depth or not
+    (``depths``)."""
     from evo.core.growth import random_breaker
     from evo.ea.mutation import exhaustive_mutation
 
     tree = random_breaker(game, rng=np.random.default_rng(0))
-    for keep_depth in (False, True):
+    for keep_depth in depths:
         for guesses in _GUESSES:
             exhaustive_mutation(
                 tree,

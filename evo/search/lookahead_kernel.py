@@ -333,13 +333,15 @@ def _scan_range(
         nb += 1
         if nb == _BLOCK:
             best, score, stop = _scan(
-                src, codes, nb, not others, heuristic, floor, nlogn, scratch, best, score
+                src, codes, np.int64(nb), not others, heuristic, floor, nlogn, scratch, best, score
             )
             nb = 0
             if stop:
                 return best, score, True
     if nb > 0:
-        return _scan(src, codes, nb, not others, heuristic, floor, nlogn, scratch, best, score)
+        # ``nb`` as int64 at both calls (numba typed one as the constant 0: a second scan).
+        count = np.int64(nb)
+        return _scan(src, codes, count, not others, heuristic, floor, nlogn, scratch, best, score)
     return best, score, False
 
 
@@ -370,7 +372,7 @@ def best_guess(src, codes, cands, heuristic, nfb, nlogn, palette, parts=0):  # p
     consistent, then lowest code". So each candidate is dropped as soon as its partial
     score reaches the best, and the scan stops once the best reaches the lowest score
     any later candidate could have (:func:`_floor`)."""
-    return _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, False, parts)
+    return _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, np.bool_(False), parts)
 
 
 @njit(cache=True)
@@ -379,7 +381,8 @@ def best_guess_threads(
 ):  # pragma: no cover
     """:func:`best_guess` with each pass's candidates cut into runs scored on numba's
     threads (:func:`_runs`): the same guess."""
-    return _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, True, parts)
+    # ``threaded`` a variable, not a constant: the passes compiled once for both.
+    return _two_passes(src, codes, cands, heuristic, nfb, nlogn, palette, np.bool_(True), parts)
 
 
 @njit(cache=True)
