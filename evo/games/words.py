@@ -623,7 +623,10 @@ class HardRule(GuessRule):
     (:func:`evo.games.words.revealed`): the green letter of each place (-1 where none),
     and the least count of each letter, the most shown green or yellow in one guess; a
     guess is legal when :func:`evo.games.words.hard_mode_allows` it (the AND of
-    :func:`~evo.games.words.hard_mode_mask` over the history)."""
+    :func:`~evo.games.words.hard_mode_mask` over the history). It narrows: each step ANDs
+    one more mask, so a longer history allows a subset of what its prefixes allow."""
+
+    narrows = True
 
     def __init__(self, game: WordleGame):
         self._letters = game.letters
