@@ -19,7 +19,7 @@ from evo.core.game import GuessRule
 from evo.games.custom import CustomGame, custom_game
 from evo.games.words import wordle_game
 from evo.proofs.bound import Bounder
-from evo.proofs.firsts import decide, parts_of
+from evo.proofs.firsts import decide, new_ranking, parts_of, rank_first_guesses
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED
 
@@ -204,3 +204,19 @@ def test_a_rule_that_widens_never_gets_the_relaxation():
     assert all(decide(game, g).low == truth[g] for g in truth)
     # Where the relaxation is wrong: a rule that said it narrows would be stated more.
     assert any(decide(liar, g).low > truth[g] for g in truth)
+
+
+def test_no_cut_is_taken_from_a_first_guess_with_no_breaker_within_the_limit(hard_game):
+    want = {
+        g: least(SECRETS, marks, guesses=GUESSES, legal=hard, first=g, within=3) for g in GUESSES
+    }
+    none = [g for g in GUESSES if want[g] == INF]
+    assert none and len(none) < len(GUESSES)
+    ranking = new_ranking(hard_game, max_guesses=3)
+    # A floor of 0 (true of any first guess) puts it first: solved outright, it has none.
+    ranking.entries[hard_game.parse_code(none[0])].low = 0
+    cuts: list[int] = []
+    rank_first_guesses(hard_game, ranking=ranking, progress=lambda r: cuts.append(r.cut))
+    assert ranking.optimum is not None and ranking.optimum.low == min(want.values())
+    # Two first guesses solved with no cut (that one, then the next), then a cut.
+    assert sum(c >= UNBOUNDED for c in cuts) == 2 and cuts[-1] < UNBOUNDED

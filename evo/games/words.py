@@ -631,15 +631,25 @@ class HardRule(GuessRule):
     def __init__(self, game: WordleGame):
         self._letters = game.letters
         self._legal: dict[Hashable, np.ndarray] = {}
+        #: The state after each (state, guess, feedback): searches walk the same steps
+        #: from the same states many times (each set's key walks its history).
+        self._after: dict[tuple, tuple] = {}
 
     def start(self) -> tuple:
         return ((-1,) * LENGTH, (0,) * 26)
 
     def after(self, state: Hashable, guess: int, feedback: int) -> tuple:
         assert isinstance(state, tuple)
-        greens, least = revealed(self._letters[int(guess)], int(feedback))
-        merged = tuple(b if b >= 0 else a for a, b in zip(state[0], greens))
-        return (merged, tuple(max(a, b) for a, b in zip(state[1], least)))
+        step = (state, int(guess), int(feedback))
+        hit = self._after.get(step)
+        if hit is None:
+            greens, least = revealed(self._letters[step[1]], step[2])
+            merged = tuple(b if b >= 0 else a for a, b in zip(state[0], greens))
+            hit = (merged, tuple(max(a, b) for a, b in zip(state[1], least)))
+            if len(self._after) > 1 << 18:
+                self._after.clear()
+            self._after[step] = hit
+        return hit
 
     def legal(self, state: Hashable) -> np.ndarray:
         hit = self._legal.get(state)

@@ -205,42 +205,10 @@ class Bounder:
         (``exact``) when a subtree of that least plays only guesses the rule allows (the
         rule does not bind). ``max_guesses``: every code solved within that many more
         guesses (its floor; :data:`UNBOUNDED` when none can be)."""
-        rule = self.game.rule
-        if rule is None or not rule.narrows:
-            raise ValueError(f"{self.game.name} has no rule on guesses that narrows")
-        s = np.sort(np.asarray(codes, dtype=np.int64))
-        state = rule_state(self.game, node.history, int(s[0]))
-        legal = legal_in(self.game, state)
-        # The kernels read a set's codes as guesses among the given ones (the rule's
-        # contract: a code still possible is legal).
-        if not np.isin(s, legal).all():
-            raise ValueError(f"{self.game.name}'s rule does not allow every code still possible")
-        solver = self.solver.narrowed(legal)
-        low = solver.solve(s, Node(self.game), budget, depth=max_guesses)
-        exact = low < budget and self._allowed(solver, s, state, max_guesses)
+        low, exact = self.solver.relaxed(
+            np.sort(np.asarray(codes, dtype=np.int64)), node, budget, depth=max_guesses
+        )
         return Relaxed(int(low), exact)
-
-    def _allowed(
-        self, solver: Solver, codes: np.ndarray, state: Hashable, depth: int | None
-    ) -> bool:
-        """Whether the subtree of least total ``solver`` found for ``codes`` (within
-        ``depth`` guesses) plays only guesses the rule allows from ``state`` down (a set
-        of one or two codes plays its own, which the rule allows)."""
-        rule = self.game.rule
-        assert rule is not None
-        if len(codes) <= 2:
-            return True
-        guess = solver.best_guess(codes, depth=depth)
-        if not rule.legal(state)[guess]:
-            return False
-        fb = self.game.feedback_row(guess)[codes]
-        below = None if depth is None else depth - 1
-        for f in np.unique(fb).tolist():
-            if f != self.game.win:
-                after = rule.after(state, guess, f)
-                if not self._allowed(solver, codes[fb == f], after, below):
-                    return False
-        return True
 
     def _need_history(self, node: Node | None) -> None:
         """Refuse a set of unknown history in a game with a rule on guesses: its legal

@@ -416,11 +416,16 @@ class _Ranker:
 
     def go(self, mapper: Callable) -> None:
         r = self.ranking
-        if r.cut >= UNBOUNDED:
-            # No cut yet: the first guess of least perfect-split floor solved outright.
-            first = min(r.entries.values(), key=_rank)
+        while r.cut >= UNBOUNDED:
+            # No cut yet: the first guess of least perfect-split floor solved outright (the
+            # next, while those have no breaker within the limit on guesses).
+            rest = [e for e in r.entries.values() if e.low < UNBOUNDED and not e.exact]
+            if not rest:
+                break
+            first = min(rest, key=_rank)
             self.take(mapper(decide_many, [self.task([first.guess], UNBOUNDED, True)]))
-            r.cut = first.low + 1
+            if first.low < UNBOUNDED:
+                r.cut = first.low + 1
         rounds, batch = 0, SCAN_FIRST
         while True:
             self.lower_cut()

@@ -268,6 +268,46 @@ class Solver:
         out._gathered, out._watched, out._py_nodes = (0, -1), None, 0
         return out
 
+    def relaxed(
+        self, codes: np.ndarray, node: Node, bound: int, *, depth: int | None = None
+    ) -> tuple[int, bool]:
+        """Under a rule that narrows: ``(low, exact)``, the least total of ``codes``
+        (sorted) at ``node`` when every guess below may be any guess legal at the node
+        (:meth:`narrowed`), a floor of its total under the rule (``>= bound`` when it
+        reaches ``bound``); ``exact`` when the least subtree found obeys the rule (its
+        total is then the rule's least). ``depth``: within that many guesses."""
+        rule = self.game.rule
+        if rule is None or not rule.narrows:
+            raise ValueError(f"{self.game.name} has no rule on guesses that narrows")
+        state = rule_state(self.game, node.history, int(codes[0]))
+        mask = np.asarray(rule.legal(state), dtype=bool)
+        # The kernels read a set's codes as guesses among the given ones (the rule's
+        # contract: a code still possible is legal).
+        if not mask[codes].all():
+            raise ValueError(f"{self.game.name}'s rule does not allow every code still possible")
+        solver = self.narrowed(np.flatnonzero(mask))
+        low = solver.solve(codes, Node(self.game), bound, depth=depth)
+        return low, low < bound and solver._obeys(codes, state, depth)
+
+    def _obeys(self, codes: np.ndarray, state: Hashable, depth: int | None) -> bool:
+        """Whether the least subtree this (narrowed) solver found for ``codes`` (within
+        ``depth`` guesses) plays only guesses the game's rule allows from ``state`` down
+        (a set of one or two codes plays its own, which the rule allows)."""
+        rule = self.game.rule
+        assert rule is not None
+        if len(codes) <= 2:
+            return True
+        guess = self.best_guess(codes, depth=depth)
+        if not rule.legal(state)[guess]:
+            return False
+        fb = self.game.feedback_row(guess)[codes]
+        below = None if depth is None else depth - 1
+        for f in np.unique(fb).tolist():
+            if f != self.game.win:
+                if not self._obeys(codes[fb == f], rule.after(state, guess, f), below):
+                    return False
+        return True
+
     @property
     def nodes(self) -> int:
         """Code sets searched so far (scored, not found in the memo)."""
