@@ -235,8 +235,9 @@ def decide(
     max_guesses: int | None = None,
 ) -> Decision:
     """Decide first guess ``guess`` against ``cut`` (the module's steps): its least
-    total when below the cut, else a floor of at least the cut. ``solve``: the exact
-    search after the ``V_0`` step (else that step alone: a floor). ``max_guesses``: only
+    total when below the cut, else a floor of at least the cut. ``solve``: the relaxed
+    floors (under a rule that narrows) and the exact search after the ``V_0`` step (else
+    that step alone: a floor). ``max_guesses``: only
     the breakers that solve every code within that many guesses, the first included
     (the ``V_0`` floors hold all the same: a limit only raises the least total)."""
     start = time.monotonic()
