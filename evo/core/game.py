@@ -54,6 +54,13 @@ class GuessRule(ABC):
     state. Contract: a code still possible at a node is legal there (so that every node
     has a legal guess that helps, and a node of one or two codes plays one of them)."""
 
+    #: Whether the rule narrows: the guesses legal after a history are among those legal
+    #: after any of its prefixes (Wordle's hard mode). A search may then bound a node's
+    #: cost from below by letting every guess below it use the node's legal guesses (a
+    #: relaxation, :func:`evo.proofs.firsts.relaxed_bound`). False unless a rule says so:
+    #: a custom rule may widen what is legal (the relaxation would then be wrong).
+    narrows: bool = False
+
     @abstractmethod
     def start(self) -> Hashable:
         """The state at the root."""

@@ -237,7 +237,10 @@ class CustomGame(TabledGame):
 class StepRule(GuessRule):
     """A rule made of steps: ``allowed[h, f, g]`` says whether guess ``g`` may follow
     guess ``h`` answered ``f``; the state is the set of (guess, feedback) steps above a
-    node, and a guess is legal when every step allows it."""
+    node, and a guess is legal when every step allows it. It narrows: a longer history
+    only adds steps to AND."""
+
+    narrows = True
 
     def __init__(self, allowed: np.ndarray):
         self.allowed = np.asarray(allowed, dtype=bool)

@@ -623,20 +623,33 @@ class HardRule(GuessRule):
     (:func:`evo.games.words.revealed`): the green letter of each place (-1 where none),
     and the least count of each letter, the most shown green or yellow in one guess; a
     guess is legal when :func:`evo.games.words.hard_mode_allows` it (the AND of
-    :func:`~evo.games.words.hard_mode_mask` over the history)."""
+    :func:`~evo.games.words.hard_mode_mask` over the history). It narrows: each step ANDs
+    one more mask, so a longer history allows a subset of what its prefixes allow."""
+
+    narrows = True
 
     def __init__(self, game: WordleGame):
         self._letters = game.letters
         self._legal: dict[Hashable, np.ndarray] = {}
+        #: The state after each (state, guess, feedback): searches walk the same steps
+        #: from the same states many times (each set's key walks its history).
+        self._after: dict[tuple, tuple] = {}
 
     def start(self) -> tuple:
         return ((-1,) * LENGTH, (0,) * 26)
 
     def after(self, state: Hashable, guess: int, feedback: int) -> tuple:
         assert isinstance(state, tuple)
-        greens, least = revealed(self._letters[int(guess)], int(feedback))
-        merged = tuple(b if b >= 0 else a for a, b in zip(state[0], greens))
-        return (merged, tuple(max(a, b) for a, b in zip(state[1], least)))
+        step = (state, int(guess), int(feedback))
+        hit = self._after.get(step)
+        if hit is None:
+            greens, least = revealed(self._letters[step[1]], step[2])
+            merged = tuple(b if b >= 0 else a for a, b in zip(state[0], greens))
+            hit = (merged, tuple(max(a, b) for a, b in zip(state[1], least)))
+            if len(self._after) > 1 << 18:
+                self._after.clear()
+            self._after[step] = hit
+        return hit
 
     def legal(self, state: Hashable) -> np.ndarray:
         hit = self._legal.get(state)

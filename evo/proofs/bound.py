@@ -93,6 +93,15 @@ class CertificateError(ValueError):
 
 
 # --------------------------------------------------------------------- one code set
+@dataclass(frozen=True)
+class Relaxed:
+    """A set's floor under a narrowing rule (:meth:`Bounder.relaxed`): ``low``, and
+    whether it is the set's least total under the rule (``exact``)."""
+
+    low: int
+    exact: bool
+
+
 class Bounder:
     """``V_d`` of code sets of one game (the module's recursion), with a memo of the
     bounds proved so far per set. Each call's answer is a lower bound of the set's
@@ -179,6 +188,27 @@ class Bounder:
         self._need_history(node)
         s = np.sort(np.asarray(codes, dtype=np.int64))
         return self._bound(s, node, depth, budget, self.parts)
+
+    def relaxed(
+        self,
+        codes: np.ndarray,
+        node: Node,
+        *,
+        budget: int = UNBOUNDED,
+        max_guesses: int | None = None,
+    ) -> Relaxed:
+        """A floor of the least total of ``codes`` at ``node`` under the game's rule, which
+        must narrow (:attr:`~evo.core.game.GuessRule.narrows`): the least total when every
+        guess below may be any guess legal at the node (the rule's strategies are among
+        those), by the compiled search; when below ``budget`` the exact least of that
+        relaxation, else a floor of at least ``budget``. It is the rule's least total too
+        (``exact``) when a subtree of that least plays only guesses the rule allows (the
+        rule does not bind). ``max_guesses``: every code solved within that many more
+        guesses (its floor; :data:`UNBOUNDED` when none can be)."""
+        low, exact = self.solver.relaxed(
+            np.sort(np.asarray(codes, dtype=np.int64)), node, budget, depth=max_guesses
+        )
+        return Relaxed(int(low), exact)
 
     def _need_history(self, node: Node | None) -> None:
         """Refuse a set of unknown history in a game with a rule on guesses: its legal

@@ -9,7 +9,11 @@ against a ``cut`` (:func:`decide`), its parts the largest first:
 
 1. each part's perfect split, then its ``V_0`` (the best second guess's split, the small
    parts' floors), stopping as soon as the class total reaches the cut;
-2. if it is still below, each part's exact search with the budget that would lift the
+2. under a rule on guesses that narrows (Wordle's hard mode), each part's relaxed floor
+   (:meth:`~evo.proofs.bound.Bounder.relaxed`: every guess below the part any guess legal
+   at its node, a compiled search) with the budget that would lift the class to the cut;
+   a part whose least subtree there the rule allows is solved by it;
+3. if it is still below, each part's exact search with the budget that would lift the
    class to the cut: a search that reaches it rules the first guess out, and one that
    ends below it solves the part. Every part solved: the first guess's least total.
 
@@ -230,9 +234,10 @@ def decide(
     solve: bool = True,
     max_guesses: int | None = None,
 ) -> Decision:
-    """Decide first guess ``guess`` against ``cut`` (the module's two steps): its least
-    total when below the cut, else a floor of at least the cut. ``solve``: the exact
-    search after the ``V_0`` step (else that step alone: a floor). ``max_guesses``: only
+    """Decide first guess ``guess`` against ``cut`` (the module's steps): its least
+    total when below the cut, else a floor of at least the cut. ``solve``: the relaxed
+    floors (under a rule that narrows) and the exact search after the ``V_0`` step (else
+    that step alone: a floor). ``max_guesses``: only
     the breakers that solve every code within that many guesses, the first included
     (the ``V_0`` floors hold all the same: a limit only raises the least total)."""
     start = time.monotonic()
@@ -252,10 +257,25 @@ def decide(
     if not solve:
         return Decision(guess, total, False, cut, time.monotonic() - start, solve)
     solver = _solver(game, exact_below)
+    solved = [False] * len(parts)
+    if game.rule is not None and game.rule.narrows:
+        # A narrowing rule: each part's relaxation (every guess below it any guess legal
+        # at the part's node), compiled, before the search that follows the rule.
+        for i, codes in enumerate(parts):
+            if total >= cut:
+                return Decision(guess, total, False, cut, time.monotonic() - start)
+            if len(codes) <= 2:
+                continue
+            budget = cut - (total - lows[i]) if cut < UNBOUNDED else UNBOUNDED
+            limit = None if max_guesses is None else max_guesses - 1
+            relaxed = solver.relaxed(codes, node, budget=budget, max_guesses=limit)
+            total += max(relaxed.low, lows[i]) - lows[i]
+            lows[i] = max(relaxed.low, lows[i])
+            solved[i] = relaxed.exact  # a subtree of that least total the rule allows
     for i, codes in enumerate(parts):
         if total >= cut:
             return Decision(guess, total, False, cut, time.monotonic() - start)
-        if len(codes) <= 2 and max_guesses is None:
+        if solved[i] or (len(codes) <= 2 and max_guesses is None):
             continue
         budget = cut - (total - lows[i]) if cut < UNBOUNDED else UNBOUNDED
         if max_guesses is None:
@@ -397,11 +417,16 @@ class _Ranker:
 
     def go(self, mapper: Callable) -> None:
         r = self.ranking
-        if r.cut >= UNBOUNDED:
-            # No cut yet: the first guess of least perfect-split floor solved outright.
-            first = min(r.entries.values(), key=_rank)
+        while r.cut >= UNBOUNDED:
+            # No cut yet: the first guess of least perfect-split floor solved outright (the
+            # next, while those have no breaker within the limit on guesses).
+            rest = [e for e in r.entries.values() if e.low < UNBOUNDED and not e.exact]
+            if not rest:
+                break
+            first = min(rest, key=_rank)
             self.take(mapper(decide_many, [self.task([first.guess], UNBOUNDED, True)]))
-            r.cut = first.low + 1
+            if first.low < UNBOUNDED:
+                r.cut = first.low + 1
         rounds, batch = 0, SCAN_FIRST
         while True:
             self.lower_cut()

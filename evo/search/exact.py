@@ -43,6 +43,7 @@ keeps colors as bits of a uint32) where a node has symmetries.
 
 from __future__ import annotations
 
+import copy
 import threading
 import time
 from collections.abc import Callable, Hashable
@@ -188,6 +189,9 @@ class Solver:
         #: state of the rule too (the legal guesses below it depend on it).
         self._rule = game.rule is not None
         self._py_nodes = 0
+        #: Only some guesses at every node (:meth:`narrowed`): never spread over threads
+        #: (the spread search's splits read the pool, not these guesses).
+        self._narrow = False
         # Compiled on first use (numba): imported here so that importing this module,
         # as the evolution's operators do, stays cheap.
         from evo.search import exact_kernel, memo_kernel, within_kernel
@@ -236,6 +240,73 @@ class Solver:
         self._search = exact_kernel.search
         self._lookup = memo_kernel.lookup_both
         self._search_within = within_kernel.search_within
+
+    def narrowed(self, guesses: np.ndarray) -> Solver:
+        """A solver like this one, its memo empty, whose every node tries only ``guesses``
+        (the codes it is asked of must be among them), the game's rule not followed:
+        compiled, and under
+        a rule that narrows (:attr:`~evo.core.game.GuessRule.narrows`) whose legal guesses
+        at a set's node are ``guesses``, its costs are floors of the set's cost under the
+        rule (the strategies the rule allows below the node are among those it searches)."""
+        from evo.search import memo_kernel
+
+        if self.pool != "all" or self.fewest_last:
+            raise ValueError("a narrowed solver needs the pool 'all' and no fewest_last")
+        every = np.unique(np.asarray(guesses, dtype=np.int64))
+        if len(every) and not 0 <= every[0] <= every[-1] < self.game.num_guesses:
+            raise ValueError(f"guesses must be in 0 .. {self.game.num_guesses - 1}")
+        out = copy.copy(self)
+        out.policy = "path-independent"
+        out._rule = False
+        out._narrow = True
+        out._all = every
+        out._game = (self._game[0], self._game[1], every, *self._game[3:])
+        out.exact, out.lower = {}, {}
+        out._memo = out._new_memo(self.memory)
+        out._memo[4][memo_kernel.LIMIT] = self._memo[4][memo_kernel.LIMIT]
+        out._boxes, out._shared, out._base = [], None, self._empty
+        out._gathered, out._watched, out._py_nodes = (0, -1), None, 0
+        return out
+
+    def relaxed(
+        self, codes: np.ndarray, node: Node, bound: int, *, depth: int | None = None
+    ) -> tuple[int, bool]:
+        """Under a rule that narrows: ``(low, exact)``, the least total of ``codes``
+        (sorted) at ``node`` when every guess below may be any guess legal at the node
+        (:meth:`narrowed`), a floor of its total under the rule (``>= bound`` when it
+        reaches ``bound``); ``exact`` when the least subtree found obeys the rule (its
+        total is then the rule's least). ``depth``: within that many guesses."""
+        rule = self.game.rule
+        if rule is None or not rule.narrows:
+            raise ValueError(f"{self.game.name} has no rule on guesses that narrows")
+        state = rule_state(self.game, node.history, int(codes[0]))
+        mask = np.asarray(rule.legal(state), dtype=bool)
+        # The kernels read a set's codes as guesses among the given ones (the rule's
+        # contract: a code still possible is legal).
+        if not mask[codes].all():
+            raise ValueError(f"{self.game.name}'s rule does not allow every code still possible")
+        solver = self.narrowed(np.flatnonzero(mask))
+        low = solver.solve(codes, Node(self.game), bound, depth=depth)
+        return low, low < bound and solver._obeys(codes, state, depth)
+
+    def _obeys(self, codes: np.ndarray, state: Hashable, depth: int | None) -> bool:
+        """Whether the least subtree this (narrowed) solver found for ``codes`` (within
+        ``depth`` guesses) plays only guesses the game's rule allows from ``state`` down
+        (a set of one or two codes plays its own, which the rule allows)."""
+        rule = self.game.rule
+        assert rule is not None
+        if len(codes) <= 2:
+            return True
+        guess = self.best_guess(codes, depth=depth)
+        if not rule.legal(state)[guess]:
+            return False
+        fb = self.game.feedback_row(guess)[codes]
+        below = None if depth is None else depth - 1
+        for f in np.unique(fb).tolist():
+            if f != self.game.win:
+                if not self._obeys(codes[fb == f], rule.after(state, guess, f), below):
+                    return False
+        return True
 
     @property
     def nodes(self) -> int:
@@ -450,7 +521,7 @@ class Solver:
         """``solve`` by the compiled recursion, with the symmetries of ``node``'s history
         (None: none needed); spread over the threads from :data:`PARALLEL_CODES` codes."""
         group, symmetric = self._group(node)
-        if len(codes) >= PARALLEL_CODES and threads() > 1:
+        if len(codes) >= PARALLEL_CODES and threads() > 1 and not self._narrow:
             return self.spread(codes, bound, group, symmetric)
         return self.cost_here(codes, bound, group, symmetric)
 

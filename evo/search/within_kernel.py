@@ -82,8 +82,9 @@ def two_guesses(codes, game, table, cols):  # pragma: no cover - compiled
 
 @njit(cache=True)
 def _feedbacks(rows, every, codes):  # pragma: no cover - compiled
-    """The feedback of every code (a row each, by code) against each of ``codes``."""
-    table = np.empty((len(every), len(codes)), dtype=np.uint8)
+    """The feedback of every guess of ``every`` (ascending; a row each, by guess) against
+    each of ``codes``."""
+    table = np.empty((every[-1] + 1 if len(every) else 0, len(codes)), dtype=np.uint8)
     for i in range(len(every)):
         for j in range(len(codes)):
             table[every[i], j] = feedback(rows, every[i], codes[j])
