@@ -56,7 +56,10 @@ def least(
             if not win and len(parts) == 1 and only < 0:
                 continue  # tells nothing (played all the same when it is the opening asked)
             rest = [
-                (frozenset(p), allowed_after(allowed, g, row[p[0]]) if legal is not None else allowed)
+                (
+                    frozenset(p),
+                    allowed_after(allowed, g, row[p[0]]) if legal is not None else allowed,
+                )
                 for p in parts.values()
                 if not (len(p) == 1 and wins[p[0]] == g)
             ]
