@@ -19,8 +19,12 @@ run: setup
 # slow (each over about 10 s here: subprocess runs, big games, Dask clusters);
 # `make test-heavy` runs only the heavy ones (the wheel in a fresh venv, compiling from an
 # empty cache, the big breakers' replay, the notebook). CI runs `make test` and
-# `make test-heavy`: every test, each once.
-PYTEST := $(BIN)/python -m pytest -n auto --dist loadgroup
+# `make test-heavy`: every test, each once. The tests start hundreds of Python processes
+# (workers, `evo` commands) and each xdist worker collects every test module: with
+# PYTHONDONTWRITEBYTECODE set, each of them compiled evo's modules again and pytest
+# rewrote every test module's asserts again (11 s of collection per worker, 4 s with the
+# bytecode kept in the checkout's __pycache__ folders, which git ignores).
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n auto --dist loadgroup
 
 test: setup
 	$(PYTEST) -m "not heavy" --durations=15

@@ -61,6 +61,16 @@ def hand_tree_swapped():
     return from_nested(make_game(2, 2), HAND_SWAPPED)
 
 
+# ------------------------------------------------------------------ test order
+def pytest_collection_modifyitems(config, items):
+    """The modules holding a slow test first, each module kept whole and in its own order:
+    pytest-xdist hands tests out in this order, so the long ones start early and the
+    workers end together on short ones, not one worker on a long test left last while
+    the other waits idle."""
+    slow = {item.module for item in items if item.get_closest_marker("slow")}
+    items[:] = sorted(items, key=lambda item: item.module not in slow)
+
+
 # ------------------------------------------------------- kernels compiled in tests
 #: Tests that compiled one of evo's kernels in their own process: after ``make setup``
 #: none should (each such compile is a kind of argument the set-up missed, paid again in

@@ -246,7 +246,6 @@ def free_words():
     return custom_game(PAIRS, marks, guesses=PAIR_GUESSES, name="test-free-words")
 
 
-@pytest.mark.slow
 def test_a_rule_is_kept_by_the_optimum_and_costs_what_the_brute_force_says(hard_words, free_words):
     best = evo.baseline(hard_words, "optimal")
     best.validate()

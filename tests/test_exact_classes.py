@@ -51,14 +51,15 @@ def brute_class_total(pegs: int, colors: int, variant: str, impossible: int | No
     def cost(s: frozenset) -> int:
         if len(s) <= 2:
             return 2 * len(s) - 1
-        helpful = [g for g in codes if g in s or len(parts(g, s)) > 1]
+        split = {g: parts(g, s) for g in codes}  # each guess's parts of s, made once
+        helpful = [g for g in codes if g in s or len(split[g]) > 1]
         inside = [g for g in helpful if g in s]
         outside = [g for g in helpful if g not in s]
         if impossible is not None:
-            bound = {g: len(s) + sum(lb(len(p)) for p in parts(g, s)) for g in outside}
+            bound = {g: len(s) + sum(lb(len(p)) for p in split[g]) for g in outside}
             kept = sorted(set(bound.values()))[:impossible]
             outside = [g for g in outside if kept and bound[g] <= kept[-1]]
-        return len(s) + min(sum(cost(p) for p in parts(g, s)) for g in inside + outside)
+        return len(s) + min(sum(cost(p) for p in split[g]) for g in inside + outside)
 
     return cost(frozenset(codes))
 

@@ -4,6 +4,7 @@ README's Wordle commands and refusals that point to what works; what evo says it
 
 from __future__ import annotations
 
+import gzip
 import json
 import re
 import shutil
@@ -52,14 +53,20 @@ def test_the_package_data_is_the_breakers_folder_itself():
 
 def test_every_breaker_of_the_table_is_listed_with_its_files_figures():
     """`evo breakers` lists each file of the README's table; its total, average and
-    worst case are those its file's summary states (read independently, whole)."""
+    worst case are those its file's summary states (read independently of evo: the
+    standard library's JSON reader on the members the file gives before its nodes)."""
     res = evo("breakers", "--json")
     assert res.exit_code == 0, res.output
     rows = {r["name"]: r for r in json.loads(res.stdout)}
     files = {p.name for p in FOLDER.iterdir() if p.name.endswith((".json", ".json.gz"))}
     assert {r["file"] for r in rows.values()} == files - {"bounds.json"}
     for row in rows.values():
-        summary = tree_file_document(FOLDER / row["file"])["summary"]
+        path = FOLDER / row["file"]
+        with gzip.open(path) if path.suffix == ".gz" else path.open("rb") as file:
+            start = file.read(1 << 16).decode("utf-8", errors="ignore")
+        # The members before the nodes (megabytes of them), by the standard library's reader.
+        head = start[: start.index('"root":')].rstrip().rstrip(",") + "}"
+        summary = json.loads(head)["summary"]
         assert (row["total"], row["worst"]) == (summary["total"], summary["worst"])
         assert row["average"] == pytest.approx(summary["average"], abs=5e-5)
     assert rows["wordle"]["status"].startswith("optimal")

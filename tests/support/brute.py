@@ -21,7 +21,8 @@ def least(
     """The least total over every breaker of ``secrets`` (with ``worst``: the least
     worst case), every guess of ``guesses`` (the secrets by default) tried at every node;
     with ``legal(guess, earlier, answer)``, only the guesses it allows after every guess
-    above (the path followed in full: nothing memoised across paths but the sets' own);
+    above (asked of each guess and pair of the path; a set is memoised with the guesses
+    its path allows, which is all a path decides below it);
     ``first``: only the breakers that open with this guess; ``within``: only those that
     solve every code within that many guesses (a float infinity when none does)."""
     secrets = list(secrets)
@@ -31,7 +32,13 @@ def least(
     wins = [index[s] for s in secrets]  # the guess of each secret
 
     @cache
-    def cost(codes: frozenset[int], path: frozenset, only: int, left: int) -> int:
+    def allowed_after(allowed: frozenset[int], g: int, answer: Hashable) -> frozenset[int]:
+        """The guesses of ``allowed`` that ``legal`` still allows once ``g`` got ``answer``."""
+        assert legal is not None
+        return frozenset(h for h in allowed if legal(every[h], every[g], answer))
+
+    @cache
+    def cost(codes: frozenset[int], allowed: frozenset[int], only: int, left: int) -> int:
         if left <= 0:
             return float("inf")  # type: ignore[return-value]
         if len(codes) == 1 and only < 0:
@@ -40,7 +47,7 @@ def least(
         for g, row in enumerate(answers):
             if only >= 0 and g != only:
                 continue
-            if legal is not None and not all(legal(every[g], every[h], f) for h, f in path):
+            if g not in allowed:
                 continue
             parts: dict[Hashable, list[int]] = {}
             for s in codes:
@@ -49,7 +56,10 @@ def least(
             if not win and len(parts) == 1 and only < 0:
                 continue  # tells nothing (played all the same when it is the opening asked)
             rest = [
-                (frozenset(p), path | {(g, row[p[0]])} if legal is not None else path)
+                (
+                    frozenset(p),
+                    allowed_after(allowed, g, row[p[0]]) if legal is not None else allowed,
+                )
                 for p in parts.values()
                 if not (len(p) == 1 and wins[p[0]] == g)
             ]
@@ -63,4 +73,5 @@ def least(
         return best
 
     only = -1 if first is None else index[first]
-    return cost(frozenset(range(len(secrets))), frozenset(), only, within or len(secrets) + 1)
+    everything = frozenset(range(len(every)))
+    return cost(frozenset(range(len(secrets))), everything, only, within or len(secrets) + 1)
