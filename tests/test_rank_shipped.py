@@ -8,8 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from support.published_first_guesses import NORMAL
+from click.testing import CliRunner
+from support.published_first_guesses import HARD_WITHIN_SIX, NORMAL
 
+from evo.cli import main
 from evo.core.game import make_game
 from evo.proofs.firsts import read_ranking
 from evo.proofs.refine import lower_bound
@@ -44,6 +46,39 @@ def test_every_figure_agrees_with_the_published_totals(normal):
     ranked = [e.low for e in ranking.below_cut]
     best = sorted(NORMAL.items(), key=lambda kv: (kv[1], kv[0]))
     assert ranked == [t for _, t in best[: len(ranked)]]
+
+
+@pytest.fixture(scope="module")
+def hard():
+    game = make_game("wordle-hard")
+    return game, read_ranking(LISTS / "wordle-hard-6.json.gz", game=game, sealed=False)
+
+
+def test_hard_mode_within_six_is_the_published_optimum_and_agrees_with_each_total(hard):
+    game, ranking = hard
+    assert ranking.complete and ranking.max_guesses == 6
+    assert len(ranking.entries) == game.num_guesses == 12_972
+    best = ranking.optimum
+    assert best is not None and game.format_code(best.guess).lower() == "salet" and best.low == 8122
+    for e in ranking.entries.values():
+        assert e.exact or e.low >= ranking.cut == 8123  # every other first guess ruled out
+        published = HARD_WITHIN_SIX.get(game.format_code(e.guess).lower())
+        if published is not None:
+            assert e.low == published if e.exact else e.low <= published
+    assert sum(e.exact for e in ranking.entries.values()) >= 1
+
+
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [("wordle.json.gz", "the optimum over all"), ("wordle-hard-6.json.gz", "the optimum within 6")],
+)
+def test_show_reads_the_game_from_the_list(name, first):
+    out = CliRunner().invoke(main, ["rank", "--show", str(LISTS / name), "--top", "1"])
+    assert out.exit_code == 0, out.output
+    assert out.output.startswith(first) and "SALET" in out.output
+    other = "wordle-hard" if name == "wordle.json.gz" else "wordle"
+    refused = CliRunner().invoke(main, ["rank", "--game", other, "--show", str(LISTS / name)])
+    assert refused.exit_code != 0 and "a list of" in refused.output
 
 
 @pytest.mark.heavy

@@ -398,6 +398,15 @@ def tree_path(source: str) -> Path | None:
     return path if is_tree_name(source) else None
 
 
+def game_given(ctx: click.Context) -> bool:
+    """Whether the command line names a game (``--pegs``, ``--colors``, ``--game`` or word
+    lists): else a file that names its own game is read as that game's."""
+    return bool(word_files(ctx)) or any(
+        ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
+        for p in ("pegs", "colors", "variant")
+    )
+
+
 def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, variant: str) -> Tree:
     """The tree of a file (or a run directory's best.json, or a breaker evo ships, by
     name: ``wordle``), or of a baseline named ``source`` for the game of ``--pegs``,
@@ -405,10 +414,7 @@ def load_breaker(ctx: click.Context, source: str, pegs: int, colors: int, varian
     from evo.core.treeio import TreeFileError, load_tree
 
     path = tree_path(source)
-    given = bool(word_files(ctx)) or any(
-        ctx.get_parameter_source(p) not in (None, ParameterSource.DEFAULT)
-        for p in ("pegs", "colors", "variant")
-    )
+    given = game_given(ctx)
     if path is not None:  # a tree file, or one that cannot be read
         game = open_game(pegs, colors, variant) if given else None
         try:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import click
 
-from evo.cli.common import WORKERS, game_options, open_game
+from evo.cli.common import WORKERS, game_given, game_options, open_game
 
 #: Seconds between two writes of the list while the search goes on.
 SAVE_EVERY = 10.0
@@ -98,14 +98,17 @@ def rank(best, upper, max_guesses, out, resume, show, top, exact_below, workers,
     guesses at once, the exact search decides the rest, the least floor first."""
     from evo.proofs.firsts import RankingError, new_ranking, read_ranking
 
-    game = open_game(pegs, colors, variant)
-    if show is not None:
+    if show is not None:  # of the game the list names, unless the command line names one
+        given = game_given(click.get_current_context())
         try:
-            ranking = read_ranking(show, game=game, sealed=False)
+            ranking = read_ranking(
+                show, game=open_game(pegs, colors, variant) if given else None, sealed=False
+            )
         except RankingError as e:
             raise click.ClickException(str(e)) from None
         _print(ranking, top, as_json)
         return
+    game = open_game(pegs, colors, variant)
     if resume and out is None:
         raise click.UsageError("--resume needs --out FILE (the list to go on from)")
     if scheduler is not None and workers is not None:
