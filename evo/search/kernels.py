@@ -178,40 +178,84 @@ def _announce(line: str, say: Callable[[str], None] | None) -> None:
 
 
 def _busy_factor(processes: int) -> float:
-    """How much longer than on a quiet machine ``processes`` compiling processes take now:
-    the other work's share of the cores (the load average of the last minute, of which
-    only what competes as an equal: :func:`_competing_share`) slows them (1 where it
-    leaves them a core each)."""
-    cores = os.cpu_count() or 1
-    try:
-        load = os.getloadavg()[0]
-    except (AttributeError, OSError):  # pragma: no cover - no load average (Windows)
-        return 1.0
-    return max(1.0, (load * _competing_share() + processes) / cores)
-
-
-def _competing_share(seconds: float = 0.2) -> float:
-    """The share of the machine's busy time (over ``seconds``) that competes with this
-    process as an equal: all of it when this process runs ``nice``, else what does not
-    run niced (a niced process yields the cores to it). 1 where it cannot be read."""
-    try:
-        if os.nice(0) > 0:
+    """How much longer than on a quiet machine ``processes`` compiling processes take now,
+    from the processes running beside them (:func:`_competitors`): Linux shares the cores
+    equally between sessions (autogroups) that have work, whatever their ``nice`` (a
+    niced job of another session competes as an equal), then between the processes of a
+    session. 1 where that leaves them a core each; where it cannot be read, the load
+    average taken as processes of other sessions."""
+    cores = float(os.cpu_count() or 1)
+    others = _competitors()
+    if others is None:
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):  # pragma: no cover - no load average (Windows)
             return 1.0
-        before = _cpu_times()
-        time.sleep(seconds)
-        after = _cpu_times()
-    except (OSError, ValueError, IndexError, AttributeError):
-        return 1.0
-    user, nice, system = (b - a for a, b in zip(before, after))
-    busy = user + nice + system
-    return (user + system) / busy if busy > 0 else 1.0
+        whole = int(load)  # each process of the load average a session of its own
+        others = {f"load-{i}": 1.0 for i in range(whole)} | {"load-rest": load - whole}
+    mine = processes + others.pop(_MY_GROUP, 0.0)
+    share = _fair_shares([mine, *others.values()], cores)[0]
+    return max(1.0, mine / share) if share > 0 else 1.0
 
 
-def _cpu_times() -> tuple[int, int, int]:
-    """The machine's CPU time so far, in ticks: (user, niced, system) (Linux)."""
-    with open("/proc/stat", encoding="ascii") as f:
-        fields = f.readline().split()
-    return int(fields[1]), int(fields[2]), int(fields[3])
+#: The key :func:`_competitors` gives the processes of this process's own session.
+_MY_GROUP = "mine"
+
+
+def _competitors(samples: int = 5, every: float = 0.04) -> dict[str, float] | None:
+    """The processes running or ready to run beside this one, by the session (autogroup)
+    the kernel schedules them in, averaged over ``samples`` looks ``every`` seconds apart
+    (this process's own session under :data:`_MY_GROUP`; each process its own group where
+    autogroups are off). None where ``/proc`` cannot be read (not Linux)."""
+    try:
+        grouped = Path("/proc/sys/kernel/sched_autogroup_enabled").read_text().strip() == "1"
+        mine = Path("/proc/self/autogroup").read_text().split()[0] if grouped else None
+    except (OSError, IndexError):
+        grouped, mine = False, None
+    me = os.getpid()
+    counts: dict[str, float] = {}
+    try:
+        pids = [int(p) for p in os.listdir("/proc") if p.isdigit() and int(p) != me]
+    except OSError:
+        return None
+    for n in range(samples):
+        if n:
+            time.sleep(every)
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/stat", "rb") as f:
+                    state = f.read().rsplit(b")", 1)[1].split()[0]
+                if state != b"R":
+                    continue
+                if grouped:
+                    group = Path(f"/proc/{pid}/autogroup").read_text().split()[0]
+                    key = _MY_GROUP if group == mine else group
+                else:
+                    key = str(pid)
+            except (OSError, IndexError):
+                continue  # ended meanwhile
+            counts[key] = counts.get(key, 0.0) + 1.0 / samples
+    return counts
+
+
+def _fair_shares(demands: Sequence[float], cores: float) -> list[float]:
+    """The cores each group gets when ``cores`` are shared equally between groups that
+    want ``demands`` of them (a group never gets more than it wants; what it leaves goes
+    to the others)."""
+    shares = [0.0] * len(demands)
+    left, open_ = cores, [i for i, d in enumerate(demands) if d > 0]
+    while open_ and left > 1e-9:
+        level = left / len(open_)
+        small = [i for i in open_ if demands[i] - shares[i] <= level]
+        if not small:
+            for i in open_:
+                shares[i] += level
+            break
+        for i in small:
+            left -= demands[i] - shares[i]
+            shares[i] = demands[i]
+        open_ = [i for i in open_ if i not in small]
+    return shares
 
 
 # ---------------------------------------------------------------------------- markers
