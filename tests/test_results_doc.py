@@ -56,7 +56,7 @@ ROUNDED = {
     "53 min": ["3,173 s"],
     "35 min": ["2,100 s"],
     "116 min": ["6,972 s"],
-    "12 min 35 s": ["755 s"],
+    "10 min 2 s": ["601.5 s"],
 }
 
 #: README figures that no measured round holds as such (reported in issue 64, not
@@ -211,7 +211,7 @@ def test_every_figure_the_readme_quotes_is_in_results_with_its_command():
 def test_the_check_fails_when_a_figure_leaves_results():
     readme = README.read_text(encoding="utf-8")
     doc = RESULTS.read_text(encoding="utf-8")
-    for figure in ("178,560", "1,445,266", "6 min 28 s", "7,920", "0.089 s"):
+    for figure in ("178,560", "1,445,266", "9 min 21 s", "7,920", "0.089 s"):
         row = next(ln for ln in doc.splitlines() if figure in ln and ln.startswith("|"))
         cut = "\n".join(ln for ln in doc.splitlines() if figure not in ln)
         assert figure in missing_figures(readme, cut), (figure, row[:60])
