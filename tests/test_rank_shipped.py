@@ -19,10 +19,15 @@ from evo.proofs.refine import lower_bound
 LISTS = Path(__file__).resolve().parents[1] / "breakers" / "first-guesses"
 
 
+def shipped(kind: str, name: str):
+    """The game ``kind`` and the shipped list ``name`` read as that game's."""
+    game = make_game(kind)
+    return game, read_ranking(LISTS / name, game=game, sealed=False)
+
+
 @pytest.fixture(scope="module")
 def normal():
-    game = make_game("wordle")
-    return game, read_ranking(LISTS / "wordle.json.gz", game=game, sealed=False)
+    return shipped("wordle", "wordle.json.gz")
 
 
 def test_the_optimum_is_the_published_one(normal):
@@ -50,8 +55,7 @@ def test_every_figure_agrees_with_the_published_totals(normal):
 
 @pytest.fixture(scope="module")
 def hard():
-    game = make_game("wordle-hard")
-    return game, read_ranking(LISTS / "wordle-hard-6.json.gz", game=game, sealed=False)
+    return shipped("wordle-hard", "wordle-hard-6.json.gz")
 
 
 def test_hard_mode_within_six_is_the_published_optimum_and_agrees_with_each_total(hard):
