@@ -14,6 +14,7 @@ import sysconfig
 from pathlib import Path
 
 import pytest
+from support.wheel import build_wheel
 
 import evo
 
@@ -112,12 +113,7 @@ def installed(tmp_path_factory) -> Path:
     it (evo's dependencies are this environment's: only evo is installed anew)."""
     where = tmp_path_factory.mktemp("package")
     wheels = where / "wheels"
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(ROOT), "-w", wheels],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    built = build_wheel(wheels)
     assert built.returncode == 0, built.stderr[-3000:]
     (wheel,) = wheels.glob("evo_breakers-*.whl")
     venv = where / "venv"

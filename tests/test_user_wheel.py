@@ -11,6 +11,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from support.wheel import build_wheel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -20,11 +21,7 @@ def wheel_venv(tmp_path_factory) -> tuple[Path, Path]:
     """The wheel built from this checkout, and a fresh venv with it installed (evo's
     dependencies are this environment's), as tests/test_package.py makes them."""
     where = tmp_path_factory.mktemp("wheel")
-    built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(ROOT), "-w",
-         where / "wheels"],
-        capture_output=True, text=True, timeout=600,
-    )  # fmt: skip
+    built = build_wheel(where / "wheels")
     assert built.returncode == 0, built.stderr[-3000:]
     (wheel,) = (where / "wheels").glob("evo_breakers-*.whl")
     venv = where / "venv"
