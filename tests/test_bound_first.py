@@ -95,6 +95,9 @@ def test_cli_first_prints_the_optimum_with_that_guess():
         (["--first", "119"], "Invalid value for --first: code '119'"),
         (["--first", "111", "--certificate", "c.json"], "a certificate holds every first"),
         (["--check", "c.json", "--first", "111"], "--check takes none of --first"),
+        (["--max-guesses", "4"], "--max-guesses needs --first GUESS"),
+        (["--first", "111", "--max-guesses", "4", "--depth", "1"], "takes none of --depth"),
+        (["--first", "111", "--max-guesses", "0"], "Invalid value for '--max-guesses'"),
     ],
 )
 def test_cli_first_refusals_are_one_line(args, message, tmp_path, monkeypatch):
@@ -102,6 +105,29 @@ def test_cli_first_refusals_are_one_line(args, message, tmp_path, monkeypatch):
     res = CliRunner().invoke(main, ["bound", "-n", "3", "-c", "3", *args])
     assert res.exit_code == 2 and message in res.output, res.output
     assert "Traceback" not in res.output
+
+
+CODES_3_4 = list(itertools.product(range(4), repeat=3))  # Mastermind (3,4)
+
+
+def test_max_guesses_gives_the_least_total_within_them_as_the_brute_force_does():
+    """Within five guesses 111 opens breakers of 233; within four none (the option
+    ignored, 233 would be printed); 112 within four: 206."""
+    assert least(CODES_3_4, pegs, first=(0, 0, 0), within=4) == float("inf")
+    args = ["bound", "-n", "3", "-c", "4", "--first"]
+    none = CliRunner().invoke(main, [*args, "111", "--max-guesses", "4"])
+    assert none.exit_code != 0 and none.stdout == "", none.output
+    assert "no breaker that opens with 111 solves every code within 4 guesses" in none.stderr
+    for first, code, within in (("111", (0, 0, 0), 5), ("112", (0, 0, 1), 4)):
+        want = least(CODES_3_4, pegs, first=code, within=within)
+        res = CliRunner().invoke(main, [*args, first, "--max-guesses", str(within)])
+        assert res.exit_code == 0, res.output
+        verdict = f"mastermind-3-4 with {first} first, within {within} guesses: the optimum"
+        assert res.stdout.startswith(f"{verdict} is {want:,}\n"), res.output
+    data = json.loads(
+        CliRunner().invoke(main, [*args, "111", "--max-guesses", "5", "--json"]).stdout
+    )
+    assert data["least_total"] == 233 and data["max_guesses"] == 5 and data["first"] == "111"
 
 
 # ---------------------------------------------------------------- Wordle

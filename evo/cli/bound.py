@@ -14,6 +14,7 @@ import click
 from evo.cli.common import (
     FINITE_POSITIVE,
     WORKERS,
+    Interrupted,
     TreeOutputFile,
     game_options,
     load_breaker,
@@ -47,6 +48,15 @@ from evo.cli.common import (
     help="Bound only the breakers that open with GUESS (and its symmetric images), such as "
     "SALET in Wordle: without --depth or --seconds, the optimum with that first guess "
     "(no estimate asked first). No certificate.",
+)
+@click.option(
+    "--max-guesses",
+    type=click.IntRange(min=1),
+    default=None,
+    help="With --first: only the breakers that solve every code within this many guesses, "
+    "the first included: their least total, searched exactly in this process (Wordle's "
+    "hard mode within six: 8,122 with SALET). evo rank --max-guesses ranks every first "
+    "guess.",
 )
 @click.option(
     "--time-limit",
@@ -151,8 +161,8 @@ from evo.cli.common import (
     help="Print every first guess's bound (the table, with its legend) and every "
     "progress line, not only the verdict and one updating line.",
 )
-def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as_json, certificate,
-          resume, check, part, against, plot, out, verbose, pegs, colors,
+def bound(depth, seconds, first, max_guesses, time_limit, exact_below, workers, scheduler,
+          as_json, certificate, resume, check, part, against, plot, out, verbose, pegs, colors,
           variant) -> None:  # fmt: skip
     """Prove a lower bound on the least total of the game: no breaker, whatever its guesses
     and worst case, has a smaller total. Exhaustive over the first levels (one guess per
@@ -211,6 +221,12 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
         return
     if part is not None:
         raise click.UsageError("--part needs --check FILE")
+    if max_guesses is not None:
+        _refuse_beside_max_guesses(
+            first=first, depth=depth, seconds=seconds, certificate=certificate,
+            against=against, out=out, plot=plot, scheduler=scheduler, workers=workers,
+            time_limit=time_limit,
+        )  # fmt: skip
     if resume and certificate is None:
         raise click.UsageError("--resume needs --certificate FILE (the certificate to go on from)")
     if scheduler is not None and workers is not None:
@@ -252,6 +268,9 @@ def bound(depth, seconds, first, time_limit, exact_below, workers, scheduler, as
         from evo.ea.cluster import check_scheduler
 
         check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
+    if max_guesses is not None and opening is not None:  # --first: checked above
+        _within(game, opening, max_guesses, exact_below, as_json)
+        return
     if depth is None and seconds is None and opening is None:
         _estimate_optimum(game, workers, scheduler, time_limit, as_json)
 
@@ -304,6 +323,57 @@ def _write_tree(result, out: Path, game, first: str, as_json: bool) -> None:
     save_tree(result.tree, out, name=f"optimal with {opening} first")
     if not as_json:
         click.echo(f"tree: {out} (total {result.tree.total:,})")
+
+
+def _refuse_beside_max_guesses(*, first, **others) -> None:
+    """``--max-guesses`` is one first guess's exact search, in this process: it needs
+    ``--first`` and takes none of the options of the other searches."""
+    if first is None:
+        raise click.UsageError(
+            "--max-guesses needs --first GUESS (evo rank --max-guesses ranks every first guess)"
+        )
+    given = ["--" + name.replace("_", "-") for name, value in others.items() if value is not None]
+    if given:
+        raise click.UsageError(f"--max-guesses takes none of {', '.join(given)}")
+
+
+def _within(game, opening: int, max_guesses: int, exact_below, as_json: bool) -> None:
+    """``--first GUESS --max-guesses K``: the least total of the breakers that open with
+    GUESS and solve every code within K guesses (:func:`evo.proofs.firsts.decide`), or
+    one line saying there is none."""
+    from evo.proofs.bound import EXACT_BELOW
+    from evo.proofs.firsts import decide
+    from evo.runs.driver import stopped_at_once
+
+    word = game.format_code(opening)
+    where = f"{game.name} with {word} first, within {max_guesses} guesses"
+
+    def stopped(signal: str) -> Exception:
+        return Interrupted(f"stopped by {signal}: nothing proved of {word}", signal)
+
+    with stopped_at_once(stopped):
+        d = decide(
+            game,
+            opening,
+            exact_below=EXACT_BELOW if exact_below is None else exact_below,
+            max_guesses=max_guesses,
+        )
+    if as_json:
+        least = d.low if d.exact else None
+        click.echo(
+            json.dumps(
+                {"first": word, "max_guesses": max_guesses, "least_total": least,
+                 "seconds": round(d.seconds, 3)}
+            )
+        )  # fmt: skip
+    elif d.exact:
+        click.echo(f"{where}: the optimum is {d.low:,}")
+        average = d.low / game.num_codes
+        click.echo(f"  {d.low:,} is the optimum (average {average:.4f}); {d.seconds:.1f} s")
+    if not d.exact:
+        raise click.ClickException(
+            f"no breaker that opens with {word} solves every code within {max_guesses} guesses"
+        )
 
 
 def _estimate_optimum(game, workers, scheduler, time_limit, as_json) -> None:
@@ -558,7 +628,6 @@ def _stopped(signal_name: str, latest: list, certificate: Path | None, breaker, 
              first, as_json) -> Exception:  # fmt: skip
     """A bound search stopped by a signal (exit status 128 + its number): the verdict of
     the bound proved by then (standard output), and one line saying where it is kept."""
-    from evo.cli.common import Interrupted
     from evo.proofs.verdict import verdict_text
 
     if not latest:
