@@ -492,11 +492,15 @@ def test_cli_without_depth_or_seconds_estimates_the_optimum_and_refuses_as_basel
 
 
 def test_cli_says_depths_in_words_and_seconds_reach_the_optimum():
-    res = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "6", "--depth", "0", "--verbose"])
+    res = CliRunner().invoke(
+        main, ["bound", "--workers", "1", "-n", "4", "-c", "6", "--depth", "0", "--verbose"]
+    )
     assert res.exit_code == 0, res.output
     assert "(depth -1" not in res.stdout and "(depth 0)" in res.stdout
     assert "depth 0: the first guess's parts by their perfect split alone" in res.stdout
-    res = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "4", "--seconds", "20"])
+    res = CliRunner().invoke(
+        main, ["bound", "--workers", "1", "-n", "4", "-c", "4", "--seconds", "20"]
+    )
     assert res.exit_code == 0, res.output
     assert "the optimum is 905" in res.stdout and "depth 1" not in res.stdout.splitlines()[1]
 

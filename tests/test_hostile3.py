@@ -500,7 +500,7 @@ def _calls():
         "default_config.workers": lambda v: api.default_config(game, workers=v),
         "evolve.config": lambda v: api.evolve(game, v, generations=1),
         "evolve.seed": lambda v: api.evolve(game, one, seed=v),
-        "evolve.generations": lambda v: api.evolve(game, one, generations=v, seconds=2.0),
+        "evolve.generations": lambda v: api.evolve(game, one, generations=v, seconds=0.2),
         "evolve.seconds": lambda v: api.evolve(game, one, seconds=v, generations=1),
         "evolve.workers": lambda v: api.evolve(game, one, workers=v),
         "evolve.time_limit": lambda v: api.evolve(game, one, time_limit=v),

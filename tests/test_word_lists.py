@@ -153,7 +153,7 @@ def test_evo_optimum_on_a_list_of_our_own_is_the_brute_forces(lists, mode, total
     (result,) = json.loads(out.stdout)
     assert result["total"] == total
     assert sum(result["histogram"].values()) == 40
-    bound = run("bound", "--game", mode, "--answers", a, "--guesses", g, "--json")
+    bound = run("bound", "--workers", "1", "--game", mode, "--answers", a, "--guesses", g, "--json")
     assert bound.exit_code == 0, bound.output
     assert json.loads(bound.stdout)["lower_bound"] == total
 
@@ -236,7 +236,8 @@ def test_a_tree_of_one_list_is_refused_for_another_list(lists, other, tmp_path):
 def test_a_certificate_of_one_list_is_refused_for_another(lists, other, tmp_path):
     a, g = lists
     cert = str(tmp_path / "cert.json")
-    made = run("bound", "--game", "wordle", "--answers", a, "--guesses", g, "--depth", "1",
+    made = run("bound", "--workers", "1",
+               "--game", "wordle", "--answers", a, "--guesses", g, "--depth", "1",
                "--certificate", cert)  # fmt: skip
     assert made.exit_code == 0, made.output
     ok = run("bound", "--game", "wordle", "--answers", a, "--guesses", g, "--check", cert)
