@@ -517,7 +517,11 @@ def _calls():
     }
 
 
-_CALLS = sorted(_calls())
+#: evolve.workers starts a pool for some values: over about 2 s here (slow).
+_CALLS = [
+    pytest.param(where, marks=pytest.mark.slow) if where == "evolve.workers" else where
+    for where in sorted(_calls())
+]
 
 
 @pytest.mark.parametrize("where", _CALLS)

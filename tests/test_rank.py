@@ -98,6 +98,7 @@ def test_hard_mode_each_first_guess(hard_game):
     assert any(want[g] > brute(g) for g in GUESSES)
 
 
+@pytest.mark.slow
 def test_within_a_number_of_guesses(hard_game):
     normal = {g: brute(g, hard) for g in GUESSES}
     wants = {}
