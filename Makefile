@@ -16,10 +16,10 @@ run: setup
 # another is in an xdist_group. `make test` runs every test but the heavy ones, then names
 # the 15 slowest (and any test that compiled one of evo's kernels itself, which after the
 # set-up none should: tests/conftest.py); `make test-fast` also leaves out those marked
-# slow (each over about 10 s here: subprocess runs, big games, Dask clusters);
-# `make test-heavy` runs only the heavy ones (the wheel in a fresh venv, compiling from an
-# empty cache, the big breakers' replay, the notebook). CI runs `make test` and
-# `make test-heavy`: every test, each once. The tests start hundreds of Python processes
+# slow (each over about 2 s here: worker processes, subprocess runs, Chromium, big games,
+# Dask clusters); `make test-heavy` runs only the heavy ones (the wheel in a fresh venv,
+# compiling from an empty cache, the big breakers' replay, the notebook). CI runs `make test`
+# and `make test-heavy`: every test, each once. The tests start hundreds of Python processes
 # (workers, `evo` commands) and each xdist worker collects every test module: with
 # PYTHONDONTWRITEBYTECODE set, each of them compiled evo's modules again and pytest
 # rewrote every test module's asserts again (11 s of collection per worker, 4 s with the

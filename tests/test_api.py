@@ -242,7 +242,7 @@ def _with_mine(weight: float, **params) -> dict:
     }
 
 
-@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("workers", [1, pytest.param(2, marks=pytest.mark.slow)])
 def test_a_mutation_registered_from_python_changes_the_logbook(workers):
     evo.register_operator("mine", swap_root_branches, tries=2)
     game = evo.make_game(pegs=3, colors=4)

@@ -93,6 +93,7 @@ def test_greedy_subtree_with_history_is_the_same_subtree():
 
 
 @pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.slow
 def test_time_limit_cuts_a_long_generation(tmp_path, workers):
     """A generation that would take minutes is abandoned at ``stop.seconds``: the run
     stops within a few seconds of it, and keeps the whole generations before."""

@@ -76,7 +76,10 @@ def test_mastermind_automorphisms_keep_every_black_peg_answer():
 BRUTE = [(2, 2), (2, 3), (3, 2), (2, 4), (3, 3), (2, 5)]
 
 
-@pytest.mark.parametrize(("pegs", "colors"), BRUTE)
+@pytest.mark.parametrize(
+    ("pegs", "colors"),
+    [pytest.param(*pc, marks=pytest.mark.slow) if pc == (2, 5) else pc for pc in BRUTE],
+)
 def test_optimum_and_worst_case_are_the_brute_forces(pegs, colors):
     game = make_game(pegs, colors, "black-peg")
     codes = codes_of(pegs, colors)

@@ -212,7 +212,10 @@ def test_a_parts_floor_is_between_its_perfect_split_and_its_least_total(pegs, co
     assert above >= 5
 
 
-@pytest.mark.parametrize("pegs,colors,variant", [(4, 6, "mastermind"), (3, 5, "bulls-cows")])
+@pytest.mark.parametrize(
+    "pegs,colors,variant",
+    [pytest.param(4, 6, "mastermind", marks=pytest.mark.slow), (3, 5, "bulls-cows")],
+)
 def test_kind_parts_is_the_most_its_definition_allows_and_bounds_every_guess(pegs, colors, variant):
     """``kind_parts`` against its definition written plainly (per guess, codes that share
     ``t`` colors with it answer in at most ``t + 1`` non-win ways, ``pegs - 1`` for
@@ -351,6 +354,7 @@ def test_a_part_is_called_exact_only_when_its_bound_is_its_least_total(depth):
         assert called > 0
 
 
+@pytest.mark.slow
 def test_seconds_hold_however_long_a_round_of_tasks():
     # A round's tasks were all run past the deadline (a task checked it after 16 sets, and
     # one given none left started anyway): (5,7) --seconds 20 took 53.7 s.
@@ -360,6 +364,7 @@ def test_seconds_hold_however_long_a_round_of_tasks():
     assert b.tasks > 0 and b.lower_bound > b.history[0][1]  # the time went to the tasks
 
 
+@pytest.mark.slow
 def test_workers_are_warm_before_the_clock():
     # Issue 50 item 10: on 2 workers, --seconds 2 spent its time starting the workers and
     # gave 5,203 on (4,6) where --depth 1 gives 5,581 in less time.
@@ -492,11 +497,15 @@ def test_cli_without_depth_or_seconds_estimates_the_optimum_and_refuses_as_basel
 
 
 def test_cli_says_depths_in_words_and_seconds_reach_the_optimum():
-    res = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "6", "--depth", "0", "--verbose"])
+    res = CliRunner().invoke(
+        main, ["bound", "--workers", "1", "-n", "4", "-c", "6", "--depth", "0", "--verbose"]
+    )
     assert res.exit_code == 0, res.output
     assert "(depth -1" not in res.stdout and "(depth 0)" in res.stdout
     assert "depth 0: the first guess's parts by their perfect split alone" in res.stdout
-    res = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "4", "--seconds", "20"])
+    res = CliRunner().invoke(
+        main, ["bound", "--workers", "1", "-n", "4", "-c", "4", "--seconds", "20"]
+    )
     assert res.exit_code == 0, res.output
     assert "the optimum is 905" in res.stdout and "depth 1" not in res.stdout.splitlines()[1]
 
@@ -978,7 +987,9 @@ def test_without_uppers_the_bound_is_unchanged():
 
 
 # ------------------------------------------------------------------ the exact search's budget
-@pytest.mark.parametrize("pegs,colors", [(3, 3), (2, 4), (3, 4)])
+@pytest.mark.parametrize(
+    "pegs,colors", [(3, 3), (2, 4), pytest.param(3, 4, marks=pytest.mark.slow)]
+)
 def test_a_budget_gives_the_least_total_below_it_and_at_least_it_above(pegs, colors):
     """``part_bound`` by the exact search with a budget, on every part of every first
     guess, against the brute force: below the budget the least total (exact); at or
@@ -1308,6 +1319,7 @@ def _png_size(path: Path) -> tuple[int, int]:
     return int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
 
 
+@pytest.mark.slow
 def test_cli_against_plot_json_and_check(tmp_path):
     """--against: the upper is the breaker's total, the gap said; --json's history holds
     [seconds, lower, upper]; --plot writes an 800 x 550 PNG; the certificate, its parts at

@@ -78,7 +78,7 @@ def test_a_depth_bound_with_a_first_guess_is_below_its_optimum():
 
 
 def test_cli_first_prints_the_optimum_with_that_guess():
-    args = ["bound", "-n", "3", "-c", "3", "--first", "112"]
+    args = ["bound", "--workers", "1", "-n", "3", "-c", "3", "--first", "112"]
     res = CliRunner().invoke(main, args)
     assert res.exit_code == 0, res.output
     want = opened_with((0, 0, 1))

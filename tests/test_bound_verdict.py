@@ -111,7 +111,7 @@ def test_against_uppers_build_only_the_planned_trees_and_stop_at_their_time(monk
 
 
 def test_the_cli_says_the_one_step_trees_before_building_them(knuth_3_3):
-    res = CliRunner().invoke(main, ["bound", "-n", "3", "-c", "3", "--depth", "1",
+    res = CliRunner().invoke(main, ["bound", "--workers", "1", "-n", "3", "-c", "3", "--depth", "1",
                                     "--against", str(knuth_3_3)])  # fmt: skip
     assert res.exit_code == 0, res.output
     said = [x for x in res.stderr.splitlines() if x.startswith("upper bounds: one-step trees")]
@@ -123,7 +123,8 @@ def test_ctrl_c_while_the_trees_are_built_is_one_line_and_status_130(monkeypatch
         raise KeyboardInterrupt
 
     monkeypatch.setattr(bound_module, "lookahead_uppers", interrupted)
-    res = CliRunner().invoke(main, ["bound", "-n", "3", "-c", "3", "--seconds", "5",
+    res = CliRunner().invoke(main, ["bound", "--workers", "1",
+                                    "-n", "3", "-c", "3", "--seconds", "5",
                                     "--against", str(knuth_3_3)])  # fmt: skip
     assert res.exit_code == 128 + signal.SIGINT, res.output
     assert "Aborted" not in res.output
@@ -143,7 +144,7 @@ def test_ctrl_c_in_the_search_prints_the_verdict_and_keeps_the_certificate(
     monkeypatch.setattr(refine_module, "lower_bound", stopped)
     cert = tmp_path / "c.json"
     args = ["--seconds", "60", "--against", str(knuth_3_3), "--certificate", str(cert)]
-    res = CliRunner().invoke(main, ["bound", "-n", "3", "-c", "3", *args])
+    res = CliRunner().invoke(main, ["bound", "--workers", "1", "-n", "3", "-c", "3", *args])
     assert res.exit_code == 130, res.output
     data = read_certificate(cert)
     lower, upper = data["lower_bound"], data["upper"]  # the upper: a one-step tree's
@@ -162,12 +163,14 @@ def test_against_takes_a_run_directory_and_the_game_of_its_breaker(tmp_path):
     run = tmp_path / "run"
     run.mkdir()
     save_tree(evo.baseline(make_game(3, 4), "knuth"), run / "best.json")
-    res = CliRunner().invoke(main, ["bound", "--depth", "0", "--against", str(run)])
+    res = CliRunner().invoke(
+        main, ["bound", "--workers", "1", "--depth", "0", "--against", str(run)]
+    )
     assert res.exit_code == 0, res.output
     first = res.stdout.splitlines()[0]
     assert first.startswith(f"{run} is at most ") and "(216;" in first  # (3,4)'s Knuth: 216
     # A game given must be the breaker's: one line naming --against.
-    res = CliRunner().invoke(main, ["bound", "-n", "3", "-c", "3", "--depth", "1",
+    res = CliRunner().invoke(main, ["bound", "--workers", "1", "-n", "3", "-c", "3", "--depth", "1",
                                     "--against", str(run)])  # fmt: skip
     assert res.exit_code == 2 and "--against" in res.stderr
     assert len(res.stderr.strip().splitlines()) <= 3
@@ -177,14 +180,16 @@ def test_against_takes_a_run_directory_and_the_game_of_its_breaker(tmp_path):
 def test_the_first_line_says_an_optimal_breaker_is_optimal(tmp_path):
     path = tmp_path / "opt.json"
     save_tree(evo.baseline(make_game(3, 3), "optimal"), path)
-    res = CliRunner().invoke(main, ["bound", "-n", "3", "-c", "3", "--seconds", "20",
+    res = CliRunner().invoke(main, ["bound", "--workers", "1",
+                                    "-n", "3", "-c", "3", "--seconds", "20",
                                     "--against", str(path)])  # fmt: skip
     assert res.exit_code == 0, res.output
     assert res.stdout.splitlines()[0] == f"{path} is optimal: {OPTIMUM_3_3}"
 
 
 def test_the_first_line_says_how_far_above_the_optimum_a_breaker_is(knuth_3_3):
-    res = CliRunner().invoke(main, ["bound", "-n", "3", "-c", "3", "--seconds", "20",
+    res = CliRunner().invoke(main, ["bound", "--workers", "1",
+                                    "-n", "3", "-c", "3", "--seconds", "20",
                                     "--against", str(knuth_3_3)])  # fmt: skip
     assert res.exit_code == 0, res.output
     above = 100 * (74 - OPTIMUM_3_3) / OPTIMUM_3_3
@@ -194,16 +199,22 @@ def test_the_first_line_says_how_far_above_the_optimum_a_breaker_is(knuth_3_3):
 
 
 def test_the_first_line_without_a_breaker():
-    res = CliRunner().invoke(main, ["bound", "-n", "3", "-c", "3", "--seconds", "20"])
+    res = CliRunner().invoke(
+        main, ["bound", "--workers", "1", "-n", "3", "-c", "3", "--seconds", "20"]
+    )
     assert res.stdout.splitlines()[0] == f"mastermind-3-3: the optimum is {OPTIMUM_3_3}"
-    res = CliRunner().invoke(main, ["bound", "-n", "4", "-c", "6", "--depth", "0"])
+    res = CliRunner().invoke(
+        main, ["bound", "--workers", "1", "-n", "4", "-c", "6", "--depth", "0"]
+    )
     lower = min(c.total for c in _initial_classes(make_game(4, 6)))
     assert res.stdout.splitlines()[0] == f"mastermind-4-6: the least total is at least {lower:,}"
     assert lower < 5625  # (4,6)'s optimum: a bound, not the optimum
 
 
 def test_an_exact_class_does_not_read_at_least():
-    res = CliRunner().invoke(main, ["bound", "-n", "3", "-c", "3", "--seconds", "20", "-v"])
+    res = CliRunner().invoke(
+        main, ["bound", "--workers", "1", "-n", "3", "-c", "3", "--seconds", "20", "-v"]
+    )
     assert res.exit_code == 0, res.output
     lines = [x for x in res.stdout.splitlines() if x.startswith("  first guess")]
     assert lines and not any(re.search(r"at least [\d,]+ \(exact\)", x) for x in lines)
@@ -278,7 +289,9 @@ def test_the_cli_is_a_layer_over_evo_bound(monkeypatch):
         return real(game, against, **kw)
 
     monkeypatch.setattr(evo, "bound", spy)
-    res = CliRunner().invoke(main, ["bound", "-n", "3", "-c", "3", "--depth", "1"])
+    res = CliRunner().invoke(
+        main, ["bound", "--workers", "1", "-n", "3", "-c", "3", "--depth", "1"]
+    )
     assert res.exit_code == 0, res.output
     assert seen["depth"] == 1 and seen["seconds"] is None
 
@@ -286,7 +299,8 @@ def test_the_cli_is_a_layer_over_evo_bound(monkeypatch):
 # ------------------------------------------------------- item 5: --first --out
 def test_first_out_writes_the_tree_of_least_total_with_that_guess(tmp_path):
     out = tmp_path / "t.json"
-    res = CliRunner().invoke(main, ["bound", "-n", "3", "-c", "3", "--first", "123",
+    res = CliRunner().invoke(main, ["bound", "--workers", "1",
+                                    "-n", "3", "-c", "3", "--first", "123",
                                     "--out", str(out)])  # fmt: skip
     assert res.exit_code == 0, res.output
     tree = load_tree(out)
@@ -295,7 +309,8 @@ def test_first_out_writes_the_tree_of_least_total_with_that_guess(tmp_path):
     assert make_game(3, 3).format_code(int(tree.guess[0])) == "123"
     assert f"tree: {out} (total {want})" in res.stdout
     # The option is not ignored when the bound stops short of the optimum: it says so.
-    res = CliRunner().invoke(main, ["bound", "-n", "3", "-c", "4", "--first", "123", "--depth",
+    res = CliRunner().invoke(main, ["bound", "--workers", "1",
+                                    "-n", "3", "-c", "4", "--first", "123", "--depth",
                                     "0", "--out", str(tmp_path / "u.json")])  # fmt: skip
     assert res.exit_code == 2 and "--out: no tree written" in res.stderr
     assert not (tmp_path / "u.json").exists()

@@ -75,11 +75,19 @@ def test_every_file_is_listed_and_every_listed_file_exists():
     assert files and files == set(listed())
 
 
+#: Listed files that take over about 2 s to load and replay here (slow: not in `make test-fast`).
+SLOW_REPLAYS = {"mastermind-5-8.json"}
+
+
 def _replays() -> list:
     """The listed files; the big ones (stored gzipped, each over 250,000 codes, seconds to
     load and replay) are heavy: `make test-heavy` replays them."""
     return [
-        pytest.param(name, marks=pytest.mark.heavy) if name.endswith(".gz") else name
+        pytest.param(name, marks=pytest.mark.heavy)
+        if name.endswith(".gz")
+        else pytest.param(name, marks=pytest.mark.slow)
+        if name in SLOW_REPLAYS
+        else name
         for name in sorted(listed())
     ]
 

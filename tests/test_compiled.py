@@ -255,6 +255,7 @@ def _slow_compile(monkeypatch, seconds: float) -> list:
     return asked
 
 
+@pytest.mark.slow
 def test_a_baselines_time_does_not_count_compiling(monkeypatch):
     """A baseline's kernels are compiled before its time starts: RC's time was 7.8 s of
     compiling on a fresh machine (the optimum's 50 s). RC calls the growth kernels; a
@@ -273,6 +274,7 @@ def test_a_baselines_time_does_not_count_compiling(monkeypatch):
     assert kernels_needed(game, "optimal").families == ("growth", "search")  # type: ignore[union-attr]
 
 
+@pytest.mark.slow
 def test_bound_seconds_start_after_compiling(monkeypatch):
     """``bound --seconds``: its kernels compiled, then its clock."""
     from evo.proofs.refine import lower_bound
@@ -310,6 +312,7 @@ def test_a_fresh_dask_worker_compiles_before_its_first_task(tmp_path):
         assert said == []
 
 
+@pytest.mark.slow
 def test_evo_populations_time_does_not_count_compiling(monkeypatch):
     """``evo population`` times the growth: its kernels are compiled before."""
     from click.testing import CliRunner

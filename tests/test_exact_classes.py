@@ -75,7 +75,10 @@ def test_the_mixed_class_is_searched_exactly(pegs, colors, variant, impossible):
         assert solver.total(game.all_codes(), Node(game)) == expect, policy
 
 
-@pytest.mark.parametrize("pegs, colors, variant", GAMES)
+@pytest.mark.parametrize(
+    "pegs, colors, variant",
+    [pytest.param(*g, marks=pytest.mark.slow) if g == (3, 5, "bulls-cows") else g for g in GAMES],
+)
 def test_the_classes_are_nested(pegs, colors, variant):
     game = make_game(pegs, colors, variant)
     everything = brute_class_total(pegs, colors, variant, None)

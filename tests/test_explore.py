@@ -356,6 +356,7 @@ def test_an_older_tree_file_in_chromium(open_page, tmp_path):
 BUDGET_5_8 = 30.0
 
 
+@pytest.mark.slow
 def test_explore_5_8_in_chromium(open_page, tmp_path):
     game = make_game(5, 8, table=False)  # no 1 GiB feedback table for one tree
     tree = random_breaker(game, rng=np.random.default_rng(1))
@@ -409,6 +410,7 @@ HOSTILE_NAMES = (
 )
 
 
+@pytest.mark.slow
 def test_hostile_names_are_shown_as_text_and_run_nothing(open_page, tmp_path):
     """File and run directory names reach the page as tree names and in its title: the app
     still starts, shows them as text (unprintable characters escaped), and neither they
@@ -449,6 +451,7 @@ def test_hostile_names_are_shown_as_text_and_run_nothing(open_page, tmp_path):
         assert page.evaluate("window.pwned") is None, path
 
 
+@pytest.mark.slow
 def test_black_peg_and_a_custom_game_in_chromium(open_page, tmp_path):
     """Black-peg Mastermind's secrets played by the page itself (its feedback is N - b);
     a custom game's found by their label, each code's path read up from its winning

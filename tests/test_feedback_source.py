@@ -20,7 +20,7 @@ from evo.search.lookahead import lookahead_tree
     [
         (4, 6, "mastermind"),
         (5, 8, "mastermind"),
-        (6, 9, "mastermind"),
+        pytest.param(6, 9, "mastermind", marks=pytest.mark.slow),
         (10, 2, "mastermind"),
         (7, 5, "mastermind"),
         (4, 10, "bulls-cows"),

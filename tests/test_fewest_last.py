@@ -57,7 +57,13 @@ def brute(game: Game, codes: np.ndarray, depth: int) -> tuple[int, int] | None:
 
 
 @pytest.mark.parametrize(
-    "game", [make_game(3, 3), make_game(2, 5), make_game(3, 5, variant="bulls-cows")], ids=str
+    "game",
+    [
+        make_game(3, 3),
+        make_game(2, 5),
+        pytest.param(make_game(3, 5, variant="bulls-cows"), marks=pytest.mark.slow),
+    ],
+    ids=str,
 )
 @pytest.mark.parametrize("policy", ["path-independent", "symmetry"])
 def test_the_least_total_then_the_fewest_at_the_last_guess_as_a_brute_force_finds(game, policy):

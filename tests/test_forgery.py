@@ -80,7 +80,9 @@ def test_a_part_listed_twice_is_refused_however_spelled(tmp_path, spelling):
         check_certificate(data, prove=False)
     res = _run("bound", "--check", str(forged))
     assert res.exit_code == 2 and "listed twice" in res.output
-    res = _run("bound", "-n", "4", "-c", "5", "--certificate", str(forged), "--resume")
+    res = _run(
+        "bound", "--workers", "1", "-n", "4", "-c", "5", "--certificate", str(forged), "--resume"
+    )
     assert res.exit_code == 2 and "listed twice" in res.output, res.output
     assert "optimum" not in res.output
 
@@ -93,7 +95,9 @@ def test_a_raised_bound_resumed_is_proved_again_and_refused(tmp_path):
     path = tmp_path / "raised.json"
     path.write_text(json.dumps(data))
     assert not certificate_sealed(data)
-    res = _run("bound", "-n", "4", "-c", "5", "--certificate", str(path), "--resume")
+    res = _run(
+        "bound", "--workers", "1", "-n", "4", "-c", "5", "--certificate", str(path), "--resume"
+    )
     assert res.exit_code == 2, res.output
     assert "proved again" in res.output and "not the" in res.output
     assert "optimum" not in res.output
@@ -120,7 +124,9 @@ def test_a_lowered_exact_part_resumed_gives_no_false_optimum():
 
 def test_a_sealed_certificate_goes_on_without_proving_again(tmp_path, monkeypatch):
     path = tmp_path / "c.json"
-    res = _run("bound", "-n", "4", "-c", "5", "--depth", "1", "--certificate", str(path))
+    res = _run(
+        "bound", "--workers", "1", "-n", "4", "-c", "5", "--depth", "1", "--certificate", str(path)
+    )
     assert res.exit_code == 0, res.output
     assert certificate_sealed(json.loads(path.read_text()))
     import evo.proofs.bound as bound
@@ -134,7 +140,9 @@ def test_a_sealed_certificate_goes_on_without_proving_again(tmp_path, monkeypatc
 
     monkeypatch.setattr(bound, "check_certificate", no_proof)
     monkeypatch.setattr("evo.proofs.refine.check_certificate", no_proof)
-    res = _run("bound", "-n", "4", "-c", "5", "--certificate", str(path), "--resume")
+    res = _run(
+        "bound", "--workers", "1", "-n", "4", "-c", "5", "--certificate", str(path), "--resume"
+    )
     assert res.exit_code == 0, res.output
     assert f"{OPTIMUM_4_5:,} is the optimum" in res.output
 
@@ -142,11 +150,25 @@ def test_a_sealed_certificate_goes_on_without_proving_again(tmp_path, monkeypatc
 def test_another_machines_certificate_is_proved_again_then_goes_on(tmp_path, monkeypatch):
     path = tmp_path / "c.json"
     assert (
-        _run("bound", "-n", "4", "-c", "5", "--depth", "1", "--certificate", str(path)).exit_code
+        _run(
+            "bound",
+            "--workers",
+            "1",
+            "-n",
+            "4",
+            "-c",
+            "5",
+            "--depth",
+            "1",
+            "--certificate",
+            str(path),
+        ).exit_code
         == 0
     )
     monkeypatch.setenv("EVO_CACHE", str(tmp_path / "other-machine"))
-    res = _run("bound", "-n", "4", "-c", "5", "--certificate", str(path), "--resume")
+    res = _run(
+        "bound", "--workers", "1", "-n", "4", "-c", "5", "--certificate", str(path), "--resume"
+    )
     assert res.exit_code == 0, res.output
     assert "proved again" in res.output
     assert f"{OPTIMUM_4_5:,} is the optimum" in res.output

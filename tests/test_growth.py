@@ -63,7 +63,7 @@ def test_same_seed_same_tree():
 @pytest.mark.parametrize(
     "pegs,colors,variant,pool",
     [
-        (3, 3, "mastermind", "all"),
+        pytest.param(3, 3, "mastermind", "all", marks=pytest.mark.slow),
         (3, 3, "mastermind", "consistent"),
         (2, 4, "mastermind", "all"),
         (3, 4, "bulls-cows", "all"),

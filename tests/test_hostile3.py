@@ -500,7 +500,7 @@ def _calls():
         "default_config.workers": lambda v: api.default_config(game, workers=v),
         "evolve.config": lambda v: api.evolve(game, v, generations=1),
         "evolve.seed": lambda v: api.evolve(game, one, seed=v),
-        "evolve.generations": lambda v: api.evolve(game, one, generations=v, seconds=2.0),
+        "evolve.generations": lambda v: api.evolve(game, one, generations=v, seconds=0.2),
         "evolve.seconds": lambda v: api.evolve(game, one, seconds=v, generations=1),
         "evolve.workers": lambda v: api.evolve(game, one, workers=v),
         "evolve.time_limit": lambda v: api.evolve(game, one, time_limit=v),
@@ -517,7 +517,11 @@ def _calls():
     }
 
 
-_CALLS = sorted(_calls())
+#: evolve.workers starts a pool for some values: over about 2 s here (slow).
+_CALLS = [
+    pytest.param(where, marks=pytest.mark.slow) if where == "evolve.workers" else where
+    for where in sorted(_calls())
+]
 
 
 @pytest.mark.parametrize("where", _CALLS)

@@ -206,6 +206,7 @@ def test_the_command_searches_on_the_workers_it_is_given(tmp_path, tree):
     assert "on 2 processes" in two.output and "processes" not in one.output
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_tree_of_one(tree, whole, monkeypatch):
     from dask.distributed import LocalCluster
 
@@ -266,7 +267,7 @@ main(sys.argv[2:])
 """
 
 
-@pytest.mark.parametrize("signame", ["SIGTERM", "SIGINT"])
+@pytest.mark.parametrize("signame", [pytest.param("SIGTERM", marks=pytest.mark.slow), "SIGINT"])
 def test_a_signal_keeps_the_nodes_done_and_stops_at_once(tmp_path, tree, whole, signame):
     import signal
     import subprocess

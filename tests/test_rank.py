@@ -98,6 +98,7 @@ def test_hard_mode_each_first_guess(hard_game):
     assert any(want[g] > brute(g) for g in GUESSES)
 
 
+@pytest.mark.slow
 def test_within_a_number_of_guesses(hard_game):
     normal = {g: brute(g, hard) for g in GUESSES}
     wants = {}
@@ -171,12 +172,12 @@ def test_cli_ranks_keeps_and_resumes(tmp_path):
     runner = CliRunner()
     game = ["-n", "3", "-c", "3"]
     want = least(list(itertools.product(range(3), repeat=3)), pegs)
-    got = runner.invoke(main, ["rank", *game, "--best", "2", "--out", str(out)])
+    got = runner.invoke(main, ["rank", "--workers", "1", *game, "--best", "2", "--out", str(out)])
     assert got.exit_code == 0, got.output
     assert f"the optimum over all 3 first guesses is {want}" in got.output
     again = runner.invoke(main, ["rank", *game, "--out", str(out)])
     assert again.exit_code == 2 and "--resume goes on from it" in again.output
-    resumed = runner.invoke(main, ["rank", *game, "--out", str(out), "--resume"])
+    resumed = runner.invoke(main, ["rank", "--workers", "1", *game, "--out", str(out), "--resume"])
     assert resumed.exit_code == 0 and f"is {want}" in resumed.output
     shown = runner.invoke(main, ["rank", *game, "--show", str(out), "--top", "1"])
     lines = shown.output.strip().splitlines()

@@ -96,6 +96,7 @@ def test_every_readme_command_runs(tmp_path):
     assert (tmp_path / "best-top.svg").is_file()
 
 
+@pytest.mark.slow
 def test_the_breakers_readme_commands_run(tmp_path):
     """breakers/README.md's commands, run where a clone has them (every shipped tree is
     read by table, play, render and explore)."""

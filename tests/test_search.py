@@ -261,7 +261,9 @@ def test_exact_choice_is_the_first_optimal_guess_in_order(name):
             assert solver.best_guess(codes) == first
 
 
-@pytest.mark.parametrize("name", ["mastermind-3-4", "bulls-cows-3-5"])
+@pytest.mark.parametrize(
+    "name", [pytest.param("mastermind-3-4", marks=pytest.mark.slow), "bulls-cows-3-5"]
+)
 def test_exact_solver_on_sets_missing_colors(name):
     """Code sets that leave two or more colors out (the search scores one guess per
     orbit of those colors): brute force totals, under both pools."""

@@ -525,6 +525,7 @@ def test_the_estimate_knows_the_threads_and_workers(monkeypatch):
     assert Where().processes == 2
 
 
+@pytest.mark.slow
 def test_a_local_dask_cluster_gives_the_same_tree(tmp_path):
     game = make_game(4, 5)
     path = tmp_path / "proof.jsonl"

@@ -54,6 +54,7 @@ def _gone(pids: set[int], seconds: float) -> bool:
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="/proc and prctl: Linux")
+@pytest.mark.slow
 def test_workers_end_when_their_parent_is_killed(tmp_path):
     script = (
         "import time\n"
@@ -81,6 +82,7 @@ def test_workers_end_when_their_parent_is_killed(tmp_path):
         parent.kill()
 
 
+@pytest.mark.slow
 def test_an_error_in_the_caller_ends_the_workers_at_once():
     start = time.monotonic()
     with pytest.raises(KeyboardInterrupt):

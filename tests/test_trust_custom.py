@@ -165,6 +165,7 @@ def test_a_game_beyond_the_memory_budget_is_refused_before_any_answer():
     assert "\n" not in str(e.value)
 
 
+@pytest.mark.slow
 def test_the_build_takes_about_its_table_and_no_more_than_the_estimate():
     """No list of Python answers per pair: the peak is the table and a row's work,
     within the estimate (lists of every answer took about 20 bytes a pair)."""

@@ -151,7 +151,7 @@ def test_a_big_certificate_is_written_as_columns_a_small_one_as_objects(monkeypa
 @pytest.mark.parametrize("name", ["c.json.gz", "c.gz"])
 def test_a_gz_certificate_is_gzip_and_checks_and_goes_on(tmp_path, name):
     path = tmp_path / name
-    args = ["bound", "-n", "3", "-c", "4", "--certificate", str(path)]
+    args = ["bound", "--workers", "1", "-n", "3", "-c", "4", "--certificate", str(path)]
     res = _run(*args, "--depth", "1")
     assert res.exit_code == 0, res.output
     raw = path.read_bytes()

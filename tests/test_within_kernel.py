@@ -15,16 +15,27 @@ from evo.search import within_kernel
 from evo.search.build import Node
 from evo.search.exact import UNBOUNDED, SearchTimeout, Solver, depth_room
 
-POOLS = [("all", 0), ("consistent", 0), ("consistent", 2)]
+POOLS = {"all": ("all", 0), "consistent": ("consistent", 0), "mixed": ("consistent", 2)}
+GAMES = [make_game(3, 4), make_game(4, 4), make_game(3, 6, variant="bulls-cows")]
 
 
-@pytest.mark.parametrize(
-    "game",
-    [make_game(3, 4), make_game(4, 4), make_game(3, 6, variant="bulls-cows")],
-    ids=str,
-)
-@pytest.mark.parametrize("policy", ["symmetry", "path-independent"])
-@pytest.mark.parametrize(("pool", "impossible"), POOLS, ids=["all", "consistent", "mixed"])
+def _cases() -> list:
+    """Every game, policy and pool; path-independent on the two bigger games, over all
+    codes or a mixed class, takes 2.5 to 3 s here: slow (not in `make test-fast`)."""
+    return [
+        pytest.param(
+            game, policy, *POOLS[pool], id=f"{pool}-{policy}-{game}",
+            marks=[pytest.mark.slow]
+            if policy == "path-independent" and pool != "consistent" and game != GAMES[0]
+            else [],
+        )
+        for pool in POOLS
+        for policy in ("symmetry", "path-independent")
+        for game in GAMES
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize(("game", "policy", "pool", "impossible"), _cases())
 def test_the_same_costs_and_subtrees_as_the_python_recursion(game, policy, pool, impossible):
     rng = np.random.default_rng(11)
     options = dict(policy=policy, pool=pool, impossible=impossible)
@@ -95,6 +106,7 @@ def test_within_two_guesses_the_lowest_guess_that_leaves_single_codes():
             assert (cost, guess) == (UNBOUNDED, -1)
 
 
+@pytest.mark.slow
 def test_a_deadline_stops_it(monkeypatch):
     """One thread, so the compiled search starts at once (a spread one first splits in
     Python, which a loaded machine can keep past a short deadline)."""

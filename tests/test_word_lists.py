@@ -137,6 +137,7 @@ def run(*args: str):
 
 
 # ---------------------------------------------------------------- optimum against the oracle
+@pytest.mark.slow
 def test_the_brute_force_knows_the_two_modes():
     answers, guesses = small_lists()
     assert (len(answers), len(guesses)) == (40, 83)
@@ -144,7 +145,10 @@ def test_the_brute_force_knows_the_two_modes():
     assert brute_optimum(answers, guesses, hard=True) == HARD
 
 
-@pytest.mark.parametrize(("mode", "total"), [("wordle", NORMAL), ("wordle-hard", HARD)])
+@pytest.mark.parametrize(
+    ("mode", "total"),
+    [pytest.param("wordle", NORMAL, marks=pytest.mark.slow), ("wordle-hard", HARD)],
+)
 def test_evo_optimum_on_a_list_of_our_own_is_the_brute_forces(lists, mode, total):
     a, g = lists
     out = run("baselines", "--only", "optimal", "--game", mode, "--answers", a, "--guesses", g,
@@ -153,7 +157,7 @@ def test_evo_optimum_on_a_list_of_our_own_is_the_brute_forces(lists, mode, total
     (result,) = json.loads(out.stdout)
     assert result["total"] == total
     assert sum(result["histogram"].values()) == 40
-    bound = run("bound", "--game", mode, "--answers", a, "--guesses", g, "--json")
+    bound = run("bound", "--workers", "1", "--game", mode, "--answers", a, "--guesses", g, "--json")
     assert bound.exit_code == 0, bound.output
     assert json.loads(bound.stdout)["lower_bound"] == total
 
@@ -233,10 +237,12 @@ def test_a_tree_of_one_list_is_refused_for_another_list(lists, other, tmp_path):
     assert shown.exit_code == 0, shown.output
 
 
+@pytest.mark.slow
 def test_a_certificate_of_one_list_is_refused_for_another(lists, other, tmp_path):
     a, g = lists
     cert = str(tmp_path / "cert.json")
-    made = run("bound", "--game", "wordle", "--answers", a, "--guesses", g, "--depth", "1",
+    made = run("bound", "--workers", "1",
+               "--game", "wordle", "--answers", a, "--guesses", g, "--depth", "1",
                "--certificate", cert)  # fmt: skip
     assert made.exit_code == 0, made.output
     ok = run("bound", "--game", "wordle", "--answers", a, "--guesses", g, "--check", cert)
@@ -258,6 +264,7 @@ def test_no_known_optimum_of_the_shipped_lists_applies_to_others(lists):
     assert hard is not None and hard.total == HARD  # hard mode's rule kept
 
 
+@pytest.mark.slow
 def test_the_baseline_cache_of_one_list_is_never_read_for_another(lists, other, isolated_cache):
     a, g = lists
     first = run("baselines", "--only", "optimal", "--game", "wordle", "--answers", a, "--guesses",

@@ -37,6 +37,7 @@ def test_a_game_with_a_cache_is_its_own_and_shares_the_table(tmp_path):
     assert pickle.loads(pickle.dumps(kept)) is kept  # a worker's game keeps its cache
 
 
+@pytest.mark.slow
 def test_evo_baselines_game_wordle_a_second_time_reads_the_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("EVO_CACHE", str(tmp_path))
     args = ["baselines", "--game", "wordle", "--only", "kooi,lc"]

@@ -284,6 +284,7 @@ def legal_paths(tree, secrets) -> bool:
     return True
 
 
+@pytest.mark.slow
 def test_hard_mode_breakers_and_baselines_play_only_legal_guesses():
     hard = make_game("wordle-hard")
     secrets = np.random.default_rng(7).choice(hard.num_codes, 200, replace=False)

@@ -48,6 +48,7 @@ def _run_from(folder: Path, *sets: str) -> object:
     return run_or_dump(args, env=env, timeout=600, cwd=folder)
 
 
+@pytest.mark.slow
 def test_workers_import_the_runs_evo_whatever_the_current_folder(tmp_path):
     """The fork server that starts the workers put the current folder first on its path:
     run from a folder with an evo/ of its own (a checkout of another version, or a stray
