@@ -96,6 +96,7 @@ def test_cli_first_prints_the_optimum_with_that_guess():
         (["--first", "111", "--certificate", "c.json"], "a certificate holds every first"),
         (["--check", "c.json", "--first", "111"], "--check takes none of --first"),
         (["--max-guesses", "4"], "--max-guesses needs --first GUESS"),
+        (["--check", "c.json", "--max-guesses", "4"], "--check takes none of --max-guesses"),
         (["--first", "111", "--max-guesses", "4", "--depth", "1"], "takes none of --depth"),
         (["--first", "111", "--max-guesses", "0"], "Invalid value for '--max-guesses'"),
     ],

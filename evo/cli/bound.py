@@ -195,25 +195,11 @@ def bound(depth, seconds, first, max_guesses, time_limit, exact_below, workers, 
 
     ctx = click.get_current_context()
     if check is not None:
-        given = [
-            name
-            for name, value in (
-                ("--depth", depth),
-                ("--seconds", seconds),
-                ("--first", first),
-                ("--certificate", certificate),
-                ("--scheduler", scheduler),
-                ("--exact-below", exact_below),
-                ("--time-limit", time_limit),
-                ("--resume", resume or None),
-                ("--against", against),
-                ("--plot", plot),
-                ("--out", out),
-            )
-            if value is not None
-        ]
-        if given:
-            raise click.UsageError(f"--check takes none of {', '.join(given)}")
+        _takes_none(
+            "--check", depth=depth, seconds=seconds, first=first, max_guesses=max_guesses,
+            certificate=certificate, scheduler=scheduler, exact_below=exact_below,
+            time_limit=time_limit, resume=resume or None, against=against, plot=plot, out=out,
+        )  # fmt: skip
         try:
             _check(ctx, check, part, as_json)
         except CertificateError as e:
@@ -222,8 +208,13 @@ def bound(depth, seconds, first, max_guesses, time_limit, exact_below, workers, 
     if part is not None:
         raise click.UsageError("--part needs --check FILE")
     if max_guesses is not None:
-        _refuse_beside_max_guesses(
-            first=first, depth=depth, seconds=seconds, certificate=certificate,
+        # One first guess's exact search, in this process: --first, and nothing else's.
+        if first is None:
+            raise click.UsageError(
+                "--max-guesses needs --first GUESS (evo rank --max-guesses ranks every first guess)"
+            )
+        _takes_none(
+            "--max-guesses", depth=depth, seconds=seconds, certificate=certificate,
             against=against, out=out, plot=plot, scheduler=scheduler, workers=workers,
             time_limit=time_limit,
         )  # fmt: skip
@@ -268,17 +259,17 @@ def bound(depth, seconds, first, max_guesses, time_limit, exact_below, workers, 
         from evo.ea.cluster import check_scheduler
 
         check_scheduler(scheduler)  # a wrong address or an empty cluster: one line, now
-    if max_guesses is not None and opening is not None:  # --first: checked above
-        _within(game, opening, max_guesses, exact_below, as_json)
-        return
     if depth is None and seconds is None and opening is None:
         _estimate_optimum(game, workers, scheduler, time_limit, as_json)
 
     from evo.core.engine import threads
     from evo.search.tasks import in_process
 
-    workers = threads() if workers is None else workers
     exact_below = EXACT_BELOW if exact_below is None else exact_below
+    if max_guesses is not None and opening is not None:  # --first: checked above
+        _within(game, opening, max_guesses, exact_below, as_json)
+        return
+    workers = threads() if workers is None else workers
     with ExitStack() as stack:
         if certificate is not None:
             stack.enter_context(_held(certificate, resume))
@@ -325,23 +316,18 @@ def _write_tree(result, out: Path, game, first: str, as_json: bool) -> None:
         click.echo(f"tree: {out} (total {result.tree.total:,})")
 
 
-def _refuse_beside_max_guesses(*, first, **others) -> None:
-    """``--max-guesses`` is one first guess's exact search, in this process: it needs
-    ``--first`` and takes none of the options of the other searches."""
-    if first is None:
-        raise click.UsageError(
-            "--max-guesses needs --first GUESS (evo rank --max-guesses ranks every first guess)"
-        )
+def _takes_none(option: str, **others) -> None:
+    """One line refusing ``option`` beside any of ``others`` given (not None), named as
+    options, in order."""
     given = ["--" + name.replace("_", "-") for name, value in others.items() if value is not None]
     if given:
-        raise click.UsageError(f"--max-guesses takes none of {', '.join(given)}")
+        raise click.UsageError(f"{option} takes none of {', '.join(given)}")
 
 
-def _within(game, opening: int, max_guesses: int, exact_below, as_json: bool) -> None:
+def _within(game, opening: int, max_guesses: int, exact_below: int, as_json: bool) -> None:
     """``--first GUESS --max-guesses K``: the least total of the breakers that open with
     GUESS and solve every code within K guesses (:func:`evo.proofs.firsts.decide`), or
     one line saying there is none."""
-    from evo.proofs.bound import EXACT_BELOW
     from evo.proofs.firsts import decide
     from evo.runs.driver import stopped_at_once
 
@@ -352,12 +338,7 @@ def _within(game, opening: int, max_guesses: int, exact_below, as_json: bool) ->
         return Interrupted(f"stopped by {signal}: nothing proved of {word}", signal)
 
     with stopped_at_once(stopped):
-        d = decide(
-            game,
-            opening,
-            exact_below=EXACT_BELOW if exact_below is None else exact_below,
-            max_guesses=max_guesses,
-        )
+        d = decide(game, opening, exact_below=exact_below, max_guesses=max_guesses)
     if as_json:
         least = d.low if d.exact else None
         click.echo(
